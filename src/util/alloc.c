@@ -1,0 +1,59 @@
+#include "util/alloc.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Each block carries a 64-byte header holding its size, so that czk_free can uncount it and
+ * the payload stays 64-byte aligned (a cache line, and enough for AVX-512 loads).
+ */
+#define CZK__ALLOC_HDR 64
+
+static _Atomic size_t in_use;
+static _Atomic size_t peak;
+
+void *czk_malloc(size_t size) {
+    if (size == 0 || size > SIZE_MAX - CZK__ALLOC_HDR)
+        return NULL;
+    void *base = NULL;
+    if (posix_memalign(&base, 64, size + CZK__ALLOC_HDR) != 0)
+        return NULL;
+    memcpy(base, &size, sizeof(size));
+    /* Relaxed: the counters are statistics; no other memory is published through them. */
+    size_t now = atomic_fetch_add_explicit(&in_use, size, memory_order_relaxed) + size;
+    size_t p = atomic_load_explicit(&peak, memory_order_relaxed);
+    while (now > p &&
+           !atomic_compare_exchange_weak_explicit(&peak, &p, now, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
+    return (unsigned char *)base + CZK__ALLOC_HDR;
+}
+
+void *czk_calloc(size_t n, size_t size) {
+    if (size != 0 && n > SIZE_MAX / size)
+        return NULL;
+    void *p = czk_malloc(n * size);
+    if (p != NULL)
+        memset(p, 0, n * size);
+    return p;
+}
+
+void czk_free(void *p) {
+    if (p == NULL)
+        return;
+    unsigned char *base = (unsigned char *)p - CZK__ALLOC_HDR;
+    size_t size;
+    memcpy(&size, base, sizeof(size));
+    atomic_fetch_sub_explicit(&in_use, size, memory_order_relaxed);
+    free(base);
+}
+
+size_t czk_alloc_in_use(void) {
+    return atomic_load_explicit(&in_use, memory_order_relaxed);
+}
+
+size_t czk_alloc_peak(void) {
+    return atomic_load_explicit(&peak, memory_order_relaxed);
+}

@@ -1,0 +1,34 @@
+/*
+ * Counted allocation.
+ *
+ * Every big host allocation in czk goes through czk_malloc/czk_free so that the engine's
+ * budgets can read what is in use (DESIGN.md §3). The counters are atomics; the functions
+ * are thread-safe. czk_malloc returns NULL on failure (and on size 0) and never aborts.
+ */
+#ifndef CZK_UTIL_ALLOC_H
+#define CZK_UTIL_ALLOC_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Allocates `size` bytes, 64-byte aligned, counted. NULL on failure or size 0. */
+void *czk_malloc(size_t size);
+
+/* As czk_malloc, zero-filled; NULL also when n * size overflows. */
+void *czk_calloc(size_t n, size_t size);
+
+/* Frees memory from czk_malloc/czk_calloc; NULL is a no-op. */
+void czk_free(void *p);
+
+/* Bytes currently allocated through czk_malloc, and the peak since start. */
+size_t czk_alloc_in_use(void);
+size_t czk_alloc_peak(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CZK_UTIL_ALLOC_H */

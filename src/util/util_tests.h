@@ -1,0 +1,3 @@
+CZK_TEST_ENTRY(status_names, 10)
+CZK_TEST_ENTRY(rng_reproducible, 10)
+CZK_TEST_ENTRY(alloc_counts, 10)

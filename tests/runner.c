@@ -1,0 +1,186 @@
+/*
+ * czk_tests: runs the unit tests of tests/test_list.h, each in its own subprocess with its
+ * own timeout, so that a crash or a hang fails one test and not the run.
+ *
+ *   czk_tests [--only NAME]... [-j N] [--list]
+ *
+ * The seed is printed first; CZK_TEST_SEED=<n> reproduces a run and CZK_TEST_ITERS=<n>
+ * overrides every test's iteration count.
+ */
+#include "tests/test.h"
+#include "util/timer.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CZK_TEST_ENTRY(name, timeout) CZK_TEST(name);
+#include "tests/test_list.h"
+#undef CZK_TEST_ENTRY
+
+typedef struct {
+    const char *name;
+    void (*fn)(czk_test_ctx *);
+    unsigned timeout;
+} test_entry;
+
+static const test_entry tests[] = {
+#define CZK_TEST_ENTRY(name, timeout) {#name, czk_test_##name, timeout},
+#include "tests/test_list.h"
+#undef CZK_TEST_ENTRY
+};
+#define NTESTS (sizeof(tests) / sizeof(tests[0]))
+
+long czk_test_iters(const czk_test_ctx *t, long dflt) {
+    return t->iters_override > 0 ? t->iters_override : dflt;
+}
+
+void czk_test_fail(czk_test_ctx *t, const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "  FAIL %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (seed %llu)\n", (unsigned long long)t->seed);
+    t->failures++;
+}
+
+void czk_test_dump(const char *label, const void *p, size_t n) {
+    const unsigned char *b = p;
+    fprintf(stderr, "  %s = ", label);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "%02x", b[i]);
+    fprintf(stderr, "\n");
+}
+
+static int run_child(const test_entry *te, uint64_t seed, long iters) {
+    czk_test_ctx t;
+    memset(&t, 0, sizeof(t));
+    t.seed = seed;
+    t.iters_override = iters;
+    /* Each test gets its own stream so that running one test alone reproduces it. */
+    uint64_t h = seed;
+    for (const char *c = te->name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+    czk_rng_seed(&t.rng, h);
+    alarm(te->timeout);
+    te->fn(&t);
+    fflush(stdout);
+    fflush(stderr);
+    return t.failures == 0 ? 0 : 1;
+}
+
+typedef struct {
+    pid_t pid;
+    size_t idx;
+    uint64_t start;
+} running;
+
+int main(int argc, char **argv) {
+    const char *only[64];
+    size_t nonly = 0;
+    int jobs = 1, list = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--only") == 0 && i + 1 < argc && nonly < 64) {
+            only[nonly++] = argv[++i];
+        } else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc) {
+            jobs = atoi(argv[++i]);
+            if (jobs < 1)
+                jobs = 1;
+        } else if (strcmp(argv[i], "--list") == 0) {
+            list = 1;
+        } else {
+            fprintf(stderr, "usage: %s [--only NAME]... [-j N] [--list]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (list) {
+        for (size_t i = 0; i < NTESTS; i++)
+            printf("%s\n", tests[i].name);
+        return 0;
+    }
+    uint64_t seed;
+    const char *env = getenv("CZK_TEST_SEED");
+    if (env != NULL) {
+        seed = strtoull(env, NULL, 0);
+    } else if (czk_rng_os(&seed, sizeof(seed)) != 0) {
+        seed = czk_time_ns();
+    }
+    long iters = 0;
+    env = getenv("CZK_TEST_ITERS");
+    if (env != NULL)
+        iters = atol(env);
+    printf("czk_tests: seed %llu (CZK_TEST_SEED=%llu reproduces this run)\n",
+           (unsigned long long)seed, (unsigned long long)seed);
+    fflush(stdout);
+
+    size_t selected[NTESTS], nsel = 0;
+    for (size_t i = 0; i < NTESTS; i++) {
+        int take = nonly == 0;
+        for (size_t k = 0; k < nonly; k++)
+            take |= strcmp(only[k], tests[i].name) == 0;
+        if (take)
+            selected[nsel++] = i;
+    }
+    if (nsel == 0) {
+        fprintf(stderr, "czk_tests: no test matches\n");
+        return 2;
+    }
+
+    running run[64];
+    int nrun = 0;
+    if (jobs > 64)
+        jobs = 64;
+    size_t next = 0, failed = 0, done = 0;
+    while (done < nsel) {
+        while (nrun < jobs && next < nsel) {
+            size_t idx = selected[next++];
+            fflush(stdout);
+            fflush(stderr);
+            pid_t pid = fork();
+            if (pid < 0) {
+                perror("fork");
+                return 2;
+            }
+            if (pid == 0)
+                _exit(run_child(&tests[idx], seed, iters));
+            run[nrun].pid = pid;
+            run[nrun].idx = idx;
+            run[nrun].start = czk_time_ns();
+            nrun++;
+        }
+        int status;
+        pid_t pid = wait(&status);
+        if (pid < 0) {
+            perror("wait");
+            return 2;
+        }
+        for (int k = 0; k < nrun; k++) {
+            if (run[k].pid != pid)
+                continue;
+            const test_entry *te = &tests[run[k].idx];
+            double secs = (double)(czk_time_ns() - run[k].start) / 1e9;
+            if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+                printf("ok     %-40s %8.2f s\n", te->name, secs);
+            } else {
+                failed++;
+                if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+                    printf("FAILED %-40s timeout after %u s\n", te->name, te->timeout);
+                else if (WIFSIGNALED(status))
+                    printf("FAILED %-40s killed by signal %d\n", te->name, WTERMSIG(status));
+                else
+                    printf("FAILED %-40s %8.2f s\n", te->name, secs);
+            }
+            fflush(stdout);
+            run[k] = run[--nrun];
+            done++;
+            break;
+        }
+    }
+    printf("czk_tests: %zu passed, %zu failed (seed %llu)\n", nsel - failed, failed,
+           (unsigned long long)seed);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,77 @@
+/*
+ * The unit-test harness (libuv's test-list pattern).
+ *
+ * A test is `CZK_TEST(name) { ... }` in a `*_test.c` file next to the code it tests, and is
+ * registered as `CZK_TEST_ENTRY(name, timeout_seconds)` in its module's `*_tests.h` list,
+ * which tests/test_list.h includes. The runner (tests/runner.c) runs every test in its own
+ * subprocess with a timeout; ctest gets one entry per test.
+ *
+ * Tests draw randomness from `t->rng`, seeded from the run's seed (printed, and taken from
+ * CZK_TEST_SEED when set), and scale loops with czk_test_iters (CZK_TEST_ITERS overrides).
+ */
+#ifndef CZK_TESTS_TEST_H
+#define CZK_TESTS_TEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/rng.h"
+
+typedef struct czk_test_ctx {
+    czk_rng rng;
+    uint64_t seed;
+    long iters_override; /* 0 when CZK_TEST_ITERS is unset */
+    int failures;
+} czk_test_ctx;
+
+#define CZK_TEST(name) void czk_test_##name(czk_test_ctx *t)
+
+/* Iteration count: `dflt`, or CZK_TEST_ITERS when set. */
+long czk_test_iters(const czk_test_ctx *t, long dflt);
+
+void czk_test_fail(czk_test_ctx *t, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Prints `n` bytes as hex to stderr with a label, for failure diagnostics. */
+void czk_test_dump(const char *label, const void *p, size_t n);
+
+/* Fails the test and returns from it when `cond` is false. */
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            czk_test_fail(t, __FILE__, __LINE__, "CHECK(%s)", #cond);                              \
+            return;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+/* As CHECK with a printf-style message. */
+#define CHECKF(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            czk_test_fail(t, __FILE__, __LINE__, __VA_ARGS__);                                     \
+            return;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                                         \
+    do {                                                                                           \
+        long long czk__a = (long long)(a), czk__b = (long long)(b);                                \
+        if (czk__a != czk__b) {                                                                    \
+            czk_test_fail(t, __FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, czk__a,         \
+                          czk__b);                                                                 \
+            return;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_MEM(a, b, n)                                                                         \
+    do {                                                                                           \
+        if (memcmp((a), (b), (n)) != 0) {                                                          \
+            czk_test_dump(#a, (a), (n));                                                           \
+            czk_test_dump(#b, (b), (n));                                                           \
+            czk_test_fail(t, __FILE__, __LINE__, "memory differs: %s vs %s", #a, #b);              \
+            return;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+#endif /* CZK_TESTS_TEST_H */
