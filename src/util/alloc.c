@@ -24,9 +24,8 @@ void *czk_malloc(size_t size) {
     /* Relaxed: the counters are statistics; no other memory is published through them. */
     size_t now = atomic_fetch_add_explicit(&in_use, size, memory_order_relaxed) + size;
     size_t p = atomic_load_explicit(&peak, memory_order_relaxed);
-    while (now > p &&
-           !atomic_compare_exchange_weak_explicit(&peak, &p, now, memory_order_relaxed,
-                                                  memory_order_relaxed)) {
+    while (now > p && !atomic_compare_exchange_weak_explicit(&peak, &p, now, memory_order_relaxed,
+                                                             memory_order_relaxed)) {
     }
     return (unsigned char *)base + CZK__ALLOC_HDR;
 }

@@ -1,0 +1,47 @@
+# Thin front end over CMake. `make run` and `make test` each do their own setup on a fresh
+# Debian 12 machine (tools/setup.sh: apt packages as root, npm tools into tests/noble).
+
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+
+.PHONY: all setup build run test bench format clean
+
+all: build
+
+setup:
+	@./tools/setup.sh
+
+build: setup
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release \
+	    -DCZK_ASAN_BUILD=$(CURDIR)/$(ASAN_BUILD) -DCZK_FUZZ_BUILD=$(CURDIR)/$(FUZZ_BUILD) \
+	    -DCZK_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job on an embedded default: until the prover lands, the arithmetic self-check and
+# the arithmetic benchmark table.
+run: build
+	cmake --build $(BUILD) -j $(JOBS) --target bench
+	./$(BUILD)/czk self-check
+	./$(BUILD)/bench_field
+
+# The whole suite: release unit tests, the @noble/curves cross-check, the unit tests again
+# under ASan+UBSan, every fuzz target for FUZZ_SECONDS, and the lint checks; ends with
+# ctest's summary.
+test: build
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCZK_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target czk_tests czk_xcheck
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DCZK_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	cmake --build $(BUILD) -j $(JOBS) --target bench
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu' '*.cuh' | grep -v '_tests\.h$$' | grep -v 'tests/test_list\.h')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Installs what building and testing czk needs on Debian 12, as root, and the npm test tools
+# into tests/noble/node_modules (ignored by git). Safe to run again: it installs only what is
+# missing, so a prepared machine pays nothing.
+set -eu
+cd "$(dirname "$0")/.."
+
+need=""
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+for p in build-essential cmake clang libclang-rt-14-dev clang-format; do
+    have_pkg "$p" || need="$need $p"
+done
+# Node.js: any installed node >= 20 will do (the machine may carry NodeSource's package);
+# otherwise take Debian's.
+if ! have_cmd node || ! have_cmd npm; then
+    need="$need nodejs npm"
+fi
+if [ -n "$need" ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "setup: missing packages:$need (run as root, or install them)" >&2
+        exit 1
+    fi
+    echo "setup: apt-get install$need"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+
+want=$(sed -n 's/.*"@noble\/curves": "\(.*\)".*/\1/p' tests/noble/package.json)
+got=$(sed -n 's/^  "version": "\(.*\)".*/\1/p' tests/noble/node_modules/@noble/curves/package.json 2>/dev/null || true)
+if [ "$want" != "$got" ]; then
+    echo "setup: npm ci in tests/noble"
+    (cd tests/noble && npm ci --no-audit --no-fund --loglevel=error)
+fi
