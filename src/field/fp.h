@@ -99,6 +99,15 @@ int czk_fp_from_mont_bytes_le(czk_fp *r, const uint8_t in[CZK_FP_BYTES]);
 /* Uniformly random element (rejection sampling). */
 void czk_fp_random(czk_fp *r, czk_rng *rng);
 
+/*
+ * Internal, for tests and benchmarks: on = 1 makes every Fp function use the portable C
+ * arithmetic even where the x86-64 MULX/ADX code was selected at start-up; on = 0 restores
+ * the run-time choice. Not thread-safe: call it only while no other thread uses Fp.
+ */
+void czk__fp_force_portable(int on);
+/* Internal: 1 when Fp currently runs the MULX/ADX code, else 0. */
+int czk__fp_uses_adx(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /*
- * Fr: the BLS12-381 scalar field, r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
- * (255 bits, 2-adicity 32, multiplicative generator 7).
+ * Fr: the BLS12-381 scalar field, r =
+ * 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001 (255 bits, 2-adicity 32,
+ * multiplicative generator 7).
  *
  * Elements are kept in Montgomery form (a·R mod r, R = 2^256) as four little-endian 64-bit
  * limbs, always fully reduced. Aliasing is allowed. Constant-time unless named _var.
@@ -61,6 +62,15 @@ void czk_fr_to_mont_bytes_le(uint8_t out[CZK_FR_BYTES], const czk_fr *a);
 int czk_fr_from_mont_bytes_le(czk_fr *r, const uint8_t in[CZK_FR_BYTES]);
 
 void czk_fr_random(czk_fr *r, czk_rng *rng);
+
+/*
+ * Internal, for tests and benchmarks: on = 1 makes every Fr function use the portable C
+ * arithmetic even where the x86-64 MULX/ADX code was selected at start-up; on = 0 restores
+ * the run-time choice. Not thread-safe: call it only while no other thread uses Fr.
+ */
+void czk__fr_force_portable(int on);
+/* Internal: 1 when Fr currently runs the MULX/ADX code, else 0. */
+int czk__fr_uses_adx(void);
 
 #ifdef __cplusplus
 }
