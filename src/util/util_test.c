@@ -1,8 +1,10 @@
 #include "tests/test.h"
 #include "util/alloc.h"
+#include "util/pool.h"
 #include "util/rng.h"
 #include "util/status.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 CZK_TEST(status_names) {
@@ -44,4 +46,53 @@ CZK_TEST(alloc_counts) {
     CHECK(czk_malloc(0) == NULL);
     CHECK(czk_calloc(SIZE_MAX / 2, 4) == NULL);
     czk_free(NULL);
+}
+
+typedef struct {
+    unsigned char *hit;
+    _Atomic unsigned long sum;
+    unsigned ways;
+    int bad_worker;
+} pool_probe;
+
+static void pool_body(void *arg, size_t b, size_t e, unsigned worker) {
+    pool_probe *pp = arg;
+    if (worker >= pp->ways)
+        pp->bad_worker = 1;
+    for (size_t i = b; i < e; i++) {
+        pp->hit[i]++;
+        atomic_fetch_add_explicit(&pp->sum, i, memory_order_relaxed);
+    }
+}
+
+CZK_TEST(pool_covers_every_index_once) {
+    size_t sizes[] = {0, 1, 2, 3, 7, 1000, 100003};
+    for (unsigned ways = 1; ways <= 4; ways++) {
+        czk_pool *pool = NULL;
+        CHECK_EQ_INT(czk_pool_create(&pool, ways), CZK_OK);
+        CHECK_EQ_INT(czk_pool_ways(pool), ways);
+        for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+            size_t n = sizes[s];
+            pool_probe pp = {.ways = ways};
+            pp.hit = czk_calloc(n + 1, 1);
+            CHECK(pp.hit != NULL);
+            czk_pool_run(pool, n, 0, pool_body, &pp);
+            for (size_t i = 0; i < n; i++)
+                CHECKF(pp.hit[i] == 1, "ways %u n %zu index %zu hit %d times", ways, n, i,
+                       pp.hit[i]);
+            CHECK(pp.sum == (n == 0 ? 0 : n * (n - 1) / 2));
+            CHECK(!pp.bad_worker);
+            czk_free(pp.hit);
+        }
+        czk_pool_destroy(pool);
+    }
+    /* NULL runs inline. */
+    pool_probe pp = {.ways = 1};
+    pp.hit = czk_calloc(10, 1);
+    CHECK(pp.hit != NULL);
+    czk_pool_run(NULL, 10, 0, pool_body, &pp);
+    CHECK(pp.sum == 45);
+    czk_free(pp.hit);
+    CHECK_EQ_INT(czk_pool_ways(NULL), 1);
+    czk_pool_destroy(NULL);
 }
