@@ -9,7 +9,7 @@ need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
-for p in build-essential cmake clang libclang-rt-14-dev clang-format; do
+for p in build-essential cmake pkg-config clang libclang-rt-14-dev clang-format libjson-c-dev; do
     have_pkg "$p" || need="$need $p"
 done
 # Node.js: any installed node >= 20 will do (the machine may carry NodeSource's package);
