@@ -29,9 +29,14 @@ if [ -n "$need" ]; then
     apt-get install -y -qq --no-install-recommends $need >/dev/null
 fi
 
-want=$(sed -n 's/.*"@noble\/curves": "\(.*\)".*/\1/p' tests/noble/package.json)
-got=$(sed -n 's/^  "version": "\(.*\)".*/\1/p' tests/noble/node_modules/@noble/curves/package.json 2>/dev/null || true)
-if [ "$want" != "$got" ]; then
-    echo "setup: npm ci in tests/noble"
-    (cd tests/noble && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# npm test tools, one folder each, installed exactly as their lock files say. A stamp holding
+# the lock file's hash skips the install when nothing changed.
+for dir in tests/noble tests/snarkjs; do
+    want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+    got=$(cat "$dir/node_modules/.czk-stamp" 2>/dev/null || true)
+    if [ "$want" != "$got" ]; then
+        echo "setup: npm ci in $dir"
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+        echo "$want" >"$dir/node_modules/.czk-stamp"
+    fi
+done
