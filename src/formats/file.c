@@ -1,0 +1,268 @@
+#include "formats/file.h"
+
+#include "util/alloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Big enough that writing a multi-GiB key is not dominated by syscalls. */
+#define CZK__WRITER_BUF (1u << 20)
+
+/* Distinguishes temporary files of concurrent writers within one process. */
+static _Atomic unsigned long writer_seq;
+
+static int open_regular(int *fd_out, size_t *len_out, const char *path, czk_err *err) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return czk_err_set(err, CZK_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return czk_err_set(err, CZK_EIO, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return czk_err_set(err, CZK_EIO, "%s: not a regular file", path);
+    }
+    if ((uintmax_t)st.st_size > (uintmax_t)SIZE_MAX - 1) {
+        close(fd);
+        return czk_err_set(err, CZK_EIO, "%s: file too large for this address space", path);
+    }
+    *fd_out = fd;
+    *len_out = (size_t)st.st_size;
+    return CZK_OK;
+}
+
+int czk_file_map(czk_file_mapping *map, const char *path, czk_err *err) {
+    memset(map, 0, sizeof(*map));
+    int fd = -1;
+    size_t len = 0;
+    int rc = open_regular(&fd, &len, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    if (len > 0) {
+        void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            int e = errno;
+            close(fd);
+            return czk_err_set(err, e == ENOMEM ? CZK_ENOMEM : CZK_EIO, "%s: cannot map: %s", path,
+                               strerror(e));
+        }
+        map->base = p;
+        map->map_len = len;
+        map->data = p;
+        map->len = len;
+    }
+    close(fd); /* the mapping stays valid without the descriptor */
+    return CZK_OK;
+}
+
+void czk_file_unmap(czk_file_mapping *map) {
+    if (map == NULL)
+        return;
+    if (map->base != NULL)
+        munmap(map->base, map->map_len);
+    memset(map, 0, sizeof(*map));
+}
+
+int czk_file_read_all(uint8_t **data, size_t *len, const char *path, czk_err *err) {
+    *data = NULL;
+    *len = 0;
+    int fd = -1;
+    size_t n = 0;
+    int rc = open_regular(&fd, &n, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    uint8_t *buf = czk_malloc(n + 1);
+    if (buf == NULL) {
+        close(fd);
+        return czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu bytes", path, n + 1);
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            int e = errno;
+            close(fd);
+            czk_free(buf);
+            if (r == 0)
+                return czk_err_set(err, CZK_EIO, "%s: file shrank while reading (%zu of %zu bytes)",
+                                   path, got, n);
+            return czk_err_set(err, CZK_EIO, "%s: read failed: %s", path, strerror(e));
+        }
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[n] = 0;
+    *data = buf;
+    *len = n;
+    return CZK_OK;
+}
+
+static char *dup_string(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = czk_malloc(n);
+    if (d != NULL)
+        memcpy(d, s, n);
+    return d;
+}
+
+static void writer_release(czk_file_writer *w) {
+    if (w->tmp_path != NULL && w->fd >= 0) /* a zeroed writer's fd 0 is not ours */
+        close(w->fd);
+    czk_free(w->path);
+    czk_free(w->tmp_path);
+    czk_free(w->buf);
+    memset(w, 0, sizeof(*w));
+    w->fd = -1;
+}
+
+int czk_file_writer_open(czk_file_writer *w, const char *path, czk_err *err) {
+    memset(w, 0, sizeof(*w));
+    w->fd = -1;
+    size_t plen = strlen(path);
+    w->path = dup_string(path);
+    w->tmp_path = czk_malloc(plen + 64);
+    w->buf = czk_malloc(CZK__WRITER_BUF);
+    if (w->path == NULL || w->tmp_path == NULL || w->buf == NULL) {
+        writer_release(w);
+        return czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate the write buffer", path);
+    }
+    /* O_EXCL with a fresh name per attempt: never clobber another writer's temporary file.
+     * Mode 0666 lets the process umask decide the final permissions, as for any new file. */
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned long seq = atomic_fetch_add_explicit(&writer_seq, 1, memory_order_relaxed);
+        snprintf(w->tmp_path, plen + 64, "%s.tmp.%ld.%lu", path, (long)getpid(), seq);
+        w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (w->fd >= 0 || errno != EEXIST)
+            break;
+    }
+    if (w->fd < 0) {
+        int e = errno;
+        writer_release(w);
+        return czk_err_set(err, CZK_EIO, "%s: cannot create a temporary file: %s", path,
+                           strerror(e));
+    }
+    return CZK_OK;
+}
+
+static int writer_flush(czk_file_writer *w, czk_err *err) {
+    size_t off = 0;
+    while (off < w->buf_used) {
+        ssize_t r = write(w->fd, w->buf + off, w->buf_used - off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            w->failed = 1;
+            return czk_err_set(err, CZK_EIO, "%s: write failed: %s", w->path,
+                               r < 0 ? strerror(errno) : "no progress");
+        }
+        off += (size_t)r;
+    }
+    w->buf_used = 0;
+    return CZK_OK;
+}
+
+int czk_file_writer_write(czk_file_writer *w, const void *data, size_t len, czk_err *err) {
+    if (w->tmp_path == NULL || w->fd < 0 || w->failed)
+        return czk_err_set(err, CZK_EIO, "%s: write to a failed or closed writer",
+                           w->path != NULL ? w->path : "(closed)");
+    const uint8_t *p = data;
+    while (len > 0) {
+        size_t room = CZK__WRITER_BUF - w->buf_used;
+        size_t n = len < room ? len : room;
+        memcpy(w->buf + w->buf_used, p, n);
+        w->buf_used += n;
+        p += n;
+        len -= n;
+        if (w->buf_used == CZK__WRITER_BUF) {
+            int rc = writer_flush(w, err);
+            if (rc != CZK_OK)
+                return rc;
+        }
+    }
+    return CZK_OK;
+}
+
+int czk_file_writer_u32(czk_file_writer *w, uint32_t v, czk_err *err) {
+    uint8_t b[4];
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    return czk_file_writer_write(w, b, 4, err);
+}
+
+int czk_file_writer_u64(czk_file_writer *w, uint64_t v, czk_err *err) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    return czk_file_writer_write(w, b, 8, err);
+}
+
+int czk_file_writer_commit(czk_file_writer *w, czk_err *err) {
+    int rc = CZK_OK;
+    if (w->tmp_path == NULL || w->fd < 0 || w->failed) {
+        rc = czk_err_set(err, CZK_EIO, "%s: not committed: an earlier write failed",
+                         w->path != NULL ? w->path : "(closed)");
+        goto out;
+    }
+    rc = writer_flush(w, err);
+    if (rc != CZK_OK)
+        goto out;
+    /* fsync before rename: otherwise a crash could leave the new name pointing at an empty
+     * file on filesystems that reorder metadata and data writes. */
+    if (fsync(w->fd) != 0) {
+        rc = czk_err_set(err, CZK_EIO, "%s: fsync failed: %s", w->path, strerror(errno));
+        goto out;
+    }
+    int fd = w->fd;
+    w->fd = -1;
+    if (close(fd) != 0) {
+        rc = czk_err_set(err, CZK_EIO, "%s: close failed: %s", w->path, strerror(errno));
+        goto out;
+    }
+    if (rename(w->tmp_path, w->path) != 0) {
+        rc = czk_err_set(err, CZK_EIO, "%s: cannot rename %s into place: %s", w->path, w->tmp_path,
+                         strerror(errno));
+        goto out;
+    }
+    writer_release(w);
+    return CZK_OK;
+out:
+    czk_file_writer_abort(w);
+    return rc;
+}
+
+void czk_file_writer_abort(czk_file_writer *w) {
+    if (w == NULL)
+        return;
+    if (w->tmp_path != NULL) {
+        if (w->fd >= 0) {
+            close(w->fd);
+            w->fd = -1;
+        }
+        unlink(w->tmp_path);
+    }
+    writer_release(w);
+}
+
+int czk_file_write_atomic(const char *path, const void *data, size_t len, czk_err *err) {
+    czk_file_writer w;
+    int rc = czk_file_writer_open(&w, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    rc = czk_file_writer_write(&w, data, len, err);
+    if (rc != CZK_OK) {
+        czk_file_writer_abort(&w);
+        return rc;
+    }
+    return czk_file_writer_commit(&w, err);
+}
