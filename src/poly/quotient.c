@@ -1,0 +1,92 @@
+/*
+ * The Groth16 quotient (contract in quotient.h).
+ *
+ * DESIGN
+ * Both conventions start the same way: each of a, b, c goes through an inverse transform to
+ * coefficients and a forward transform onto a coset s·ω^i. We run the inverse as a DIF pass
+ * (natural in, bit-reversed out) and the forward as a DIT pass (bit-reversed in, natural
+ * out), so no permutation is needed between them; the coset shift and the 1/n of the inverse
+ * become one scaling pass in bit-reversed order over all three vectors at once (one power of
+ * s per position, three multiplications by it).
+ *
+ * bellperson (groth16/prover: ifft, coset_fft, mul, sub, divide_by_z_on_coset, icoset_fft)
+ * then multiplies (a·b − c) by 1/Z(g·ω^i) = 1/(g^n − 1), a constant, and returns to
+ * coefficients with a coset inverse transform: DIF (inverse), scaling by g^(−i)/n in
+ * bit-reversed order, one bit reversal. snarkjs (groth16_prove.js: ifft, batchApplyKey with
+ * Fr.w[lg + 1], fft) stops at a·b − c on the odd coset s = ω_2n.
+ */
+#include "poly/quotient.h"
+
+#include "poly/ntt_internal.h"
+
+typedef struct {
+    czk_fr *a;
+    const czk_fr *b, *c;
+    const czk_fr *z_inv; /* NULL: no factor */
+} pointwise_arg;
+
+/* a[i] = (a[i]·b[i] − c[i])·z_inv */
+static void pointwise_body(void *arg, size_t b, size_t e, unsigned worker) {
+    const pointwise_arg *pa = arg;
+    (void)worker;
+    for (size_t i = b; i < e; i++) {
+        czk_fr_mul(&pa->a[i], &pa->a[i], &pa->b[i]);
+        czk_fr_sub(&pa->a[i], &pa->a[i], &pa->c[i]);
+        if (pa->z_inv != NULL)
+            czk_fr_mul(&pa->a[i], &pa->a[i], pa->z_inv);
+    }
+}
+
+/* a, b, c <- their evaluations at shift·ω^i, natural order, from evaluations at ω^i. */
+static void to_coset(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, const czk_fr *shift,
+                     czk_pool *pool) {
+    czk_fr *v[3] = {a, b, c};
+    for (int k = 0; k < 3; k++)
+        czk__ntt_dif(d, v[k], CZK__NTT_INV, pool);
+    czk__ntt_scale_powers(d, v, 3, shift, czk__ntt_domain_n_inv(d), CZK__NTT_BITREV, pool);
+    for (int k = 0; k < 3; k++)
+        czk__ntt_dit(d, v[k], CZK__NTT_FWD, pool);
+}
+
+static int check_args(const czk_ntt_domain *d, const czk_fr *a, const czk_fr *b, const czk_fr *c,
+                      czk_err *err) {
+    if (d == NULL || a == NULL || b == NULL || c == NULL)
+        return czk_err_set(err, CZK_EINVAL, "quotient: NULL domain or vector");
+    return CZK_OK;
+}
+
+int czk_poly_h_monomial(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, czk_pool *pool,
+                        czk_err *err) {
+    int rc = check_args(d, a, b, c, err);
+    if (rc != CZK_OK)
+        return rc;
+    size_t n = czk_ntt_domain_size(d);
+    czk_fr g, g_inv, z_inv;
+    czk_fr_set_u64(&g, 7);
+    czk_fr_inv(&g_inv, &g);
+    /* Z(g·ω^i) = g^n·ω^(i·n) − 1 = g^n − 1, non-zero since 7 has order r − 1 > n. */
+    uint64_t e = n;
+    czk_fr_pow(&z_inv, &g, &e, 1);
+    czk_fr_sub(&z_inv, &z_inv, &CZK_FR_ONE);
+    czk_fr_inv(&z_inv, &z_inv);
+
+    to_coset(d, a, b, c, &g, pool);
+    pointwise_arg pa = {.a = a, .b = b, .c = c, .z_inv = &z_inv};
+    czk_pool_run(pool, n, 4096, pointwise_body, &pa);
+    czk_fr *v[1] = {a};
+    czk__ntt_dif(d, a, CZK__NTT_INV, pool);
+    czk__ntt_scale_powers(d, v, 1, &g_inv, czk__ntt_domain_n_inv(d), CZK__NTT_BITREV, pool);
+    czk__ntt_bitrev(d, a, NULL, pool);
+    return CZK_OK;
+}
+
+int czk_poly_h_odd_coset(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, czk_pool *pool,
+                         czk_err *err) {
+    int rc = check_args(d, a, b, c, err);
+    if (rc != CZK_OK)
+        return rc;
+    to_coset(d, a, b, c, czk_ntt_domain_omega_2n(d), pool);
+    pointwise_arg pa = {.a = a, .b = b, .c = c, .z_inv = NULL};
+    czk_pool_run(pool, czk_ntt_domain_size(d), 4096, pointwise_body, &pa);
+    return CZK_OK;
+}
