@@ -1,0 +1,54 @@
+/*
+ * Internal MSM entry points for tests and benchmarks: the same code as czk_msm_g1/g2 with each
+ * technique switchable, so that tests can force small windows, tiny chunks and every code path,
+ * and bench_msm can measure what each technique buys. Not part of the API.
+ */
+#ifndef CZK_MSM_MSM_INTERNAL_H
+#define CZK_MSM_MSM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "field/fr.h"
+#include "util/pool.h"
+#include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct czk__msm_cfg {
+    unsigned window; /* window bits c, 1..24; 0 lets the cost model choose */
+    unsigned splits; /* bucket ranges per window (tasks = windows x splits); 0 = choose */
+    size_t chunk;    /* points per chunk (bounds scratch memory); 0 = the default */
+    int glv;         /* 1: split scalars with the endomorphism into two 128-bit halves */
+    int booth;       /* 1: signed (Booth) digits, half the buckets; 0: unsigned digits */
+    int affine;      /* 1: bucket sums by batch-affine trees; 0: XYZZ mixed additions */
+    int split01;     /* 1: scalars equal to one go to batch addition; 0: to Pippenger */
+} czk__msm_cfg;
+
+/* The configuration czk_msm_g1/g2 use: everything on, window and splits chosen. */
+void czk__msm_cfg_default(czk__msm_cfg *cfg);
+
+/* As czk_msm_g1/g2 with `cfg` (fields out of range return CZK_EINVAL). */
+int czk__msm_g1_cfg(czk_g1_jacobian *out, const czk_g1_affine *points, const czk_fr *scalars,
+                    size_t n, const czk__msm_cfg *cfg, czk_pool *pool, czk_err *err);
+int czk__msm_g2_cfg(czk_g2_jacobian *out, const czk_g2_affine *points, const czk_fr *scalars,
+                    size_t n, const czk__msm_cfg *cfg, czk_pool *pool, czk_err *err);
+
+/*
+ * The GLV split of a canonical scalar k < r (4 little-endian limbs): k = k1 x^2 + k0 with
+ * 0 <= k0 < x^2, where x is the BLS parameter; out = {k0 lo, k0 hi, k1 lo, k1 hi}.
+ */
+void czk__msm_glv_split(uint64_t out[4], const uint64_t k[4]);
+
+/* The window size the cost model picks for `nrest` non-0/1 scalars on `ways` ways. */
+unsigned czk__msm_pick_window(size_t nrest, unsigned ways, const czk__msm_cfg *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CZK_MSM_MSM_INTERNAL_H */
