@@ -1,0 +1,87 @@
+/*
+ * The operations a Groth16 proof is made of, as a table (DESIGN.md §5).
+ *
+ * The prover (prove.h) drives a proof through these entries and nothing else heavy, so a
+ * backend that runs them elsewhere (the CUDA backend of src/gpu) plugs in without touching
+ * the driver. The table is plain C on purpose: src/gpu implements it from a .cu file, and a
+ * test can wrap one backend in another to count or perturb calls.
+ *
+ * Contract for every entry: `ctx` is the backend's own `ctx` field; `pool` may be NULL (run
+ * inline) and a backend that does not compute on the host may ignore it; on failure an entry
+ * returns a negative czk status and fills `err` (may be NULL), and its outputs are
+ * unspecified. Entries may be called from several threads at once only when the backend's
+ * documentation says so (the CPU backend's may). All entries are variable time (_var): their
+ * inputs are the witness-dependent but not secret-key-dependent parts of a proof, and MSM
+ * bucket choice leaks scalar bits through timing, as it does in every Groth16 prover we
+ * know of (bellperson, snarkjs, rapidsnark, sppark).
+ */
+#ifndef CZK_GROTH16_BACKEND_H
+#define CZK_GROTH16_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "field/fr.h"
+#include "groth16/keys.h"
+#include "poly/ntt.h"
+#include "util/pool.h"
+#include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* czk_backend.flags */
+enum {
+    /* msm_g1/msm_g2 already move scalars equal to 1 into a batch addition themselves (the
+     * CPU MSM does): the prover hands them the raw scalars instead of splitting them. */
+    CZK_BACKEND_MSM_SPLITS_ONES = 1u << 0,
+};
+
+typedef struct czk_backend {
+    const char *name; /* "cpu", "cuda:0", ... for logs */
+    void *ctx;
+    unsigned flags; /* CZK_BACKEND_* */
+
+    /*
+     * The quotient step. In: a, b, c of czk_ntt_domain_size(d) elements each, the values of
+     * A·w, B·w and C·w at the domain points ω^j in natural order (zero-padded past the
+     * constraints). Out: `a` holds h in the form `basis` asks for: CZK_H_MONOMIAL, the
+     * n − 1 coefficients of (ab − c)/Z in a[0..n−1) (a[n−1] unspecified); CZK_H_ODD_COSET,
+     * the n values of ab − c on the odd coset ω_{2n}·ω^i. b and c are scratch afterwards.
+     */
+    int (*h)(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, czk_fr *a, czk_fr *b,
+             czk_fr *c, czk_pool *pool, czk_err *err);
+
+    /* out = Σ sc[i]·pts[i], i < n; n = 0 gives infinity. Points at infinity are allowed. */
+    int (*msm_g1)(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
+                  size_t n, czk_pool *pool, czk_err *err);
+    int (*msm_g2)(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
+                  size_t n, czk_pool *pool, czk_err *err);
+
+    /*
+     * out = Σ pts[i] over the i < n whose bit is set in `bitmap` (bit i is bit i % 64 of word
+     * i / 64): the "batch addition" for witness values equal to 1, which need no scalar
+     * multiplication. Unless CZK_BACKEND_MSM_SPLITS_ONES is set, the prover gives the MSM
+     * a 0 for every scalar equal to 1 and sums those points here. NULL when a backend has
+     * none; the prover then leaves the ones in the MSM.
+     */
+    int (*sum_g1)(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const uint64_t *bitmap,
+                  size_t n, czk_pool *pool, czk_err *err);
+    int (*sum_g2)(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const uint64_t *bitmap,
+                  size_t n, czk_pool *pool, czk_err *err);
+} czk_backend;
+
+/*
+ * The CPU backend: poly/quotient.h for h and msm/msm.h for the rest. A static table with
+ * ctx = NULL; every entry is thread-safe. Never NULL.
+ */
+const czk_backend *czk_backend_cpu(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CZK_GROTH16_BACKEND_H */

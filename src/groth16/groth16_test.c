@@ -1,0 +1,936 @@
+/*
+ * Tests of the Groth16 layer: dev setup, prover, verifier, CPU backend, benchmark keys.
+ *
+ * The circuits are random but satisfied by construction (test_circuit below), with boolean
+ * variables, public inputs inside products, variables that occur only in C and one variable
+ * that occurs nowhere, so that both density layouts have holes. Every positive test is a
+ * round trip setup → prove → verify; the negative ones perturb one thing and expect the
+ * verifier (or the prover's shape checks) to refuse.
+ */
+#include "groth16/backend.h"
+#include "groth16/benchkey.h"
+#include "groth16/keys.h"
+#include "groth16/prove.h"
+#include "groth16/setup.h"
+#include "groth16/verify.h"
+
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "field/fr.h"
+#include "poly/ntt.h"
+#include "r1cs/r1cs.h"
+#include "r1cs/synth.h"
+#include "tests/test.h"
+#include "util/alloc.h"
+#include "util/pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a random satisfied circuit ---------------------------------------------------------- */
+
+typedef struct tcirc {
+    czk_r1cs cs;
+    czk_fr *w; /* malloc'ed, cs.n_vars entries */
+} tcirc;
+
+static void tcirc_clear(tcirc *c) {
+    czk_r1cs_clear(&c->cs);
+    free(c->w);
+    memset(c, 0, sizeof(*c));
+}
+
+typedef struct wvec {
+    czk_fr *v;
+    size_t n, cap;
+} wvec;
+
+static int wvec_push(wvec *w, const czk_fr *x) {
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        czk_fr *v = realloc(w->v, cap * sizeof(*v));
+        if (v == NULL)
+            return CZK_ENOMEM;
+        w->v = v;
+        w->cap = cap;
+    }
+    w->v[w->n++] = *x;
+    return CZK_OK;
+}
+
+static void rand_coef(czk_fr *c, czk_rng *rng) {
+    switch (czk_rng_u64(rng) % 4) {
+    case 0:
+        czk_fr_set_one(c);
+        break;
+    case 1:
+        czk_fr_set_one(c);
+        czk_fr_neg(c, c);
+        break;
+    default:
+        czk_fr_random(c, rng);
+        if (czk_fr_is_zero(c))
+            czk_fr_set_one(c);
+    }
+}
+
+/* A random variable other than the public inputs (those go only where test_circuit puts
+ * them, so that some of them are absent from A); ONE stands in for them, so it is common. */
+static uint32_t rand_var(const wvec *w, size_t n_public, czk_rng *rng) {
+    uint32_t v = (uint32_t)(czk_rng_u64(rng) % w->n);
+    return v >= 1 && v <= n_public ? 0 : v;
+}
+
+static void eval_lc(czk_fr *value, const uint32_t *cols, const czk_fr *vals, size_t cnt,
+                    const wvec *w) {
+    czk_fr_set_zero(value);
+    for (size_t i = 0; i < cnt; i++) {
+        czk_fr t;
+        czk_fr_mul(&t, &vals[i], &w->v[cols[i]]);
+        czk_fr_add(value, value, &t);
+    }
+}
+
+/* A random linear combination of up to `k` existing variables. */
+static size_t rand_lc(uint32_t *cols, czk_fr *vals, size_t k, const wvec *w, size_t n_public,
+                      czk_rng *rng) {
+    size_t cnt = 1 + czk_rng_u64(rng) % k;
+    for (size_t i = 0; i < cnt; i++) {
+        cols[i] = rand_var(w, n_public, rng);
+        rand_coef(&vals[i], rng);
+    }
+    return cnt;
+}
+
+/*
+ * Builds a satisfied system with `n_public` public inputs and about `n_cons` constraints:
+ * boolean constraints b·b = b, products v = <A,w>·<B,w> with v alone or with another term in
+ * C, and one variable that no constraint mentions.
+ */
+static int test_circuit(tcirc *out, size_t n_public, size_t n_cons, czk_rng *rng) {
+    memset(out, 0, sizeof(*out));
+    czk_r1cs_builder *b = NULL;
+    wvec w = {0};
+    czk_err err;
+    int rc = czk_r1cs_builder_create(&b, n_public, &err);
+    if (rc != CZK_OK)
+        return rc;
+    czk_fr x;
+    czk_fr_set_one(&x);
+    rc = wvec_push(&w, &x);
+    for (size_t i = 0; i < n_public && rc == CZK_OK; i++) {
+        if (i % 3 == 0)
+            czk_fr_set_u64(&x, i % 2); /* some 0/1 inputs */
+        else
+            czk_fr_random(&x, rng);
+        rc = wvec_push(&w, &x);
+    }
+    uint32_t ac[4], bc[4], cc[2];
+    czk_fr av[4], bv[4], cv[2], va, vb;
+    for (size_t j = 0; j < n_cons && rc == CZK_OK; j++) {
+        uint32_t v;
+        if ((rc = czk_r1cs_builder_add_var(b, &v)) != CZK_OK)
+            break;
+        if (j % 4 == 1 && j >= n_public) { /* boolean: v·v = v */
+            czk_fr_set_u64(&x, czk_rng_u64(rng) & 1);
+            rc = wvec_push(&w, &x);
+            czk_fr_set_one(&av[0]);
+            ac[0] = bc[0] = cc[0] = v;
+            bv[0] = cv[0] = av[0];
+            if (rc == CZK_OK)
+                rc = czk_r1cs_builder_add_constraint(b, ac, av, 1, bc, bv, 1, cc, cv, 1, &err);
+            continue;
+        }
+        size_t na = rand_lc(ac, av, 3, &w, n_public, rng);
+        size_t nb = rand_lc(bc, bv, 3, &w, n_public, rng);
+        if (j < n_public) { /* every public input in one product: even ones in A, odd in B */
+            if (j % 2 == 0)
+                ac[0] = (uint32_t)(1 + j);
+            else
+                bc[0] = (uint32_t)(1 + j);
+        }
+        eval_lc(&va, ac, av, na, &w);
+        eval_lc(&vb, bc, bv, nb, &w);
+        czk_fr ab;
+        czk_fr_mul(&ab, &va, &vb);
+        size_t nc = 1;
+        cc[0] = v;
+        rand_coef(&cv[0], rng);
+        czk_fr rhs = ab;
+        if (j % 3 == 0) { /* C = k1·v + k2·u: v = (ab − k2·u)/k1 */
+            cc[1] = rand_var(&w, n_public, rng);
+            rand_coef(&cv[1], rng);
+            czk_fr t;
+            czk_fr_mul(&t, &cv[1], &w.v[cc[1]]);
+            czk_fr_sub(&rhs, &rhs, &t);
+            nc = 2;
+        }
+        czk_fr inv;
+        czk_fr_inv_var(&inv, &cv[0]);
+        czk_fr_mul(&x, &rhs, &inv);
+        if ((rc = wvec_push(&w, &x)) != CZK_OK)
+            break;
+        /* The builder sums repeated columns, which the value computations above also do. */
+        rc = czk_r1cs_builder_add_constraint(b, ac, av, na, bc, bv, nb, cc, cv, nc, &err);
+    }
+    if (rc == CZK_OK) { /* a variable no constraint mentions */
+        uint32_t v;
+        czk_fr_random(&x, rng);
+        if ((rc = czk_r1cs_builder_add_var(b, &v)) == CZK_OK)
+            rc = wvec_push(&w, &x);
+    }
+    if (rc == CZK_OK)
+        rc = czk_r1cs_builder_finish(b, &out->cs, &err);
+    czk_r1cs_builder_destroy(b);
+    if (rc != CZK_OK || w.n != out->cs.n_vars) {
+        free(w.v);
+        czk_r1cs_clear(&out->cs);
+        return rc != CZK_OK ? rc : CZK_EINTERNAL;
+    }
+    out->w = w.v;
+    return CZK_OK;
+}
+
+/* ---- helpers ----------------------------------------------------------------------------- */
+
+static void rand_rs(czk_fr *r, czk_fr *s, czk_rng *rng) {
+    czk_fr_random(r, rng);
+    czk_fr_random(s, rng);
+}
+
+/* Proves and verifies; returns the verifier's code (or the prover's on failure). */
+static int prove_verify(const czk_groth16_pk *pk, const tcirc *c, const czk_backend *be,
+                        czk_pool *pool, czk_rng *rng, czk_groth16_proof *proof_out) {
+    czk_fr r, s;
+    rand_rs(&r, &s, rng);
+    czk_groth16_proof proof;
+    czk_err err;
+    int rc = czk_groth16_prove(&proof, pk, &c->cs, c->w, &r, &s, be, pool, NULL, &err);
+    if (rc != CZK_OK) {
+        fprintf(stderr, "prove: %s\n", err.msg);
+        return rc;
+    }
+    if (proof_out != NULL)
+        *proof_out = proof;
+    czk_groth16_pvk pvk;
+    if ((rc = czk_groth16_pvk_prepare(&pvk, &pk->vk, &err)) != CZK_OK)
+        return rc;
+    rc = czk_groth16_verify(&pvk, &proof, c->w + 1, c->cs.n_public, &err);
+    if (rc != CZK_OK && rc != CZK_EVERIFY)
+        fprintf(stderr, "verify: %s\n", err.msg);
+    czk_groth16_pvk_clear(&pvk);
+    return rc;
+}
+
+static int g1_in_group_or_inf(const czk_g1_affine *p) {
+    return czk_g1_affine_is_infinity(p) || czk_g1_affine_is_in_group(p);
+}
+
+/* ---- round trips ------------------------------------------------------------------------- */
+
+static void roundtrip(czk_test_ctx *t, czk_groth16_h_basis basis, size_t n_public, size_t n_cons) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, n_public, n_cons, &t->rng), CZK_OK);
+    CHECK_EQ_INT(czk_r1cs_check(&c.cs, c.w, NULL, NULL, NULL), CZK_OK);
+    czk_groth16_pk pk;
+    czk_err err;
+    int rc = czk_groth16_setup_dev(&pk, &c.cs, basis, &t->rng, NULL, &err);
+    CHECKF(rc == CZK_OK, "setup: %s", err.msg);
+    CHECK_EQ_INT(pk.h_basis, basis);
+    CHECK_EQ_INT(pk.n_h, basis == CZK_H_MONOMIAL ? pk.domain_size - 1 : pk.domain_size);
+    CHECK(pk.domain_size >= c.cs.n_constraints + n_public + 1);
+    CHECK(pk.domain_size / 2 < c.cs.n_constraints + n_public + 1);
+    for (size_t i = 0; i < pk.n_h; i += 7)
+        CHECK(czk_g1_affine_is_in_group(&pk.h[i]) && !czk_g1_affine_is_infinity(&pk.h[i]));
+    for (size_t i = 0; i < pk.n_l; i += 5)
+        CHECK(g1_in_group_or_inf(&pk.l[i]));
+    czk_groth16_proof p1, p2;
+    size_t in_use = czk_alloc_in_use();
+    rc = prove_verify(&pk, &c, czk_backend_cpu(), NULL, &t->rng, &p1);
+    size_t leaked = czk_alloc_in_use() - in_use;
+    /* Created after the count: a new pool's threads free their start-up arguments later. */
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 2), CZK_OK);
+    int rc2 = prove_verify(&pk, &c, czk_backend_cpu(), pool, &t->rng, &p2);
+    czk_pool_destroy(pool);
+    czk_groth16_pk_clear(&pk);
+    tcirc_clear(&c);
+    CHECK_EQ_INT(rc, CZK_OK);
+    CHECK_EQ_INT(rc2, CZK_OK);
+    CHECK_EQ_INT(leaked, 0); /* the prover frees all it allocates */
+    /* Fresh r and s make the proofs differ. */
+    CHECK(!czk_g1_affine_equal(&p1.a, &p2.a));
+}
+
+CZK_TEST(g16_roundtrip_monomial) {
+    roundtrip(t, CZK_H_MONOMIAL, 3, 200);
+}
+
+CZK_TEST(g16_roundtrip_odd_coset) {
+    roundtrip(t, CZK_H_ODD_COSET, 3, 200);
+}
+
+/* Domain boundaries: rows + 1 exactly a power of two (no padding), and one more. */
+CZK_TEST(g16_roundtrip_domain_edges) {
+    roundtrip(t, CZK_H_MONOMIAL, 2, 61);  /* 61 + 2 + 1 = 64 */
+    roundtrip(t, CZK_H_ODD_COSET, 2, 61); /* no padding row */
+    roundtrip(t, CZK_H_MONOMIAL, 2, 62);  /* 65: domain 128 */
+    roundtrip(t, CZK_H_ODD_COSET, 1, 1);  /* tiny: domain 4 */
+}
+
+/* The smallest systems: no constraints at all (domain 1 or 2: only the input rows), and a
+ * single constraint. */
+static void tiny(czk_test_ctx *t, size_t n_public, size_t n_aux, int with_constraint) {
+    tcirc c;
+    memset(&c, 0, sizeof(c));
+    czk_r1cs_builder *b = NULL;
+    CHECK_EQ_INT(czk_r1cs_builder_create(&b, n_public, NULL), CZK_OK);
+    uint32_t v = 0;
+    for (size_t i = 0; i < n_aux; i++)
+        CHECK_EQ_INT(czk_r1cs_builder_add_var(b, &v), CZK_OK);
+    size_t nv = 1 + n_public + n_aux;
+    c.w = malloc(nv * sizeof(czk_fr));
+    CHECK(c.w != NULL);
+    czk_fr_set_one(&c.w[0]);
+    for (size_t i = 1; i < nv; i++)
+        czk_fr_set_u64(&c.w[i], 3 + i);
+    if (with_constraint) { /* w[last]·1 = w[last] */
+        czk_fr one;
+        czk_fr_set_one(&one);
+        uint32_t zero = 0;
+        CHECK_EQ_INT(
+            czk_r1cs_builder_add_constraint(b, &v, &one, 1, &zero, &one, 1, &v, &one, 1, NULL),
+            CZK_OK);
+    }
+    CHECK_EQ_INT(czk_r1cs_builder_finish(b, &c.cs, NULL), CZK_OK);
+    czk_r1cs_builder_destroy(b);
+    CHECK_EQ_INT(c.cs.n_vars, nv);
+    for (int basis = 0; basis < 2; basis++) {
+        czk_groth16_pk pk;
+        czk_err err;
+        int rc = czk_groth16_setup_dev(&pk, &c.cs, (czk_groth16_h_basis)basis, &t->rng, NULL, &err);
+        CHECKF(rc == CZK_OK, "setup: %s", err.msg);
+        rc = prove_verify(&pk, &c, czk_backend_cpu(), NULL, &t->rng, NULL);
+        czk_groth16_pk_clear(&pk);
+        CHECKF(rc == CZK_OK, "%zu public, %zu aux, %d constraint(s), basis %d: %s", n_public, n_aux,
+               with_constraint, basis, czk_status_name(rc));
+    }
+    tcirc_clear(&c);
+}
+
+CZK_TEST(g16_tiny_circuits) {
+    tiny(t, 0, 0, 0); /* only ONE: domain 1 */
+    tiny(t, 0, 2, 0); /* unused aux variables */
+    tiny(t, 1, 1, 0); /* domain 2 */
+    tiny(t, 0, 1, 1); /* one constraint: domain 2 */
+    tiny(t, 2, 1, 1); /* domain 4 */
+}
+
+CZK_TEST(g16_no_public_inputs) {
+    roundtrip(t, CZK_H_MONOMIAL, 0, 50);
+    roundtrip(t, CZK_H_ODD_COSET, 0, 50);
+}
+
+/* Circuits of the other engineers' generators: PoRep-shaped (mostly bits) at k = 6..10, and
+ * the squaring chain (dense witness values), each with both key families. */
+static void synth_roundtrip(czk_test_ctx *t, tcirc *c, czk_pool *pool) {
+    for (int basis = 0; basis < 2; basis++) {
+        czk_groth16_pk pk;
+        czk_err err;
+        int rc =
+            czk_groth16_setup_dev(&pk, &c->cs, (czk_groth16_h_basis)basis, &t->rng, pool, &err);
+        CHECKF(rc == CZK_OK, "setup: %s", err.msg);
+        rc = prove_verify(&pk, c, czk_backend_cpu(), pool, &t->rng, NULL);
+        czk_groth16_pk_clear(&pk);
+        CHECKF(rc == CZK_OK, "basis %d, %zu constraints: %s", basis, c->cs.n_constraints,
+               czk_status_name(rc));
+    }
+}
+
+/* tcirc owns its witness with free(); the generators hand out czk_malloc'ed ones. */
+static int adopt_witness(tcirc *c, czk_fr *w) {
+    c->w = malloc(c->cs.n_vars * sizeof(*w));
+    if (c->w != NULL)
+        memcpy(c->w, w, c->cs.n_vars * sizeof(*w));
+    czk_free(w);
+    return c->w != NULL ? CZK_OK : CZK_ENOMEM;
+}
+
+CZK_TEST(g16_synth_porep_roundtrip) {
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 2), CZK_OK);
+    for (unsigned k = 6; k <= 10; k++) {
+        tcirc c;
+        czk_fr *w = NULL;
+        memset(&c, 0, sizeof(c));
+        CHECK_EQ_INT(czk_synth_porep_shaped(&c.cs, &w, k, 1000 + k, pool, NULL), CZK_OK);
+        CHECK_EQ_INT(adopt_witness(&c, w), CZK_OK);
+        CHECK_EQ_INT(czk_groth16_domain_lg(&c.cs), k);
+        synth_roundtrip(t, &c, k % 2 ? pool : NULL);
+        tcirc_clear(&c);
+    }
+    czk_pool_destroy(pool);
+}
+
+CZK_TEST(g16_squaring_chain_roundtrip) {
+    tcirc c;
+    czk_fr *w = NULL;
+    memset(&c, 0, sizeof(c));
+    CHECK_EQ_INT(czk_synth_squaring_chain(&c.cs, &w, 300, 4, 77, NULL), CZK_OK);
+    CHECK_EQ_INT(adopt_witness(&c, w), CZK_OK);
+    synth_roundtrip(t, &c, NULL);
+    tcirc_clear(&c);
+}
+
+/* One circuit, both key families: each proof verifies under its own key only. */
+CZK_TEST(g16_both_bases_same_circuit) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 4, 150, &t->rng), CZK_OK);
+    czk_groth16_pk pm, po;
+    czk_err err;
+    CHECK_EQ_INT(czk_groth16_setup_dev(&pm, &c.cs, CZK_H_MONOMIAL, &t->rng, NULL, &err), CZK_OK);
+    CHECK_EQ_INT(czk_groth16_setup_dev(&po, &c.cs, CZK_H_ODD_COSET, &t->rng, NULL, &err), CZK_OK);
+    CHECK_EQ_INT(pm.density, CZK_DENSITY_FILTERED);
+    CHECK_EQ_INT(po.density, CZK_DENSITY_DENSE);
+    CHECK_EQ_INT(pm.domain_size, po.domain_size);
+    czk_groth16_proof prm, pro;
+    CHECK_EQ_INT(prove_verify(&pm, &c, czk_backend_cpu(), NULL, &t->rng, &prm), CZK_OK);
+    CHECK_EQ_INT(prove_verify(&po, &c, czk_backend_cpu(), NULL, &t->rng, &pro), CZK_OK);
+    czk_groth16_pvk pvm;
+    CHECK_EQ_INT(czk_groth16_pvk_prepare(&pvm, &pm.vk, &err), CZK_OK);
+    int rc = czk_groth16_verify(&pvm, &pro, c.w + 1, c.cs.n_public, NULL);
+    czk_groth16_pvk_clear(&pvm);
+    czk_groth16_pk_clear(&pm);
+    czk_groth16_pk_clear(&po);
+    tcirc_clear(&c);
+    CHECK_EQ_INT(rc, CZK_EVERIFY);
+}
+
+/* The filtered layout keeps exactly bellperson's points; the dense one has infinity for
+ * exactly the unused variables. */
+CZK_TEST(g16_density_layouts) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 3, 120, &t->rng), CZK_OK);
+    size_t nv = c.cs.n_vars, words = (nv + 63) / 64, np1 = c.cs.n_public + 1;
+    uint64_t *ab = calloc(words, 8), *bb = calloc(words, 8);
+    CHECK(ab != NULL && bb != NULL);
+    CHECK_EQ_INT(czk_r1cs_density(&c.cs, ab, bb), CZK_OK);
+    size_t na = np1, nb = 0, unused_a = 0;
+    for (size_t i = 0; i < nv; i++) {
+        int a = (ab[i / 64] >> (i % 64)) & 1, b = (bb[i / 64] >> (i % 64)) & 1;
+        na += i >= np1 && a;
+        nb += b;
+        unused_a += i >= np1 && !a;
+    }
+    CHECK(unused_a > 0);        /* the circuit has holes */
+    CHECK(!((ab[0] >> 2) & 1)); /* public input 2 (variable 2) occurs in B only */
+    CHECK((bb[0] >> 2) & 1);
+    CHECK(nb < nv);
+    czk_groth16_pk pm, po;
+    CHECK_EQ_INT(czk_groth16_setup_dev(&pm, &c.cs, CZK_H_MONOMIAL, &t->rng, NULL, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_groth16_setup_dev(&po, &c.cs, CZK_H_ODD_COSET, &t->rng, NULL, NULL), CZK_OK);
+    CHECK_EQ_INT(pm.n_a, na);
+    CHECK_EQ_INT(pm.n_b_g1, nb);
+    CHECK_EQ_INT(pm.n_b_g2, nb);
+    CHECK_EQ_INT(pm.n_l, nv - np1);
+    CHECK_EQ_INT(pm.vk.n_ic, np1);
+    for (size_t i = 0; i < pm.n_a; i++)
+        CHECK(!czk_g1_affine_is_infinity(&pm.a[i]));
+    for (size_t i = 0; i < pm.n_b_g1; i++)
+        CHECK(!czk_g1_affine_is_infinity(&pm.b_g1[i]) && !czk_g2_affine_is_infinity(&pm.b_g2[i]));
+    CHECK_EQ_INT(po.n_a, nv);
+    for (size_t i = 0; i < nv; i++) {
+        int a = i < np1 || ((ab[i / 64] >> (i % 64)) & 1), b = (bb[i / 64] >> (i % 64)) & 1;
+        CHECK_EQ_INT(czk_g1_affine_is_infinity(&po.a[i]), !a);
+        CHECK_EQ_INT(czk_g1_affine_is_infinity(&po.b_g1[i]), !b);
+        CHECK_EQ_INT(czk_g2_affine_is_infinity(&po.b_g2[i]), !b);
+        CHECK(czk_g2_affine_is_in_group(&po.b_g2[i]));
+    }
+    free(ab);
+    free(bb);
+    czk_groth16_pk_clear(&pm);
+    czk_groth16_pk_clear(&po);
+    tcirc_clear(&c);
+}
+
+/* ---- rejections -------------------------------------------------------------------------- */
+
+static void wrong_input(czk_test_ctx *t, czk_groth16_h_basis basis) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 3, 100, &t->rng), CZK_OK);
+    czk_groth16_pk pk;
+    CHECK_EQ_INT(czk_groth16_setup_dev(&pk, &c.cs, basis, &t->rng, NULL, NULL), CZK_OK);
+    czk_groth16_proof proof;
+    CHECK_EQ_INT(prove_verify(&pk, &c, czk_backend_cpu(), NULL, &t->rng, &proof), CZK_OK);
+    czk_groth16_pvk pvk;
+    CHECK_EQ_INT(czk_groth16_pvk_prepare(&pvk, &pk.vk, NULL), CZK_OK);
+    czk_fr in[3];
+    memcpy(in, c.w + 1, sizeof(in));
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 3, NULL), CZK_OK);
+    for (int i = 0; i < 3; i++) {
+        czk_fr saved = in[i], one;
+        czk_fr_set_one(&one);
+        czk_fr_add(&in[i], &in[i], &one);
+        CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 3, NULL), CZK_EVERIFY);
+        in[i] = saved;
+    }
+    czk_err err;
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 2, &err), CZK_EINVAL);
+    CHECK(strstr(err.msg, "public inputs") != NULL);
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 4, NULL), CZK_EINVAL);
+    czk_groth16_pvk_clear(&pvk);
+    czk_groth16_pk_clear(&pk);
+    tcirc_clear(&c);
+}
+
+CZK_TEST(g16_wrong_public_input_rejected) {
+    wrong_input(t, CZK_H_MONOMIAL);
+    wrong_input(t, CZK_H_ODD_COSET);
+}
+
+CZK_TEST(g16_tampered_proof_rejected) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 2, 100, &t->rng), CZK_OK);
+    czk_groth16_pk pk;
+    CHECK_EQ_INT(czk_groth16_setup_dev(&pk, &c.cs, CZK_H_MONOMIAL, &t->rng, NULL, NULL), CZK_OK);
+    czk_groth16_proof proof, bad;
+    CHECK_EQ_INT(prove_verify(&pk, &c, czk_backend_cpu(), NULL, &t->rng, &proof), CZK_OK);
+    czk_groth16_pvk pvk;
+    CHECK_EQ_INT(czk_groth16_pvk_prepare(&pvk, &pk.vk, NULL), CZK_OK);
+    const czk_fr *in = c.w + 1;
+    czk_g1_jacobian j1, g1;
+    czk_g2_jacobian j2, g2;
+    czk_g1_jacobian_from_affine(&g1, &CZK_G1_GENERATOR);
+    czk_g2_jacobian_from_affine(&g2, &CZK_G2_GENERATOR);
+
+    bad = proof; /* A + G */
+    czk_g1_jacobian_from_affine(&j1, &bad.a);
+    czk_g1_jacobian_add(&j1, &j1, &g1);
+    czk_g1_jacobian_to_affine(&bad.a, &j1);
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = proof; /* B + G2 */
+    czk_g2_jacobian_from_affine(&j2, &bad.b);
+    czk_g2_jacobian_add(&j2, &j2, &g2);
+    czk_g2_jacobian_to_affine(&bad.b, &j2);
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = proof; /* C + G */
+    czk_g1_jacobian_from_affine(&j1, &bad.c);
+    czk_g1_jacobian_add(&j1, &j1, &g1);
+    czk_g1_jacobian_to_affine(&bad.c, &j1);
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = proof; /* −A */
+    czk_g1_affine_neg(&bad.a, &bad.a);
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = proof; /* A and C swapped */
+    bad.a = proof.c;
+    bad.c = proof.a;
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = proof; /* A at infinity is a group element: the pairing refuses it */
+    memset(&bad.a, 0, sizeof(bad.a));
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    /* Points outside the subgroups never reach the pairing. */
+    bad = proof;
+    czk_g1_random_on_curve(&bad.a, &t->rng);
+    CHECK(!czk_g1_affine_is_in_group(&bad.a));
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EINVAL);
+    bad = proof;
+    czk_g2_random_on_curve(&bad.b, &t->rng);
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EINVAL);
+    bad = proof;
+    bad.c.y = bad.c.x; /* off the curve */
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EINVAL);
+    CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 2, NULL), CZK_OK);
+    czk_groth16_pvk_clear(&pvk);
+    czk_groth16_pk_clear(&pk);
+    tcirc_clear(&c);
+}
+
+/* A witness that breaks one constraint still "proves", and the proof does not verify. */
+static void bad_witness(czk_test_ctx *t, czk_groth16_h_basis basis) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 2, 100, &t->rng), CZK_OK);
+    czk_groth16_pk pk;
+    CHECK_EQ_INT(czk_groth16_setup_dev(&pk, &c.cs, basis, &t->rng, NULL, NULL), CZK_OK);
+    size_t v = c.cs.n_vars - 2; /* the last product's output (the last variable is unused) */
+    czk_fr one;
+    czk_fr_set_one(&one);
+    czk_fr_add(&c.w[v], &c.w[v], &one);
+    size_t bad_row = 0;
+    CHECK_EQ_INT(czk_r1cs_check(&c.cs, c.w, &bad_row, NULL, NULL), CZK_EVERIFY);
+    int rc = prove_verify(&pk, &c, czk_backend_cpu(), NULL, &t->rng, NULL);
+    czk_groth16_pk_clear(&pk);
+    tcirc_clear(&c);
+    CHECK_EQ_INT(rc, CZK_EVERIFY);
+}
+
+CZK_TEST(g16_unsatisfied_witness_fails) {
+    bad_witness(t, CZK_H_MONOMIAL);
+    bad_witness(t, CZK_H_ODD_COSET);
+}
+
+/* r = s = 0 is a valid (non-hiding) proof, the same every time. */
+CZK_TEST(g16_zero_blinding) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 2, 80, &t->rng), CZK_OK);
+    for (int basis = 0; basis < 2; basis++) {
+        czk_groth16_pk pk;
+        CHECK_EQ_INT(
+            czk_groth16_setup_dev(&pk, &c.cs, (czk_groth16_h_basis)basis, &t->rng, NULL, NULL),
+            CZK_OK);
+        czk_fr zero;
+        czk_fr_set_zero(&zero);
+        czk_groth16_proof p1, p2;
+        CHECK_EQ_INT(czk_groth16_prove(&p1, &pk, &c.cs, c.w, &zero, &zero, czk_backend_cpu(), NULL,
+                                       NULL, NULL),
+                     CZK_OK);
+        CHECK_EQ_INT(czk_groth16_prove(&p2, &pk, &c.cs, c.w, &zero, &zero, czk_backend_cpu(), NULL,
+                                       NULL, NULL),
+                     CZK_OK);
+        CHECK(memcmp(&p1, &p2, sizeof(p1)) == 0);
+        czk_groth16_pvk pvk;
+        CHECK_EQ_INT(czk_groth16_pvk_prepare(&pvk, &pk.vk, NULL), CZK_OK);
+        int rc = czk_groth16_verify(&pvk, &p1, c.w + 1, 2, NULL);
+        /* r = 0 with s random, and r random with s = 0. */
+        czk_fr x;
+        czk_fr_random(&x, &t->rng);
+        int rc_r =
+            czk_groth16_prove(&p1, &pk, &c.cs, c.w, &zero, &x, czk_backend_cpu(), NULL, NULL, NULL);
+        int rc_r2 = rc_r == CZK_OK ? czk_groth16_verify(&pvk, &p1, c.w + 1, 2, NULL) : rc_r;
+        int rc_s =
+            czk_groth16_prove(&p1, &pk, &c.cs, c.w, &x, &zero, czk_backend_cpu(), NULL, NULL, NULL);
+        int rc_s2 = rc_s == CZK_OK ? czk_groth16_verify(&pvk, &p1, c.w + 1, 2, NULL) : rc_s;
+        czk_groth16_pvk_clear(&pvk);
+        czk_groth16_pk_clear(&pk);
+        CHECK_EQ_INT(rc, CZK_OK);
+        CHECK_EQ_INT(rc_r2, CZK_OK);
+        CHECK_EQ_INT(rc_s2, CZK_OK);
+    }
+    tcirc_clear(&c);
+}
+
+/* ---- the prover's shape checks ----------------------------------------------------------- */
+
+CZK_TEST(g16_prove_dimension_mismatch) {
+    tcirc c, d;
+    CHECK_EQ_INT(test_circuit(&c, 2, 60, &t->rng), CZK_OK);
+    CHECK_EQ_INT(test_circuit(&d, 3, 60, &t->rng), CZK_OK);
+    czk_groth16_pk pk, po;
+    CHECK_EQ_INT(czk_groth16_setup_dev(&pk, &c.cs, CZK_H_MONOMIAL, &t->rng, NULL, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_groth16_setup_dev(&po, &c.cs, CZK_H_ODD_COSET, &t->rng, NULL, NULL), CZK_OK);
+    const czk_backend *be = czk_backend_cpu();
+    czk_fr r, s;
+    rand_rs(&r, &s, &t->rng);
+    czk_groth16_proof proof;
+    czk_err err;
+    czk_groth16_pk k;
+#define EXPECT_EINVAL(key, circ, wit, backend, needle)                                             \
+    do {                                                                                           \
+        err.msg[0] = 0;                                                                            \
+        CHECK_EQ_INT(                                                                              \
+            czk_groth16_prove(&proof, (key), (circ), (wit), &r, &s, (backend), NULL, NULL, &err),  \
+            CZK_EINVAL);                                                                           \
+        CHECKF(strstr(err.msg, (needle)) != NULL, "message '%s' lacks '%s'", err.msg, (needle));   \
+    } while (0)
+
+    CHECK_EQ_INT(czk_groth16_prove(&proof, &pk, &c.cs, c.w, &r, &s, be, NULL, NULL, &err), CZK_OK);
+    /* Another circuit: different n_public. */
+    EXPECT_EINVAL(&pk, &d.cs, d.w, be, "public");
+    /* Same publics, one more variable. */
+    czk_r1cs wide = c.cs;
+    wide.n_vars++;
+    EXPECT_EINVAL(&pk, &wide, c.w, be, "variables");
+    /* More constraints than the domain holds. */
+    czk_r1cs tall = d.cs;
+    tall.n_public = c.cs.n_public;
+    tall.n_vars = c.cs.n_vars;
+    tall.n_constraints = pk.domain_size;
+    EXPECT_EINVAL(&pk, &tall, c.w, be, "domain");
+    /* w[0] != 1. */
+    czk_fr w0 = c.w[0];
+    czk_fr_set_u64(&c.w[0], 2);
+    EXPECT_EINVAL(&pk, &c.cs, c.w, be, "w[0]");
+    c.w[0] = w0;
+    /* Truncated vectors of the key. */
+    k = pk;
+    k.n_h--;
+    EXPECT_EINVAL(&k, &c.cs, c.w, be, "H points");
+    k = pk;
+    k.n_l--;
+    EXPECT_EINVAL(&k, &c.cs, c.w, be, "L points");
+    k = pk;
+    k.n_a--;
+    EXPECT_EINVAL(&k, &c.cs, c.w, be, "density");
+    k = pk;
+    k.n_b_g2--;
+    EXPECT_EINVAL(&k, &c.cs, c.w, be, "B_G2");
+    k = pk;
+    k.vk.n_ic++;
+    EXPECT_EINVAL(&k, &c.cs, c.w, be, "IC");
+    k = pk;
+    k.domain_size *= 3;
+    EXPECT_EINVAL(&k, &c.cs, c.w, be, "power of two");
+    k = po;
+    k.n_a--;
+    EXPECT_EINVAL(&k, &c.cs, c.w, be, "dense");
+    k = po;
+    k.h_basis = CZK_H_MONOMIAL; /* n H points where n − 1 are expected */
+    EXPECT_EINVAL(&k, &c.cs, c.w, be, "H points");
+    /* A filtered key whose counts match but whose layout is another circuit's. */
+    k = pk;
+    k.density = CZK_DENSITY_FILTERED;
+    k.n_a = pk.n_a + 1;
+    EXPECT_EINVAL(&k, &c.cs, c.w, be, "density");
+    /* An incomplete backend. */
+    czk_backend half = *be;
+    half.msm_g2 = NULL;
+    EXPECT_EINVAL(&pk, &c.cs, c.w, &half, "backend");
+    EXPECT_EINVAL(&pk, &c.cs, c.w, NULL, "backend");
+#undef EXPECT_EINVAL
+    /* Failed calls leave nothing allocated; failed setups leave an empty key. */
+    size_t in_use = czk_alloc_in_use();
+    k = pk;
+    k.n_a++;
+    czk_groth16_prove(&proof, &k, &c.cs, c.w, &r, &s, be, NULL, NULL, NULL);
+    CHECK_EQ_INT(czk_alloc_in_use(), in_use);
+    czk_groth16_pk bad;
+    CHECK_EQ_INT(czk_groth16_setup_dev(&bad, &c.cs, (czk_groth16_h_basis)7, &t->rng, NULL, &err),
+                 CZK_EINVAL);
+    CHECK(bad.h == NULL && bad.vk.ic == NULL);
+    czk_r1cs noc = c.cs;
+    noc.c.row_ptr = NULL; /* a zkey-only system: no C_i(τ) to put in a key */
+    CHECK_EQ_INT(czk_groth16_setup_dev(&bad, &noc, CZK_H_MONOMIAL, &t->rng, NULL, &err),
+                 CZK_EINVAL);
+    CHECK_EQ_INT(czk_alloc_in_use(), in_use);
+    czk_groth16_pk_clear(&pk);
+    czk_groth16_pk_clear(&po);
+    tcirc_clear(&c);
+    tcirc_clear(&d);
+}
+
+/* ---- the backend ------------------------------------------------------------------------- */
+
+/* A CPU backend whose MSMs do not split ones: the prover's own split and gather run. */
+static int nosplit_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts,
+                          const czk_fr *sc, size_t n, czk_pool *pool, czk_err *err) {
+    const czk_backend *cpu = ctx;
+    for (size_t i = 0; i < n; i++)
+        if (czk_fr_is_one(&sc[i]))
+            return czk_err_set(err, CZK_EINTERNAL, "a one reached the MSM");
+    return cpu->msm_g1(cpu->ctx, out, pts, sc, n, pool, err);
+}
+
+CZK_TEST(g16_prover_split_ones_path) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 3, 150, &t->rng), CZK_OK);
+    czk_backend be = *czk_backend_cpu();
+    be.ctx = (void *)czk_backend_cpu();
+    be.flags = 0;
+    be.msm_g1 = nosplit_msm_g1;
+    for (int basis = 0; basis < 2; basis++) {
+        czk_groth16_pk pk;
+        CHECK_EQ_INT(
+            czk_groth16_setup_dev(&pk, &c.cs, (czk_groth16_h_basis)basis, &t->rng, NULL, NULL),
+            CZK_OK);
+        czk_fr r, s;
+        rand_rs(&r, &s, &t->rng);
+        czk_groth16_proof p1, p2;
+        czk_err err;
+        int rc1 =
+            czk_groth16_prove(&p1, &pk, &c.cs, c.w, &r, &s, czk_backend_cpu(), NULL, NULL, &err);
+        int rc2 = czk_groth16_prove(&p2, &pk, &c.cs, c.w, &r, &s, &be, NULL, NULL, &err);
+        czk_groth16_pk_clear(&pk);
+        CHECK_EQ_INT(rc1, CZK_OK);
+        CHECKF(rc2 == CZK_OK, "%s", err.msg);
+        CHECK(memcmp(&p1, &p2, sizeof(p1)) == 0);
+    }
+    tcirc_clear(&c);
+}
+
+/* Naive references: coefficients by an O(n²) inverse DFT; p(x) by Horner. */
+static void naive_interpolate(czk_fr *coef, const czk_fr *vals, size_t n, const czk_fr *omega) {
+    czk_fr winv, ninv, wk;
+    czk_fr_inv_var(&winv, omega);
+    czk_fr_set_u64(&ninv, n);
+    czk_fr_inv_var(&ninv, &ninv);
+    czk_fr_set_one(&wk); /* ω^−k */
+    for (size_t k = 0; k < n; k++) {
+        czk_fr acc, x, tmp;
+        czk_fr_set_zero(&acc);
+        czk_fr_set_one(&x); /* ω^−jk */
+        for (size_t j = 0; j < n; j++) {
+            czk_fr_mul(&tmp, &vals[j], &x);
+            czk_fr_add(&acc, &acc, &tmp);
+            czk_fr_mul(&x, &x, &wk);
+        }
+        czk_fr_mul(&coef[k], &acc, &ninv);
+        czk_fr_mul(&wk, &wk, &winv);
+    }
+}
+
+static void horner(czk_fr *out, const czk_fr *coef, size_t n, const czk_fr *x) {
+    czk_fr_set_zero(out);
+    for (size_t i = n; i-- > 0;) {
+        czk_fr_mul(out, out, x);
+        czk_fr_add(out, out, &coef[i]);
+    }
+}
+
+/* The backend's h against (AB − C)/Z by schoolbook multiplication and long division, and
+ * against AB − C evaluated on the odd coset. */
+CZK_TEST(g16_backend_h_matches_naive) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 2, 25, &t->rng), CZK_OK); /* 28 rows: n = 32 */
+    const size_t n = 32, nc = c.cs.n_constraints, np1 = c.cs.n_public + 1;
+    CHECK_EQ_INT(czk_groth16_domain_lg(&c.cs), 5);
+    czk_fr a[32], b[32], cc[32], pa[32], pb[32], pc[32], prod[64];
+    for (int basis = 0; basis < 2; basis++) {
+        czk_ntt_domain *d = NULL;
+        CHECK_EQ_INT(czk_ntt_domain_create(&d, 5,
+                                           basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON
+                                                                   : CZK_NTT_ROOT_SNARKJS,
+                                           NULL),
+                     CZK_OK);
+        memset(a, 0, sizeof(a));
+        memset(b, 0, sizeof(b));
+        memset(cc, 0, sizeof(cc));
+        CHECK_EQ_INT(czk_r1cs_spmv(&c.cs, c.w, a, b, cc, NULL), CZK_OK);
+        for (size_t i = 0; i < np1; i++)
+            a[nc + i] = c.w[i];
+        const czk_fr *omega = czk_ntt_domain_omega(d);
+        naive_interpolate(pa, a, n, omega);
+        naive_interpolate(pb, b, n, omega);
+        naive_interpolate(pc, cc, n, omega);
+        memset(prod, 0, sizeof(prod));
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) {
+                czk_fr tmp;
+                czk_fr_mul(&tmp, &pa[i], &pb[j]);
+                czk_fr_add(&prod[i + j], &prod[i + j], &tmp);
+            }
+        for (size_t i = 0; i < n; i++)
+            czk_fr_sub(&prod[i], &prod[i], &pc[i]);
+        czk_groth16_h_basis hb = (czk_groth16_h_basis)basis;
+        int rc = czk_backend_cpu()->h(NULL, d, hb, a, b, cc, NULL, NULL);
+        if (rc != CZK_OK)
+            czk_ntt_domain_destroy(d);
+        CHECK_EQ_INT(rc, CZK_OK);
+        if (hb == CZK_H_ODD_COSET) {
+            czk_fr x = *czk_ntt_domain_omega_2n(d);
+            for (size_t i = 0; i < n; i++) {
+                czk_fr want;
+                horner(&want, prod, 2 * n, &x);
+                CHECKF(czk_fr_equal(&want, &a[i]), "odd coset value %zu", i);
+                czk_fr_mul(&x, &x, omega);
+            }
+        } else {
+            /* prod = q·(x^n − 1) + rem: q_k = prod_{k+n} + q_{k+n}, remainder must vanish. */
+            czk_fr q[64];
+            memset(q, 0, sizeof(q));
+            for (size_t k = 2 * n; k-- > n;) {
+                q[k - n] = prod[k];
+                czk_fr_add(&prod[k - n], &prod[k - n], &prod[k]);
+            }
+            for (size_t k = 0; k < n; k++)
+                CHECKF(czk_fr_is_zero(&prod[k]), "remainder coefficient %zu", k);
+            for (size_t k = 0; k + 1 < n; k++)
+                CHECKF(czk_fr_equal(&q[k], &a[k]), "h coefficient %zu", k);
+            CHECK(czk_fr_is_zero(&q[n - 1]));
+        }
+        czk_ntt_domain_destroy(d);
+    }
+    tcirc_clear(&c);
+}
+
+/* ---- benchmark keys ---------------------------------------------------------------------- */
+
+CZK_TEST(g16_benchkey_shape) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 3, 300, &t->rng), CZK_OK);
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 2), CZK_OK);
+    for (int basis = 0; basis < 2; basis++) {
+        czk_groth16_pk dev, bk;
+        czk_err err;
+        czk_groth16_h_basis hb = (czk_groth16_h_basis)basis;
+        CHECK_EQ_INT(czk_groth16_setup_dev(&dev, &c.cs, hb, &t->rng, pool, NULL), CZK_OK);
+        int rc = czk_groth16_benchkey(&bk, &c.cs, hb, 42, pool, &err);
+        CHECKF(rc == CZK_OK, "%s", err.msg);
+        CHECK_EQ_INT(bk.domain_size, dev.domain_size);
+        CHECK_EQ_INT(bk.density, dev.density);
+        CHECK_EQ_INT(bk.n_h, dev.n_h);
+        CHECK_EQ_INT(bk.n_l, dev.n_l);
+        CHECK_EQ_INT(bk.n_a, dev.n_a);
+        CHECK_EQ_INT(bk.n_b_g1, dev.n_b_g1);
+        CHECK_EQ_INT(bk.n_b_g2, dev.n_b_g2);
+        CHECK_EQ_INT(bk.vk.n_ic, dev.vk.n_ic);
+        /* Valid group elements, infinity exactly where the dev key has it, and an arithmetic
+         * progression (so all distinct): h[i+1] − h[i] is the same for every i. */
+        for (size_t i = 0; i < bk.n_a; i++) {
+            CHECK_EQ_INT(czk_g1_affine_is_infinity(&bk.a[i]), czk_g1_affine_is_infinity(&dev.a[i]));
+            CHECK(g1_in_group_or_inf(&bk.a[i]));
+        }
+        for (size_t i = 0; i < bk.n_b_g2; i++) {
+            CHECK_EQ_INT(czk_g2_affine_is_infinity(&bk.b_g2[i]),
+                         czk_g2_affine_is_infinity(&dev.b_g2[i]));
+            CHECK(czk_g2_affine_is_infinity(&bk.b_g2[i]) || czk_g2_affine_is_in_group(&bk.b_g2[i]));
+        }
+        czk_g1_jacobian q, d;
+        for (size_t i = 0; i + 1 < bk.n_h; i++) {
+            CHECK(czk_g1_affine_is_in_group(&bk.h[i]));
+            czk_g1_affine nh;
+            czk_g1_affine_neg(&nh, &bk.h[i]);
+            czk_g1_jacobian_from_affine(&d, &bk.h[i + 1]);
+            czk_g1_jacobian_add_affine_var(&d, &d, &nh);
+            if (i == 0)
+                q = d;
+            CHECKF(czk_g1_jacobian_equal(&d, &q), "h[%zu] breaks the progression", i + 1);
+            CHECK(!czk_g1_affine_equal(&bk.h[i], &bk.h[i + 1]));
+        }
+        /* The prover runs on it; the proof cannot verify. */
+        int vr = prove_verify(&bk, &c, czk_backend_cpu(), pool, &t->rng, NULL);
+        czk_groth16_pk_clear(&dev);
+        czk_groth16_pk_clear(&bk);
+        CHECK_EQ_INT(vr, CZK_EVERIFY);
+    }
+    czk_pool_destroy(pool);
+    tcirc_clear(&c);
+}
+
+/* The chains of czk_groth16_benchkey at a size with many chains and a short last one. */
+CZK_TEST(g16_benchkey_long_vectors) {
+    /* A constraint system shell: 9000 rows of nothing (benchkey reads only the shape and the
+     * density), domain 2^14. */
+    czk_r1cs cs;
+    memset(&cs, 0, sizeof(cs));
+    cs.n_constraints = 9000;
+    cs.n_vars = 5;
+    cs.n_public = 1;
+    uint64_t *rp = calloc(cs.n_constraints + 1, sizeof(uint64_t));
+    CHECK(rp != NULL);
+    cs.a.row_ptr = cs.b.row_ptr = cs.c.row_ptr = rp;
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 2), CZK_OK);
+    czk_groth16_pk bk;
+    int rc = czk_groth16_benchkey(&bk, &cs, CZK_H_ODD_COSET, 7, pool, NULL);
+    czk_pool_destroy(pool);
+    free(rp);
+    CHECK_EQ_INT(rc, CZK_OK);
+    CHECK_EQ_INT(bk.n_h, 16384);
+    /* h[i] = h[0] + i·(h[1] − h[0]) at a spread of indices. */
+    czk_g1_jacobian q, p;
+    czk_g1_affine n0;
+    czk_g1_affine_neg(&n0, &bk.h[0]);
+    czk_g1_jacobian_from_affine(&q, &bk.h[1]);
+    czk_g1_jacobian_add_affine_var(&q, &q, &n0);
+    size_t idx[] = {2, 63, 64, 65, 1000, 8191, 8192, 16383};
+    for (size_t k = 0; k < sizeof(idx) / sizeof(idx[0]); k++) {
+        czk_fr s;
+        czk_fr_set_u64(&s, idx[k]);
+        czk_g1_jacobian_mul_var(&p, &q, &s);
+        czk_g1_jacobian_add_affine_var(&p, &p, &bk.h[0]);
+        czk_g1_jacobian want;
+        czk_g1_jacobian_from_affine(&want, &bk.h[idx[k]]);
+        CHECKF(czk_g1_jacobian_equal(&p, &want), "h[%zu]", idx[k]);
+    }
+    czk_groth16_pk_clear(&bk);
+}

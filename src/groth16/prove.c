@@ -1,0 +1,439 @@
+/*
+ * DESIGN: the Groth16 prover driver (prove.h has the equations).
+ *
+ * Memory. The key is only read, never copied. The prover owns three arrays of n Fr (a, b, c)
+ * for the quotient; after the H MSM all three are free again, and the scalar vectors of the
+ * A, B and L MSMs are gathered into them (an extra array only when a layout has more points
+ * than the domain has elements, which real circuits never do). So the peak is the key, the
+ * witness, 3·n Fr and a bitmap.
+ *
+ * Layouts. A dense layout (snarkjs) has one point per variable; a filtered one (bellperson)
+ * only the variables whose density bit is set, in variable order, with every public
+ * variable in A. The MSM scalars are gathered in the point order in both cases, from the
+ * density bitmaps of czk_r1cs_density, which is exactly what bellperson's prover does with
+ * its DensityTrackers.
+ *
+ * Ones. Most witness values of the circuits we serve are bits. When the backend has a
+ * bitmap sum and its MSM does not split the ones off itself (the CPU MSM does), every scalar
+ * equal to 1 is moved out of the MSM into the sum ("batch addition", DESIGN.md §1), and the
+ * MSM sees a 0 in its place.
+ */
+#include "groth16/prove.h"
+
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "poly/ntt.h"
+#include "util/alloc.h"
+#include "util/memclear.h"
+#include "util/timer.h"
+
+#include <string.h>
+
+/* ---- scalar gathering ------------------------------------------------------------------ */
+
+#define GATHER_BLOCK ((size_t)1 << 14) /* variables per block; a multiple of 64 */
+
+/* The scalars of one MSM: variables [v_begin, v_end) of w, all of them (bits == NULL) or
+ * those below keep_below plus those whose bit is set. */
+typedef struct gather_spec {
+    const czk_fr *w;
+    size_t v_begin, v_end;
+    const uint64_t *bits;
+    size_t keep_below;
+} gather_spec;
+
+static int take(const gather_spec *g, size_t v) {
+    return g->bits == NULL || v < g->keep_below || ((g->bits[v / 64] >> (v % 64)) & 1);
+}
+
+/* How many points the spec selects; serial, one popcount a word. */
+static size_t gather_count(const gather_spec *g) {
+    if (g->bits == NULL)
+        return g->v_end - g->v_begin;
+    size_t cnt = 0;
+    for (size_t v = g->v_begin; v < g->v_end;) {
+        if (v % 64 == 0 && v + 64 <= g->v_end && v + 64 <= g->keep_below) {
+            cnt += 64;
+            v += 64;
+        } else if (v % 64 == 0 && v + 64 <= g->v_end && v >= g->keep_below) {
+            cnt += (size_t)__builtin_popcountll(g->bits[v / 64]);
+            v += 64;
+        } else {
+            cnt += (size_t)take(g, v);
+            v++;
+        }
+    }
+    return cnt;
+}
+
+typedef struct gather_job {
+    const gather_spec *g;
+    czk_fr *out;
+    size_t *offsets; /* per block: the output index of its first selected variable */
+    uint64_t *ones;  /* NULL: keep ones in the scalars */
+    size_t count;
+} gather_job;
+
+static void gather_count_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    (void)worker;
+    gather_job *j = arg;
+    for (size_t blk = begin; blk < end; blk++) {
+        size_t v0 = j->g->v_begin + blk * GATHER_BLOCK;
+        size_t v1 = v0 + GATHER_BLOCK < j->g->v_end ? v0 + GATHER_BLOCK : j->g->v_end;
+        gather_spec sub = *j->g;
+        sub.v_begin = v0;
+        sub.v_end = v1;
+        j->offsets[blk] = gather_count(&sub);
+    }
+}
+
+static void gather_fill_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    (void)worker;
+    gather_job *j = arg;
+    for (size_t blk = begin; blk < end; blk++) {
+        size_t v0 = j->g->v_begin + blk * GATHER_BLOCK;
+        size_t v1 = v0 + GATHER_BLOCK < j->g->v_end ? v0 + GATHER_BLOCK : j->g->v_end;
+        size_t k = j->offsets[blk];
+        for (size_t v = v0; v < v1; v++)
+            if (take(j->g, v))
+                j->out[k++] = j->g->w[v];
+    }
+}
+
+/* Over output words: moves the ones of out[] into the bitmap. Words never straddle workers,
+ * so no two threads write one bitmap word. */
+static void gather_ones_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    (void)worker;
+    gather_job *j = arg;
+    for (size_t q = begin; q < end; q++) {
+        uint64_t word = 0;
+        size_t k1 = (q + 1) * 64 < j->count ? (q + 1) * 64 : j->count;
+        for (size_t k = q * 64; k < k1; k++) {
+            if (czk_fr_is_one(&j->out[k])) {
+                word |= (uint64_t)1 << (k % 64);
+                czk_fr_set_zero(&j->out[k]);
+            }
+        }
+        j->ones[q] = word;
+    }
+}
+
+/*
+ * Fills out[0..count) with the selected scalars and, when ones != NULL, moves the ones into
+ * the bitmap ones[0..ceil(count/64)). offsets: scratch of gather_blocks() entries. The count
+ * must be the one gather_count gives.
+ */
+static void gather(czk_fr *out, uint64_t *ones, size_t count, const gather_spec *g, size_t *offsets,
+                   czk_pool *pool) {
+    gather_job j = {.g = g, .out = out, .offsets = offsets, .ones = ones, .count = count};
+    size_t nblk = (g->v_end - g->v_begin + GATHER_BLOCK - 1) / GATHER_BLOCK;
+    if (g->bits == NULL) {
+        for (size_t blk = 0; blk < nblk; blk++)
+            offsets[blk] = blk * GATHER_BLOCK;
+    } else {
+        czk_pool_run(pool, nblk, 1, gather_count_body, &j);
+        size_t acc = 0;
+        for (size_t blk = 0; blk < nblk; blk++) {
+            size_t c = offsets[blk];
+            offsets[blk] = acc;
+            acc += c;
+        }
+    }
+    czk_pool_run(pool, nblk, 1, gather_fill_body, &j);
+    if (ones != NULL)
+        czk_pool_run(pool, (count + 63) / 64, 16, gather_ones_body, &j);
+}
+
+/* ---- the prover ------------------------------------------------------------------------ */
+
+/* Runs one G1 MSM (plus the sum of the ones when `ones` is set). */
+static int msm1(const czk_backend *be, czk_g1_jacobian *out, const czk_g1_affine *pts,
+                const czk_fr *sc, const uint64_t *ones, size_t n, czk_pool *pool, czk_err *err) {
+    int rc = be->msm_g1(be->ctx, out, pts, sc, n, pool, err);
+    if (rc == CZK_OK && ones != NULL) {
+        czk_g1_jacobian t;
+        rc = be->sum_g1(be->ctx, &t, pts, ones, n, pool, err);
+        czk_g1_jacobian_add_var(out, out, &t);
+    }
+    return rc;
+}
+
+static int msm2(const czk_backend *be, czk_g2_jacobian *out, const czk_g2_affine *pts,
+                const czk_fr *sc, const uint64_t *ones, size_t n, czk_pool *pool, czk_err *err) {
+    int rc = be->msm_g2(be->ctx, out, pts, sc, n, pool, err);
+    if (rc == CZK_OK && ones != NULL) {
+        czk_g2_jacobian t;
+        rc = be->sum_g2(be->ctx, &t, pts, ones, n, pool, err);
+        czk_g2_jacobian_add_var(out, out, &t);
+    }
+    return rc;
+}
+
+/* Fr arrays holding witness-derived values: cleared, then freed. */
+static void free_cleared(czk_fr *p, size_t n) {
+    if (p != NULL)
+        czk_memclear_explicit(p, n * sizeof(*p));
+    czk_free(p);
+}
+
+static int check_shape(const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
+                       const czk_backend *be, unsigned *lg_out, czk_err *err) {
+    if (be == NULL || be->h == NULL || be->msm_g1 == NULL || be->msm_g2 == NULL)
+        return czk_err_set(err, CZK_EINVAL, "prove: backend lacks an operation");
+    if (pk->n_vars != cs->n_vars || pk->n_public != cs->n_public)
+        return czk_err_set(err, CZK_EINVAL,
+                           "prove: key has %zu variables, %zu public; circuit %zu, %zu", pk->n_vars,
+                           pk->n_public, cs->n_vars, cs->n_public);
+    if (cs->n_vars < cs->n_public + 1)
+        return czk_err_set(err, CZK_EINVAL, "prove: %zu variables cannot hold ONE and %zu inputs",
+                           cs->n_vars, cs->n_public);
+    size_t n = pk->domain_size, need = cs->n_constraints + cs->n_public + 1;
+    unsigned lg = 0;
+    while (lg < 63 && ((size_t)1 << lg) < n)
+        lg++;
+    if (n == 0 || ((size_t)1 << lg) != n || n < need || lg > CZK_NTT_MAX_LG)
+        return czk_err_set(err, CZK_EINVAL,
+                           "prove: key domain %zu is not a power of two >= %zu rows (at most "
+                           "2^%d)",
+                           n, need, CZK_NTT_MAX_LG);
+    size_t n_h = pk->h_basis == CZK_H_MONOMIAL    ? n - 1
+                 : pk->h_basis == CZK_H_ODD_COSET ? n
+                                                  : SIZE_MAX;
+    if (n_h == SIZE_MAX || pk->n_h != n_h)
+        return czk_err_set(err, CZK_EINVAL, "prove: key has %zu H points, basis %d needs %zu",
+                           pk->n_h, (int)pk->h_basis, n_h);
+    size_t n_aux = cs->n_vars - cs->n_public - 1;
+    if (pk->n_l != n_aux)
+        return czk_err_set(err, CZK_EINVAL, "prove: key has %zu L points, circuit %zu aux", pk->n_l,
+                           n_aux);
+    if (pk->vk.n_ic != cs->n_public + 1)
+        return czk_err_set(err, CZK_EINVAL, "prove: key has %zu IC points, circuit %zu inputs",
+                           pk->vk.n_ic, cs->n_public);
+    if (pk->n_b_g1 != pk->n_b_g2)
+        return czk_err_set(err, CZK_EINVAL, "prove: key has %zu B_G1 but %zu B_G2 points",
+                           pk->n_b_g1, pk->n_b_g2);
+    if (pk->density == CZK_DENSITY_DENSE && (pk->n_a != cs->n_vars || pk->n_b_g1 != cs->n_vars))
+        return czk_err_set(err, CZK_EINVAL,
+                           "prove: dense key has %zu A and %zu B points for %zu variables", pk->n_a,
+                           pk->n_b_g1, cs->n_vars);
+    if (pk->density != CZK_DENSITY_DENSE && pk->density != CZK_DENSITY_FILTERED)
+        return czk_err_set(err, CZK_EINVAL, "prove: unknown density %d", (int)pk->density);
+    if (!czk_fr_is_one(&w[0]))
+        return czk_err_set(err, CZK_EINVAL, "prove: w[0] must be 1");
+    *lg_out = lg;
+    return CZK_OK;
+}
+
+int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                      const czk_fr *w, const czk_fr *r, const czk_fr *s, const czk_backend *be,
+                      czk_pool *pool, czk_groth16_timings *timings, czk_err *err) {
+    uint64_t t_start = czk_time_ns(), t0;
+    czk_groth16_timings tm;
+    memset(&tm, 0, sizeof(tm));
+    czk_fr *a = NULL, *b = NULL, *c = NULL, *extra_a = NULL, *extra_b = NULL;
+    uint64_t *a_bits = NULL, *b_bits = NULL, *ones_a = NULL, *ones_b = NULL;
+    size_t *offsets = NULL;
+    czk_ntt_domain *dom = NULL;
+    czk_g1_jacobian sum_a, sum_b1, sum_l, sum_h;
+    czk_g2_jacobian sum_b2;
+    unsigned lg = 0;
+    size_t max_pts = 0, ones_words = 0;
+    int rc = check_shape(pk, cs, w, be, &lg, err);
+    if (rc != CZK_OK)
+        return rc;
+    const size_t n = pk->domain_size, n_vars = cs->n_vars, n_c = cs->n_constraints;
+    const size_t n_pub1 = cs->n_public + 1, n_aux = n_vars - n_pub1;
+    const int split =
+        be->sum_g1 != NULL && be->sum_g2 != NULL && !(be->flags & CZK_BACKEND_MSM_SPLITS_ONES);
+
+    /* The layouts of A and B: which variables each point stands for. */
+    gather_spec ga = {.w = w, .v_begin = 0, .v_end = n_vars};
+    gather_spec gb = ga;
+    gather_spec gl = {.w = w, .v_begin = n_pub1, .v_end = n_vars};
+    if (pk->density == CZK_DENSITY_FILTERED) {
+        t0 = czk_time_ns();
+        size_t words = (n_vars + 63) / 64;
+        a_bits = czk_calloc(words, sizeof(uint64_t));
+        b_bits = czk_calloc(words, sizeof(uint64_t));
+        if (a_bits == NULL || b_bits == NULL) {
+            rc = czk_err_set(err, CZK_ENOMEM, "prove: density bitmaps");
+            goto out;
+        }
+        if ((rc = czk_r1cs_density(cs, a_bits, b_bits)) != CZK_OK) {
+            rc = czk_err_set(err, rc, "prove: density of the circuit");
+            goto out;
+        }
+        ga.bits = a_bits;
+        ga.keep_below = n_pub1; /* every public variable has its A point */
+        gb.bits = b_bits;
+        size_t na = gather_count(&ga), nb = gather_count(&gb);
+        if (na != pk->n_a || nb != pk->n_b_g1) {
+            rc = czk_err_set(err, CZK_EINVAL,
+                             "prove: filtered key has %zu A and %zu B points; the circuit's "
+                             "density gives %zu and %zu",
+                             pk->n_a, pk->n_b_g1, na, nb);
+            goto out;
+        }
+        tm.spmv_ns += czk_time_ns() - t0; /* a pass over the matrices, like the SpMV */
+    }
+
+    a = czk_malloc(n * sizeof(*a));
+    b = czk_malloc(n * sizeof(*b));
+    c = czk_malloc(n * sizeof(*c));
+    max_pts = pk->n_a > pk->n_b_g1 ? pk->n_a : pk->n_b_g1;
+    max_pts = max_pts > n_aux ? max_pts : n_aux;
+    ones_words = max_pts / 64 + 1;
+    offsets = czk_malloc((n_vars / GATHER_BLOCK + 1) * sizeof(*offsets));
+    if (split) {
+        ones_a = czk_malloc(ones_words * sizeof(uint64_t));
+        ones_b = czk_malloc(ones_words * sizeof(uint64_t));
+    }
+    if (a == NULL || b == NULL || c == NULL || offsets == NULL ||
+        (split && (ones_a == NULL || ones_b == NULL))) {
+        rc = czk_err_set(err, CZK_ENOMEM, "prove: quotient arrays of %zu elements", n);
+        goto out;
+    }
+
+    /* 1. a, b, c over the domain: the circuit's rows, the input rows, zeros. */
+    t0 = czk_time_ns();
+    if ((rc = czk_r1cs_spmv(cs, w, a, b, c, pool)) != CZK_OK) {
+        rc = czk_err_set(err, rc, "prove: A·w, B·w, C·w");
+        goto out;
+    }
+    for (size_t i = 0; i < n_pub1; i++) {
+        a[n_c + i] = w[i];
+        czk_fr_set_zero(&b[n_c + i]);
+        czk_fr_set_zero(&c[n_c + i]);
+    }
+    size_t used = n_c + n_pub1;
+    memset(a + used, 0, (n - used) * sizeof(*a));
+    memset(b + used, 0, (n - used) * sizeof(*b));
+    memset(c + used, 0, (n - used) * sizeof(*c));
+    tm.spmv_ns += czk_time_ns() - t0;
+
+    /* 2. h. */
+    t0 = czk_time_ns();
+    czk_ntt_root root =
+        pk->h_basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS;
+    if ((rc = czk_ntt_domain_create(&dom, lg, root, err)) != CZK_OK)
+        goto out;
+    if ((rc = be->h(be->ctx, dom, pk->h_basis, a, b, c, pool, err)) != CZK_OK)
+        goto out;
+    tm.h_ns = czk_time_ns() - t0;
+
+    /* 3. The MSMs. H first: afterwards a, b and c are all free for the gathered scalars. */
+    t0 = czk_time_ns();
+    if ((rc = be->msm_g1(be->ctx, &sum_h, pk->h, a, pk->n_h, pool, err)) != CZK_OK)
+        goto out;
+    tm.msm_h_ns = czk_time_ns() - t0;
+
+    czk_fr *sa = a, *sb = b;
+    if (max_pts > n) {
+        extra_a = czk_malloc(max_pts * sizeof(*extra_a));
+        extra_b = czk_malloc(max_pts * sizeof(*extra_b));
+        if (extra_a == NULL || extra_b == NULL) {
+            rc = czk_err_set(err, CZK_ENOMEM, "prove: %zu gathered scalars", max_pts);
+            goto out;
+        }
+        sa = extra_a;
+        sb = extra_b;
+    }
+
+    t0 = czk_time_ns();
+    const czk_fr *sc = w;
+    if (split || ga.bits != NULL) {
+        gather(sa, ones_a, pk->n_a, &ga, offsets, pool);
+        sc = sa;
+    }
+    if ((rc = msm1(be, &sum_a, pk->a, sc, ones_a, pk->n_a, pool, err)) != CZK_OK)
+        goto out;
+    tm.msm_a_ns = czk_time_ns() - t0;
+
+    t0 = czk_time_ns();
+    sc = w;
+    if (split || gb.bits != NULL) {
+        gather(sb, ones_b, pk->n_b_g1, &gb, offsets, pool);
+        sc = sb;
+    }
+    if ((rc = msm1(be, &sum_b1, pk->b_g1, sc, ones_b, pk->n_b_g1, pool, err)) != CZK_OK)
+        goto out;
+    uint64_t t2 = czk_time_ns();
+    if ((rc = msm2(be, &sum_b2, pk->b_g2, sc, ones_b, pk->n_b_g2, pool, err)) != CZK_OK)
+        goto out;
+    uint64_t t3 = czk_time_ns();
+    /* The shared gather is charged to B_G1. */
+    tm.msm_b_g1_ns = t2 - t0;
+    tm.msm_b_g2_ns = t3 - t2;
+
+    t0 = czk_time_ns();
+    sc = w + n_pub1;
+    if (split) {
+        gather(sa, ones_a, n_aux, &gl, offsets, pool);
+        sc = sa;
+    }
+    if ((rc = msm1(be, &sum_l, pk->l, sc, ones_a, n_aux, pool, err)) != CZK_OK)
+        goto out;
+    tm.msm_l_ns = czk_time_ns() - t0;
+
+    /* 4. Assembly. r and s are secret: constant-time multiplications and additions. */
+    {
+        czk_g1_jacobian pa, pb1, pc, t, d1;
+        czk_g2_jacobian pb2, t2j, d2;
+        czk_fr rs;
+        czk_g1_jacobian_from_affine(&d1, &pk->vk.delta_g1);
+        czk_g2_jacobian_from_affine(&d2, &pk->vk.delta_g2);
+
+        czk_g1_jacobian_mul(&t, &d1, r); /* A = α + ΣA + r·δ */
+        czk_g1_jacobian_add(&pa, &sum_a, &t);
+        czk_g1_jacobian_add_affine(&pa, &pa, &pk->vk.alpha_g1);
+
+        czk_g2_jacobian_mul(&t2j, &d2, s); /* B = β + ΣB + s·δ */
+        czk_g2_jacobian_add(&pb2, &sum_b2, &t2j);
+        czk_g2_jacobian_add_affine(&pb2, &pb2, &pk->vk.beta_g2);
+
+        czk_g1_jacobian_mul(&t, &d1, s);
+        czk_g1_jacobian_add(&pb1, &sum_b1, &t);
+        czk_g1_jacobian_add_affine(&pb1, &pb1, &pk->vk.beta_g1);
+
+        czk_g1_jacobian_add(&pc, &sum_l, &sum_h); /* C = ΣL + ΣH + s·A + r·B1 − r·s·δ */
+        czk_g1_jacobian_mul(&t, &pa, s);
+        czk_g1_jacobian_add(&pc, &pc, &t);
+        czk_g1_jacobian_mul(&t, &pb1, r);
+        czk_g1_jacobian_add(&pc, &pc, &t);
+        czk_fr_mul(&rs, r, s);
+        czk_g1_jacobian_mul(&t, &d1, &rs);
+        czk_g1_jacobian_neg(&t, &t);
+        czk_g1_jacobian_add(&pc, &pc, &t);
+
+        czk_g1_jacobian_to_affine(&proof->a, &pa);
+        czk_g2_jacobian_to_affine(&proof->b, &pb2);
+        czk_g1_jacobian_to_affine(&proof->c, &pc);
+        czk_memclear_explicit(&rs, sizeof(rs));
+        czk_memclear_explicit(&t, sizeof(t));
+        czk_memclear_explicit(&t2j, sizeof(t2j));
+        czk_memclear_explicit(&pb1, sizeof(pb1));
+    }
+
+out:
+    czk_ntt_domain_destroy(dom);
+    free_cleared(a, n);
+    free_cleared(b, n);
+    free_cleared(c, n);
+    free_cleared(extra_a, max_pts);
+    free_cleared(extra_b, max_pts);
+    /* Which witness values are 1 is witness data too. */
+    if (ones_a != NULL)
+        czk_memclear_explicit(ones_a, ones_words * sizeof(uint64_t));
+    if (ones_b != NULL)
+        czk_memclear_explicit(ones_b, ones_words * sizeof(uint64_t));
+    czk_free(ones_a);
+    czk_free(ones_b);
+    czk_free(offsets);
+    czk_free(a_bits);
+    czk_free(b_bits);
+    if (timings != NULL) {
+        tm.total_ns = czk_time_ns() - t_start;
+        *timings = tm;
+    }
+    return rc;
+}

@@ -1,0 +1,602 @@
+/*
+ * DESIGN: the dev-only Groth16 setup (setup.h). NOT a ceremony: the toxic waste comes from a
+ * caller's non-cryptographic rng.
+ *
+ * 1. QAP at τ. The domain points are ω^j (ω from the key family's root convention, so that
+ *    the prover's NTTs agree with the key), row j of the constraint system sits at ω^j, and
+ *    the Groth16 input rows follow the circuit's rows. With the Lagrange basis
+ *        L_j(τ) = ω^j·(τ^n − 1) / (n·(τ − ω^j))
+ *    (one batch inversion), A_i(τ) = Σ_j A[j][i]·L_j(τ), and likewise B and C, comes from one
+ *    pass over the CSR entries.
+ * 2. Points. Every key point is [k]G for the G1 or G2 generator, so a fixed-base table pays
+ *    off: with signed w-bit windows, tables[i][d − 1] = [d·2^(w·i)]G for d = 1..2^(w−1),
+ *    each scalar costs ceil(256/w) mixed additions instead of the ~128 doublings and ~40
+ *    additions of a variable-base GLV multiplication. w is chosen per call to minimize
+ *    (scalars + table entries) × windows.
+ * 3. H. MONOMIAL (bellperson): h[i] = τ^i·Z(τ)/δ, i < n − 1, so Σ h_i·H_i = h(τ)Z(τ)/δ for
+ *    the coefficients h_i of h = (ab − c)/Z. ODD_COSET (snarkjs): the prover multiplies the
+ *    values of P = ab − c at the odd-coset points p_i = g·ω^i (g = ω_{2n}, g^n = −1) against
+ *    H, with no division by Z. snarkjs's zkey_new copies H from the ptau's Lagrange basis
+ *    over the 2n-th roots of unity, the odd entries: H_i = L^{(2n)}_{2i+1}(τ)/δ. Why that is
+ *    right: the Lagrange polynomial of p_i over the coset (vanishing polynomial x^n + 1) is
+ *        L'_i(x) = −p_i·(x^n + 1) / (n·(x − p_i)),
+ *    and L^{(2n)}_{2i+1}(x) = p_i·(x^{2n} − 1)/(2n·(x − p_i)) = −(Z(x)/2)·L'_i(x). Since
+ *    P = h·Z with deg h ≤ n − 2 and Z(p_i) = p_i^n − 1 = −2,
+ *        Σ_i P(p_i)·H_i = Σ_i (−2·h(p_i))·(−Z(τ)/2)·L'_i(τ)/δ = Z(τ)·h(τ)/δ,
+ *    the same value as the monomial form: the constant is −Z(τ)/2, folded into the points.
+ *    We compute H_i = p_i·(τ^{2n} − 1) / (2n·(τ − p_i)·δ) directly (one batch inversion).
+ * 4. Layout. MONOMIAL keys are density-filtered as bellperson's generator leaves them (it
+ *    drops points at infinity from a, b_g1 and b_g2; for a random τ those are exactly the
+ *    columns with no entry, which is what the prover's density bitmaps record). Public
+ *    variables always keep their A point (the input rows put each of them in A). ODD_COSET
+ *    keys are dense, with infinity for unused variables, as snarkjs writes them.
+ */
+#include "groth16/setup.h"
+
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "field/fr.h"
+#include "poly/ntt.h"
+#include "util/alloc.h"
+#include "util/memclear.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+/* ---- fixed-base multiplication, for G1 and G2 through one table of operations ---------- */
+
+typedef struct fb_ops {
+    size_t aff_size, jac_size;
+    void (*set_inf)(void *r);
+    void (*from_aff)(void *r, const void *p);
+    void (*add)(void *r, const void *a, const void *b);
+    void (*add_aff)(void *r, const void *a, const void *p);
+    void (*dbl)(void *r, const void *a);
+    void (*neg_aff)(void *r, const void *p);
+    int (*to_aff)(void *out, const void *in, size_t n);
+} fb_ops;
+
+static void g1_set_inf(void *r) {
+    czk_g1_jacobian_set_infinity(r);
+}
+static void g1_from_aff(void *r, const void *p) {
+    czk_g1_jacobian_from_affine(r, p);
+}
+static void g1_add(void *r, const void *a, const void *b) {
+    czk_g1_jacobian_add_var(r, a, b);
+}
+static void g1_add_aff(void *r, const void *a, const void *p) {
+    czk_g1_jacobian_add_affine_var(r, a, p);
+}
+static void g1_dbl(void *r, const void *a) {
+    czk_g1_jacobian_dbl(r, a);
+}
+static void g1_neg_aff(void *r, const void *p) {
+    czk_g1_affine_neg(r, p);
+}
+static int g1_to_aff(void *out, const void *in, size_t n) {
+    return czk_g1s_to_affine(out, in, n);
+}
+static const fb_ops G1_OPS = {sizeof(czk_g1_affine),
+                              sizeof(czk_g1_jacobian),
+                              g1_set_inf,
+                              g1_from_aff,
+                              g1_add,
+                              g1_add_aff,
+                              g1_dbl,
+                              g1_neg_aff,
+                              g1_to_aff};
+
+static void g2_set_inf(void *r) {
+    czk_g2_jacobian_set_infinity(r);
+}
+static void g2_from_aff(void *r, const void *p) {
+    czk_g2_jacobian_from_affine(r, p);
+}
+static void g2_add(void *r, const void *a, const void *b) {
+    czk_g2_jacobian_add_var(r, a, b);
+}
+static void g2_add_aff(void *r, const void *a, const void *p) {
+    czk_g2_jacobian_add_affine_var(r, a, p);
+}
+static void g2_dbl(void *r, const void *a) {
+    czk_g2_jacobian_dbl(r, a);
+}
+static void g2_neg_aff(void *r, const void *p) {
+    czk_g2_affine_neg(r, p);
+}
+static int g2_to_aff(void *out, const void *in, size_t n) {
+    return czk_g2s_to_affine(out, in, n);
+}
+static const fb_ops G2_OPS = {sizeof(czk_g2_affine),
+                              sizeof(czk_g2_jacobian),
+                              g2_set_inf,
+                              g2_from_aff,
+                              g2_add,
+                              g2_add_aff,
+                              g2_dbl,
+                              g2_neg_aff,
+                              g2_to_aff};
+
+#define FB_MAX_W 14  /* tables of 2^13 points a window: 19 MiB for G2 at most */
+#define FB_BATCH 256 /* scalars per batch affine conversion inside a worker */
+
+typedef struct fb_table {
+    const fb_ops *ops;
+    unsigned w, nw;      /* window bits, windows (nw·w ≥ 256) */
+    size_t half;         /* 2^(w−1) entries per window */
+    unsigned char *pts;  /* nw·half affine points: window i, entry d − 1 = [d·2^(w·i)]G */
+    unsigned char *base; /* nw Jacobian points [2^(w·i)]G, while building */
+    _Atomic int failed;
+} fb_table;
+
+static void fb_build_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    (void)worker;
+    fb_table *t = arg;
+    const fb_ops *o = t->ops;
+    unsigned char *tmp = czk_malloc(t->half * o->jac_size);
+    if (tmp == NULL) {
+        atomic_store_explicit(&t->failed, 1, memory_order_relaxed);
+        return;
+    }
+    for (size_t i = begin; i < end; i++) {
+        const unsigned char *b = t->base + i * o->jac_size;
+        memcpy(tmp, b, o->jac_size);
+        for (size_t d = 1; d < t->half; d++)
+            o->add(tmp + d * o->jac_size, tmp + (d - 1) * o->jac_size, b);
+        if (o->to_aff(t->pts + i * t->half * o->aff_size, tmp, t->half) != CZK_OK)
+            atomic_store_explicit(&t->failed, 1, memory_order_relaxed);
+    }
+    czk_free(tmp);
+}
+
+/* Builds the table of `gen` sized for about `count` multiplications. */
+static int fb_table_build(fb_table *t, const fb_ops *o, const void *gen, size_t count,
+                          czk_pool *pool) {
+    memset(t, 0, sizeof(*t));
+    t->ops = o;
+    unsigned best_w = 2;
+    double best = 0;
+    for (unsigned w = 2; w <= FB_MAX_W; w++) {
+        unsigned nw = (256 + w - 1) / w;
+        double cost = (double)nw * ((double)count + (double)(1u << (w - 1)));
+        if (w == 2 || cost < best) {
+            best = cost;
+            best_w = w;
+        }
+    }
+    t->w = best_w;
+    t->nw = (256 + best_w - 1) / best_w;
+    t->half = (size_t)1 << (best_w - 1);
+    t->pts = czk_malloc((size_t)t->nw * t->half * o->aff_size);
+    t->base = czk_malloc((size_t)t->nw * o->jac_size);
+    if (t->pts == NULL || t->base == NULL) {
+        czk_free(t->pts);
+        czk_free(t->base);
+        t->pts = t->base = NULL;
+        return CZK_ENOMEM;
+    }
+    o->from_aff(t->base, gen);
+    for (unsigned i = 1; i < t->nw; i++) {
+        unsigned char *b = t->base + (size_t)i * o->jac_size;
+        memcpy(b, b - o->jac_size, o->jac_size);
+        for (unsigned k = 0; k < t->w; k++)
+            o->dbl(b, b);
+    }
+    atomic_init(&t->failed, 0);
+    czk_pool_run(pool, t->nw, 1, fb_build_body, t);
+    czk_free(t->base);
+    t->base = NULL;
+    if (atomic_load_explicit(&t->failed, memory_order_relaxed)) {
+        czk_free(t->pts);
+        t->pts = NULL;
+        return CZK_ENOMEM;
+    }
+    return CZK_OK;
+}
+
+static void fb_table_free(fb_table *t) {
+    czk_free(t->pts);
+    t->pts = NULL;
+}
+
+/* Bits [o, o + w) of the 256-bit little-endian integer l. */
+static unsigned fb_bits(const uint64_t l[4], unsigned o, unsigned w) {
+    unsigned li = o / 64, sh = o % 64;
+    uint64_t v = l[li] >> sh;
+    if (sh + w > 64 && li + 1 < 4)
+        v |= l[li + 1] << (64 - sh);
+    return (unsigned)(v & (((uint64_t)1 << w) - 1));
+}
+
+/* r = [k]G from the table (variable time: dev setup only). */
+static void fb_mul(const fb_table *t, void *r, const czk_fr *k) {
+    const fb_ops *o = t->ops;
+    uint64_t l[4];
+    czk_fr_to_limbs(l, k);
+    czk_g2_affine neg; /* room for either group's negated point, suitably aligned */
+    o->set_inf(r);
+    unsigned carry = 0;
+    long full = 1l << t->w, half = (long)t->half;
+    for (unsigned i = 0; i < t->nw; i++) {
+        long d = (long)fb_bits(l, i * t->w, t->w) + carry;
+        carry = 0;
+        if (d > half) {
+            d -= full;
+            carry = 1;
+        }
+        if (d == 0)
+            continue;
+        const unsigned char *p =
+            t->pts + ((size_t)i * t->half + (size_t)(d > 0 ? d : -d) - 1) * o->aff_size;
+        if (d < 0) {
+            o->neg_aff(&neg, p);
+            p = (const unsigned char *)&neg;
+        }
+        o->add_aff(r, r, p);
+    }
+    /* nw·w ≥ 256 and k < 2^255 leave no carry past the last window. */
+    czk_memclear_explicit(l, sizeof(l));
+}
+
+typedef struct fb_job {
+    const fb_table *t;
+    unsigned char *out; /* affine */
+    const czk_fr *sc;
+    _Atomic int failed;
+} fb_job;
+
+static void fb_mul_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    (void)worker;
+    fb_job *j = arg;
+    const fb_ops *o = j->t->ops;
+    unsigned char *tmp = czk_malloc(FB_BATCH * o->jac_size);
+    if (tmp == NULL) {
+        atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
+        return;
+    }
+    for (size_t s = begin; s < end; s += FB_BATCH) {
+        size_t e = s + FB_BATCH < end ? s + FB_BATCH : end;
+        for (size_t i = s; i < e; i++)
+            fb_mul(j->t, tmp + (i - s) * o->jac_size, &j->sc[i]);
+        if (o->to_aff(j->out + s * o->aff_size, tmp, e - s) != CZK_OK)
+            atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
+    }
+    czk_free(tmp);
+}
+
+/* out[i] = [sc[i]]G in affine form, i < n. */
+static int fb_mul_many(const fb_table *t, void *out, const czk_fr *sc, size_t n, czk_pool *pool) {
+    fb_job j = {.t = t, .out = out, .sc = sc};
+    atomic_init(&j.failed, 0);
+    czk_pool_run(pool, n, FB_BATCH, fb_mul_body, &j);
+    return atomic_load_explicit(&j.failed, memory_order_relaxed) ? CZK_ENOMEM : CZK_OK;
+}
+
+/* ---- the setup ------------------------------------------------------------------------- */
+
+unsigned czk_groth16_domain_lg(const czk_r1cs *cs) {
+    size_t m = cs->n_constraints + cs->n_public + 1;
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < m)
+        lg++;
+    return lg;
+}
+
+typedef struct toxic {
+    czk_fr tau, alpha, beta, gamma, delta;
+} toxic;
+
+/* ω and ω_2n of the domain of size 2^lg under `root`. */
+static int domain_omega(czk_fr *omega, czk_fr *omega2n, unsigned lg, czk_ntt_root root,
+                        czk_err *err) {
+    czk_ntt_domain *d = NULL;
+    int rc = czk_ntt_domain_create(&d, lg, root, err);
+    if (rc != CZK_OK)
+        return rc;
+    *omega = *czk_ntt_domain_omega(d);
+    *omega2n = *czk_ntt_domain_omega_2n(d);
+    czk_ntt_domain_destroy(d);
+    return CZK_OK;
+}
+
+/* acc[col] += M[j][col]·lag[j] over the rows j < n_rows. */
+static int accumulate(czk_fr *acc, const czk_r1cs_matrix *mat, size_t n_rows, size_t n_vars,
+                      const czk_fr *lag, char which, czk_err *err) {
+    for (size_t j = 0; j < n_rows; j++) {
+        for (uint64_t k = mat->row_ptr[j]; k < mat->row_ptr[j + 1]; k++) {
+            uint32_t col = mat->cols[k];
+            if (col >= n_vars)
+                return czk_err_set(err, CZK_EINVAL, "setup: %c[%zu] refers to variable %u of %zu",
+                                   which, j, (unsigned)col, n_vars);
+            czk_fr t;
+            czk_fr_mul(&t, &mat->vals[k], &lag[j]);
+            czk_fr_add(&acc[col], &acc[col], &t);
+        }
+    }
+    return CZK_OK;
+}
+
+static int bit_get(const uint64_t *bits, size_t i) {
+    return (int)((bits[i / 64] >> (i % 64)) & 1);
+}
+
+/* Frees a secret-derived Fr array after clearing it. */
+static void free_secret(czk_fr *p, size_t n) {
+    if (p != NULL)
+        czk_memclear_explicit(p, n * sizeof(*p));
+    czk_free(p);
+}
+
+static void draw_nonzero(czk_fr *x, czk_rng *rng) {
+    do
+        czk_fr_random(x, rng);
+    while (czk_fr_is_zero(x));
+}
+
+int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_basis basis,
+                          czk_rng *rng, czk_pool *pool, czk_err *err) {
+    int rc = CZK_OK;
+    toxic tw;
+    czk_fr *lag = NULL, *scratch = NULL, *at = NULL, *bt = NULL, *ct = NULL, *sa = NULL, *sb = NULL,
+           *sh = NULL;
+    uint64_t *a_bits = NULL, *b_bits = NULL;
+    fb_table t1 = {0}, t2 = {0};
+    czk_fr omega, omega2n, one, t, zt, z2t, gamma_inv, delta_inv;
+    memset(pk, 0, sizeof(*pk));
+    memset(&tw, 0, sizeof(tw));
+    czk_fr_set_zero(&t);
+    czk_fr_set_zero(&gamma_inv);
+    czk_fr_set_zero(&delta_inv);
+    /* Sizes first, so that every exit can clear what it freed. */
+    const unsigned lg = czk_groth16_domain_lg(cs);
+    const size_t n = (size_t)1 << (lg < CZK_NTT_MAX_LG ? lg : CZK_NTT_MAX_LG);
+    const size_t n_vars = cs->n_vars, n_pub1 = cs->n_public + 1;
+    const size_t n_aux = n_vars >= n_pub1 ? n_vars - n_pub1 : 0;
+    const size_t m = cs->n_constraints + n_pub1; /* rows with content */
+    const size_t n_scratch = n > m ? n : m;
+    const size_t n_h = basis == CZK_H_MONOMIAL ? n - 1 : n;
+    const czk_ntt_root root =
+        basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS;
+
+    if (basis != CZK_H_MONOMIAL && basis != CZK_H_ODD_COSET) {
+        rc = czk_err_set(err, CZK_EINVAL, "setup: unknown H basis %d", (int)basis);
+        goto out;
+    }
+    if (cs->n_vars < cs->n_public + 1) {
+        rc = czk_err_set(err, CZK_EINVAL, "setup: %zu variables cannot hold ONE and %zu inputs",
+                         cs->n_vars, cs->n_public);
+        goto out;
+    }
+    if (cs->n_constraints > 0 &&
+        (cs->a.row_ptr == NULL || cs->b.row_ptr == NULL || cs->c.row_ptr == NULL)) {
+        rc = czk_err_set(err, CZK_EINVAL,
+                         "setup: the constraint system lacks a matrix (a zkey-only system has "
+                         "no C; a key needs C_i(tau))");
+        goto out;
+    }
+    if (lg > CZK_NTT_MAX_LG) {
+        rc = czk_err_set(err, CZK_EINVAL, "setup: domain 2^%u is too large", lg);
+        goto out;
+    }
+    czk_fr_set_one(&one);
+    if ((rc = domain_omega(&omega, &omega2n, lg, root, err)) != CZK_OK)
+        goto out;
+
+    /* The toxic waste. τ must avoid the 2n-th roots of unity, so that it is neither a domain
+     * point nor an odd-coset point (the Lagrange formulas divide by τ − point). */
+    for (;;) {
+        draw_nonzero(&tw.tau, rng);
+        uint64_t e = n;
+        czk_fr_pow(&t, &tw.tau, &e, 1);
+        czk_fr_sub(&zt, &t, &one); /* Z(τ) = τ^n − 1 */
+        czk_fr_sqr(&t, &t);
+        czk_fr_sub(&z2t, &t, &one); /* τ^{2n} − 1 */
+        if (!czk_fr_is_zero(&z2t))
+            break;
+    }
+    draw_nonzero(&tw.alpha, rng);
+    draw_nonzero(&tw.beta, rng);
+    draw_nonzero(&tw.gamma, rng);
+    draw_nonzero(&tw.delta, rng);
+
+    /* 1. L_j(τ) for the m rows in use. */
+    lag = czk_malloc(m * sizeof(*lag));
+    scratch = czk_malloc(n_scratch * sizeof(*scratch));
+    at = czk_calloc(n_vars, sizeof(*at));
+    bt = czk_calloc(n_vars, sizeof(*bt));
+    ct = czk_calloc(n_vars, sizeof(*ct));
+    if (lag == NULL || scratch == NULL || at == NULL || bt == NULL || ct == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "setup: QAP arrays for %zu rows, %zu variables", m,
+                         n_vars);
+        goto out;
+    }
+    {
+        czk_fr x, coef, ninv;
+        czk_fr_set_one(&x);
+        for (size_t j = 0; j < m; j++) {
+            czk_fr_sub(&lag[j], &tw.tau, &x);
+            czk_fr_mul(&x, &x, &omega);
+        }
+        if ((rc = czk_frs_inv_var(lag, lag, m, scratch)) != CZK_OK) {
+            rc = czk_err_set(err, rc, "setup: batch inversion");
+            goto out;
+        }
+        czk_fr_set_u64(&ninv, n);
+        czk_fr_inv_var(&ninv, &ninv);
+        czk_fr_mul(&coef, &zt, &ninv);
+        czk_fr_set_one(&x);
+        for (size_t j = 0; j < m; j++) {
+            czk_fr_mul(&lag[j], &lag[j], &x);
+            czk_fr_mul(&lag[j], &lag[j], &coef);
+            czk_fr_mul(&x, &x, &omega);
+        }
+    }
+
+    /* A_i(τ), B_i(τ), C_i(τ): one pass over the entries. Serial: O(nnz) field
+     * multiplications, far below the cost of the points. */
+    if ((rc = accumulate(at, &cs->a, cs->n_constraints, n_vars, lag, 'A', err)) != CZK_OK ||
+        (rc = accumulate(bt, &cs->b, cs->n_constraints, n_vars, lag, 'B', err)) != CZK_OK ||
+        (rc = accumulate(ct, &cs->c, cs->n_constraints, n_vars, lag, 'C', err)) != CZK_OK)
+        goto out;
+    for (size_t i = 0; i < n_pub1; i++) /* the input rows: A = variable i */
+        czk_fr_add(&at[i], &at[i], &lag[cs->n_constraints + i]);
+    free_secret(lag, m);
+    lag = NULL;
+
+    /* 2. Scalars. ct becomes β·A + α·B + C, over γ (public) or δ (aux). */
+    czk_fr_inv_var(&gamma_inv, &tw.gamma);
+    czk_fr_inv_var(&delta_inv, &tw.delta);
+    for (size_t i = 0; i < n_vars; i++) {
+        czk_fr u;
+        czk_fr_mul(&u, &tw.beta, &at[i]);
+        czk_fr_mul(&t, &tw.alpha, &bt[i]);
+        czk_fr_add(&u, &u, &t);
+        czk_fr_add(&u, &u, &ct[i]);
+        czk_fr_mul(&ct[i], &u, i < n_pub1 ? &gamma_inv : &delta_inv);
+    }
+
+    pk->h_basis = basis;
+    pk->domain_size = n;
+    pk->n_vars = n_vars;
+    pk->n_public = cs->n_public;
+    const czk_fr *a_sc = at, *b_sc = bt;
+    if (basis == CZK_H_MONOMIAL) {
+        pk->density = CZK_DENSITY_FILTERED;
+        size_t words = (n_vars + 63) / 64;
+        a_bits = czk_calloc(words, sizeof(uint64_t));
+        b_bits = czk_calloc(words, sizeof(uint64_t));
+        sa = czk_malloc(n_vars * sizeof(*sa));
+        sb = czk_malloc(n_vars * sizeof(*sb));
+        if (a_bits == NULL || b_bits == NULL || sa == NULL || sb == NULL) {
+            rc = czk_err_set(err, CZK_ENOMEM, "setup: density of %zu variables", n_vars);
+            goto out;
+        }
+        if ((rc = czk_r1cs_density(cs, a_bits, b_bits)) != CZK_OK) {
+            rc = czk_err_set(err, rc, "setup: density of the circuit");
+            goto out;
+        }
+        size_t na = 0, nb = 0;
+        for (size_t i = 0; i < n_vars; i++) {
+            if (i < n_pub1 || bit_get(a_bits, i))
+                sa[na++] = at[i];
+            if (bit_get(b_bits, i))
+                sb[nb++] = bt[i];
+        }
+        pk->n_a = na;
+        pk->n_b_g1 = pk->n_b_g2 = nb;
+        a_sc = sa;
+        b_sc = sb;
+    } else {
+        pk->density = CZK_DENSITY_DENSE;
+        pk->n_a = pk->n_b_g1 = pk->n_b_g2 = n_vars;
+    }
+
+    /* H scalars. */
+    pk->n_h = n_h;
+    sh = czk_malloc((n_h > 0 ? n_h : 1) * sizeof(*sh));
+    if (sh == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "setup: %zu H scalars", pk->n_h);
+        goto out;
+    }
+    if (basis == CZK_H_MONOMIAL) {
+        czk_fr x;
+        czk_fr_mul(&x, &zt, &delta_inv);
+        for (size_t i = 0; i < pk->n_h; i++) {
+            sh[i] = x;
+            czk_fr_mul(&x, &x, &tw.tau);
+        }
+    } else {
+        czk_fr p = omega2n, coef, inv2n;
+        for (size_t i = 0; i < n; i++) {
+            czk_fr_sub(&sh[i], &tw.tau, &p);
+            czk_fr_mul(&p, &p, &omega);
+        }
+        if ((rc = czk_frs_inv_var(sh, sh, n, scratch)) != CZK_OK) {
+            rc = czk_err_set(err, rc, "setup: batch inversion");
+            goto out;
+        }
+        czk_fr_set_u64(&inv2n, 2 * (uint64_t)n);
+        czk_fr_inv_var(&inv2n, &inv2n);
+        czk_fr_mul(&coef, &z2t, &inv2n);
+        czk_fr_mul(&coef, &coef, &delta_inv);
+        p = omega2n;
+        for (size_t i = 0; i < n; i++) {
+            czk_fr_mul(&sh[i], &sh[i], &p);
+            czk_fr_mul(&sh[i], &sh[i], &coef);
+            czk_fr_mul(&p, &p, &omega);
+        }
+    }
+    /* 3. Points. */
+    pk->vk.n_ic = n_pub1;
+    pk->n_l = n_aux;
+    pk->vk.ic = czk_malloc(n_pub1 * sizeof(czk_g1_affine));
+    pk->l = n_aux ? czk_malloc(n_aux * sizeof(czk_g1_affine)) : NULL;
+    pk->a = pk->n_a ? czk_malloc(pk->n_a * sizeof(czk_g1_affine)) : NULL;
+    pk->b_g1 = pk->n_b_g1 ? czk_malloc(pk->n_b_g1 * sizeof(czk_g1_affine)) : NULL;
+    pk->b_g2 = pk->n_b_g2 ? czk_malloc(pk->n_b_g2 * sizeof(czk_g2_affine)) : NULL;
+    pk->h = pk->n_h ? czk_malloc(pk->n_h * sizeof(czk_g1_affine)) : NULL;
+    if (pk->vk.ic == NULL || (n_aux && pk->l == NULL) || (pk->n_a && pk->a == NULL) ||
+        (pk->n_b_g1 && (pk->b_g1 == NULL || pk->b_g2 == NULL)) || (pk->n_h && pk->h == NULL)) {
+        rc = czk_err_set(err, CZK_ENOMEM, "setup: key of %zu variables, domain %zu", n_vars, n);
+        goto out;
+    }
+    size_t count1 = n_pub1 + n_aux + pk->n_a + pk->n_b_g1 + pk->n_h + 3;
+    if ((rc = fb_table_build(&t1, &G1_OPS, &CZK_G1_GENERATOR, count1, pool)) != CZK_OK ||
+        (rc = fb_table_build(&t2, &G2_OPS, &CZK_G2_GENERATOR, pk->n_b_g2 + 3, pool)) != CZK_OK) {
+        rc = czk_err_set(err, rc, "setup: fixed-base tables");
+        goto out;
+    }
+    {
+        czk_fr v1[3] = {tw.alpha, tw.beta, tw.delta}, v2[3] = {tw.beta, tw.gamma, tw.delta};
+        czk_g1_affine p1[3];
+        czk_g2_affine p2[3];
+        rc = fb_mul_many(&t1, p1, v1, 3, NULL);
+        if (rc == CZK_OK)
+            rc = fb_mul_many(&t2, p2, v2, 3, NULL);
+        czk_memclear_explicit(v1, sizeof(v1));
+        czk_memclear_explicit(v2, sizeof(v2));
+        if (rc != CZK_OK) {
+            rc = czk_err_set(err, rc, "setup: verifying key points");
+            goto out;
+        }
+        pk->vk.alpha_g1 = p1[0];
+        pk->vk.beta_g1 = p1[1];
+        pk->vk.delta_g1 = p1[2];
+        pk->vk.beta_g2 = p2[0];
+        pk->vk.gamma_g2 = p2[1];
+        pk->vk.delta_g2 = p2[2];
+    }
+    if ((rc = fb_mul_many(&t1, pk->vk.ic, ct, n_pub1, pool)) != CZK_OK ||
+        (rc = fb_mul_many(&t1, pk->l, ct + n_pub1, n_aux, pool)) != CZK_OK ||
+        (rc = fb_mul_many(&t1, pk->a, a_sc, pk->n_a, pool)) != CZK_OK ||
+        (rc = fb_mul_many(&t1, pk->b_g1, b_sc, pk->n_b_g1, pool)) != CZK_OK ||
+        (rc = fb_mul_many(&t2, pk->b_g2, b_sc, pk->n_b_g2, pool)) != CZK_OK ||
+        (rc = fb_mul_many(&t1, pk->h, sh, pk->n_h, pool)) != CZK_OK) {
+        rc = czk_err_set(err, rc, "setup: key points");
+        goto out;
+    }
+
+out:
+    czk_memclear_explicit(&tw, sizeof(tw));
+    czk_memclear_explicit(&t, sizeof(t));
+    czk_memclear_explicit(&zt, sizeof(zt));
+    czk_memclear_explicit(&z2t, sizeof(z2t));
+    czk_memclear_explicit(&gamma_inv, sizeof(gamma_inv));
+    czk_memclear_explicit(&delta_inv, sizeof(delta_inv));
+    free_secret(lag, m);
+    free_secret(scratch, n_scratch);
+    free_secret(at, n_vars);
+    free_secret(bt, n_vars);
+    free_secret(ct, n_vars);
+    free_secret(sa, n_vars);
+    free_secret(sb, n_vars);
+    free_secret(sh, n_h > 0 ? n_h : 1);
+    czk_free(a_bits);
+    czk_free(b_bits);
+    fb_table_free(&t1);
+    fb_table_free(&t2);
+    if (rc != CZK_OK)
+        czk_groth16_pk_clear(pk);
+    return rc;
+}
