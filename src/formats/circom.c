@@ -365,3 +365,38 @@ out:
     czk_file_unmap(&map);
     return rc;
 }
+
+int czk_circom_wtns_write(const char *path, const czk_fr *w, size_t n, czk_err *err) {
+    if (n == 0 || n >= (1ULL << 32))
+        return czk_err_set(err, CZK_EINVAL, "%s: cannot write a witness of %zu values", path, n);
+    czk_file_writer fw;
+    int rc = czk_file_writer_open(&fw, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    uint8_t r_le[CZK_FR_BYTES];
+    for (size_t i = 0; i < CZK_FR_LIMBS; i++)
+        for (size_t b = 0; b < 8; b++)
+            r_le[8 * i + b] = (uint8_t)(CZK_FR_MODULUS[i] >> (8 * b));
+    if ((rc = czk_file_writer_write(&fw, "wtns", 4, err)) != CZK_OK ||
+        (rc = czk_file_writer_u32(&fw, 2, err)) != CZK_OK ||
+        (rc = czk_file_writer_u32(&fw, 2, err)) != CZK_OK ||
+        (rc = czk_file_writer_u32(&fw, 1, err)) != CZK_OK ||
+        (rc = czk_file_writer_u64(&fw, 4 + CZK_FR_BYTES + 4, err)) != CZK_OK ||
+        (rc = czk_file_writer_u32(&fw, CZK_FR_BYTES, err)) != CZK_OK ||
+        (rc = czk_file_writer_write(&fw, r_le, sizeof(r_le), err)) != CZK_OK ||
+        (rc = czk_file_writer_u32(&fw, (uint32_t)n, err)) != CZK_OK ||
+        (rc = czk_file_writer_u32(&fw, 2, err)) != CZK_OK ||
+        (rc = czk_file_writer_u64(&fw, (uint64_t)n * CZK_FR_BYTES, err)) != CZK_OK)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t v[CZK_FR_BYTES];
+        czk_fr_to_bytes_le(v, &w[i]);
+        if ((rc = czk_file_writer_write(&fw, v, sizeof(v), err)) != CZK_OK)
+            goto out;
+    }
+    rc = czk_file_writer_commit(&fw, err);
+out:
+    if (rc != CZK_OK)
+        czk_file_writer_abort(&fw);
+    return rc;
+}

@@ -45,6 +45,14 @@ int czk_circom_r1cs_read(czk_r1cs *cs, const char *path, czk_err *err);
 int czk_circom_wtns_read(czk_fr **w, size_t *n, const char *path, czk_err *err);
 
 /*
+ * Writes w[0..n) (Montgomery czk_fr, w[0] = 1) as a circom/snarkjs `.wtns` (version 2:
+ * section 1 = n8, r, n; section 2 = values, normal form, little-endian), atomically
+ * (temporary file, fsync, rename). snarkjs reads what this writes. Returns CZK_OK,
+ * CZK_EINVAL (n = 0 or n ≥ 2^32) or CZK_EIO, with a message naming the path.
+ */
+int czk_circom_wtns_write(const char *path, const czk_fr *w, size_t n, czk_err *err);
+
+/*
  * Internal (formats): puts every row of `m` (n_rows rows, entries already in place) in
  * ascending column order and sums entries that repeat a column, compacting the arrays and
  * row_ptr in place. Returns CZK_OK or CZK_ENOMEM (scratch for the longest unsorted row).

@@ -1,0 +1,777 @@
+/*
+ * DESIGN: bellperson files are read in two passes over a read-only mapping.
+ *
+ * Pass one walks the layout (FORMATS.md §1.2–1.3): the fixed VK fields, n_ic, then the five
+ * u32 big-endian length prefixes. Each length is checked against the bytes left in the file
+ * before the walk moves past it, with 64-bit arithmetic (a u32 count times 192 cannot
+ * overflow), and the file must end exactly after b_g2. Only then is anything allocated, so
+ * allocation is bounded by the file's size (an affine point in memory is the same 96 or 192
+ * bytes as on disk) and a hostile prefix costs nothing.
+ *
+ * Pass two decodes the points. The big vectors go through czk_pool_run in chunks; a chunk
+ * that finds a bad point lowers a shared "first bad index" and stops, and chunks wholly past
+ * that index are skipped. Every index below the final value was decoded by some chunk, so the
+ * point reported is the lowest bad one however the chunks were scheduled, and the error text
+ * is the same with one thread or many.
+ *
+ * Writes go to a temporary file beside the target, are fsync'ed and renamed over it, so a
+ * reader never sees a half-written key.
+ *
+ * The mapping is MAP_PRIVATE | MAP_NORESERVE with MADV_SEQUENTIAL: the decode reads each byte
+ * once, roughly front to back. A file truncated by another process while mapped still raises
+ * SIGBUS; that is outside what a reader of a regular file can defend against.
+ */
+#include "formats/bellperson.h"
+
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "util/alloc.h"
+#include "util/rng.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define G1U CZK_G1_UNCOMPRESSED_BYTES /* 96 */
+#define G2U CZK_G2_UNCOMPRESSED_BYTES /* 192 */
+#define G1C CZK_G1_COMPRESSED_BYTES   /* 48 */
+#define G2C CZK_G2_COMPRESSED_BYTES   /* 96 */
+
+/* The five .params vectors in file order (FORMATS.md §1.3: h, l, a, b_g1, b_g2). */
+enum { V_H, V_L, V_A, V_B_G1, V_B_G2, V_COUNT };
+static const char *const VEC_NAME[V_COUNT] = {"h", "l", "a", "b_g1", "b_g2"};
+static const size_t VEC_ELEM[V_COUNT] = {G1U, G1U, G1U, G1U, G2U};
+
+/* The fixed part of a .vk (FORMATS.md §1.2), in file order. */
+enum { F_ALPHA_G1, F_BETA_G1, F_BETA_G2, F_GAMMA_G2, F_DELTA_G1, F_DELTA_G2, F_COUNT };
+static const char *const FIXED_NAME[F_COUNT] = {"alpha_g1", "beta_g1",  "beta_g2",
+                                                "gamma_g2", "delta_g1", "delta_g2"};
+static const size_t FIXED_SIZE[F_COUNT] = {G1U, G1U, G2U, G2U, G1U, G2U};
+
+/* Points per pool chunk: a few hundred microseconds of work even for on-curve-only G1
+ * decodes, so the shared claim counter stays out of the profile; not tuned further. */
+#define DECODE_GRAIN 512
+
+/* Messages lead with the file's name; keep a long path's tail so the fault itself fits in
+ * czk_err's 256 bytes. */
+static const char *msg_path(const char *path) {
+    size_t n = strlen(path);
+    return n > 96 ? path + (n - 96) : path;
+}
+
+static const char *point_fault(int code) {
+    if (code == CZK_EBADENC)
+        return "point at infinity, which bellperson refuses here";
+    return czk_strerror(code);
+}
+
+static uint32_t get_u32_be(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static void put_u32_be(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* ---- reading: the mapping ---------------------------------------------------------------- */
+
+typedef struct bp_map {
+    const uint8_t *data; /* NULL for an empty file */
+    size_t size;
+} bp_map;
+
+static int map_open(bp_map *m, const char *path, czk_err *err) {
+    int rc = CZK_OK;
+    m->data = NULL;
+    m->size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return czk_err_set(err, CZK_EIO, "%s: cannot open: %s", msg_path(path), strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        rc = czk_err_set(err, CZK_EIO, "%s: cannot stat: %s", msg_path(path), strerror(errno));
+        goto out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = czk_err_set(err, CZK_EIO, "%s: not a regular file", msg_path(path));
+        goto out;
+    }
+#if SIZE_MAX < INTMAX_MAX
+    if ((uintmax_t)st.st_size > SIZE_MAX) {
+        rc = czk_err_set(err, CZK_EIO, "%s: %jd bytes do not fit the address space", msg_path(path),
+                         (intmax_t)st.st_size);
+        goto out;
+    }
+#endif
+    if (st.st_size == 0)
+        goto out; /* mmap refuses length 0; the parsers report the empty file */
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_NORESERVE, fd, 0);
+    if (p == MAP_FAILED) {
+        rc = czk_err_set(err, CZK_EIO, "%s: cannot map %jd bytes: %s", msg_path(path),
+                         (intmax_t)st.st_size, strerror(errno));
+        goto out;
+    }
+    (void)madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL); /* advice only */
+    m->data = p;
+    m->size = (size_t)st.st_size;
+out:
+    close(fd);
+    return rc;
+}
+
+static void map_close(bp_map *m) {
+    if (m->data != NULL)
+        munmap((void *)m->data, m->size);
+    m->data = NULL;
+    m->size = 0;
+}
+
+/* ---- reading: pass one, the layout ------------------------------------------------------- */
+
+typedef struct bp_layout {
+    size_t fixed_off[F_COUNT];
+    size_t n_ic, ic_off;
+    size_t len[V_COUNT], off[V_COUNT];
+    size_t end; /* offset just past the last field walked */
+} bp_layout;
+
+/* Walks the .vk part at the start of the file; sets fixed_off, n_ic, ic_off and end. */
+static int walk_vk(bp_layout *lay, const bp_map *m, const char *path, czk_err *err) {
+    size_t off = 0;
+    for (int f = 0; f < F_COUNT; f++) {
+        if (m->size - off < FIXED_SIZE[f])
+            return czk_err_set(err, CZK_EFORMAT,
+                               "%s: truncated: vk %s needs %zu bytes at offset %zu, file has %zu "
+                               "left",
+                               msg_path(path), FIXED_NAME[f], FIXED_SIZE[f], off, m->size - off);
+        lay->fixed_off[f] = off;
+        off += FIXED_SIZE[f];
+    }
+    if (m->size - off < 4)
+        return czk_err_set(err, CZK_EFORMAT,
+                           "%s: truncated: vk ic length prefix needs 4 bytes at offset %zu, file "
+                           "has %zu left",
+                           msg_path(path), off, m->size - off);
+    uint64_t n_ic = get_u32_be(m->data + off);
+    off += 4;
+    if (n_ic == 0)
+        return czk_err_set(err, CZK_EFORMAT,
+                           "%s: vk ic: length 0 at offset %zu; ic[0], the ONE term, is required",
+                           msg_path(path), off - 4);
+    if (n_ic * G1U > (uint64_t)(m->size - off))
+        return czk_err_set(err, CZK_EFORMAT,
+                           "%s: vk ic: length %llu needs %llu bytes at offset %zu, file has %zu "
+                           "left",
+                           msg_path(path), (unsigned long long)n_ic,
+                           (unsigned long long)(n_ic * G1U), off, m->size - off);
+    lay->n_ic = (size_t)n_ic;
+    lay->ic_off = off;
+    lay->end = off + lay->n_ic * G1U;
+    return CZK_OK;
+}
+
+/* Walks the five vectors after the .vk part; sets len, off and end. */
+static int walk_vectors(bp_layout *lay, const bp_map *m, const char *path, czk_err *err) {
+    size_t off = lay->end;
+    for (int v = 0; v < V_COUNT; v++) {
+        if (m->size - off < 4)
+            return czk_err_set(err, CZK_EFORMAT,
+                               "%s: truncated: vector %s: length prefix needs 4 bytes at offset "
+                               "%zu, file has %zu left",
+                               msg_path(path), VEC_NAME[v], off, m->size - off);
+        uint64_t n = get_u32_be(m->data + off);
+        off += 4;
+        /* n < 2^32 and the element is at most 192 bytes: the product fits in 64 bits. */
+        uint64_t need = n * VEC_ELEM[v];
+        if (need > (uint64_t)(m->size - off))
+            return czk_err_set(err, CZK_EFORMAT,
+                               "%s: vector %s: length %llu needs %llu bytes at offset %zu, file "
+                               "has %zu left",
+                               msg_path(path), VEC_NAME[v], (unsigned long long)n,
+                               (unsigned long long)need, off, m->size - off);
+        lay->len[v] = (size_t)n;
+        lay->off[v] = off;
+        off += (size_t)need;
+    }
+    lay->end = off;
+    return CZK_OK;
+}
+
+/*
+ * The shape every bellperson generator output has and the prover relies on (see
+ * czk_bellperson_params_read). On a mismatch writes the reason to `why` and returns 0.
+ */
+static int shape_ok(const size_t len[V_COUNT], size_t n_ic, char *why, size_t why_len) {
+    size_t n_vars = n_ic + len[V_L]; /* both below 2^32: no overflow */
+    size_t domain = len[V_H] + 1;
+    if (n_ic == 0)
+        snprintf(why, why_len, "no ic point (ic[0], the ONE term, is required)");
+    else if ((domain & (domain - 1)) != 0)
+        snprintf(why, why_len, "|h| + 1 = %zu is not a power of two", domain);
+    else if (len[V_B_G1] != len[V_B_G2])
+        snprintf(why, why_len, "|b_g1| = %zu differs from |b_g2| = %zu", len[V_B_G1], len[V_B_G2]);
+    else if (len[V_A] < n_ic)
+        snprintf(why, why_len, "|a| = %zu is below |ic| = %zu (every public variable is in A)",
+                 len[V_A], n_ic);
+    else if (len[V_A] > n_vars)
+        snprintf(why, why_len, "|a| = %zu exceeds the %zu variables (|ic| + |l|)", len[V_A],
+                 n_vars);
+    else if (len[V_B_G1] > n_vars)
+        snprintf(why, why_len, "|b_g1| = %zu exceeds the %zu variables (|ic| + |l|)", len[V_B_G1],
+                 n_vars);
+    else
+        return 1;
+    return 0;
+}
+
+/* ---- reading: pass two, the points ------------------------------------------------------- */
+
+typedef struct decode_job {
+    const uint8_t *src;
+    void *dst;
+    size_t n;
+    int g2;
+    int subgroup;       /* full checks; else on-curve only */
+    int no_infinity;    /* refuse the point at infinity with CZK_EBADENC */
+    _Atomic size_t bad; /* lowest index found bad so far; n when none */
+} decode_job;
+
+static int decode_one(const decode_job *j, size_t i) {
+    int rc;
+    if (j->g2) {
+        czk_g2_affine *p = (czk_g2_affine *)j->dst + i;
+        const uint8_t *s = j->src + i * G2U;
+        rc = j->subgroup ? czk_g2_affine_deserialize(p, s)
+                         : czk_g2_affine_deserialize_unchecked(p, s);
+        if (rc == CZK_OK && j->no_infinity && czk_g2_affine_is_infinity(p))
+            rc = CZK_EBADENC;
+    } else {
+        czk_g1_affine *p = (czk_g1_affine *)j->dst + i;
+        const uint8_t *s = j->src + i * G1U;
+        rc = j->subgroup ? czk_g1_affine_deserialize(p, s)
+                         : czk_g1_affine_deserialize_unchecked(p, s);
+        if (rc == CZK_OK && j->no_infinity && czk_g1_affine_is_infinity(p))
+            rc = CZK_EBADENC;
+    }
+    return rc;
+}
+
+static void decode_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    (void)worker;
+    decode_job *j = arg;
+    for (size_t i = begin; i < end; i++) {
+        /* Relaxed: `bad` only ever decreases, so a stale value merely does extra work. */
+        if (i > atomic_load_explicit(&j->bad, memory_order_relaxed))
+            return;
+        if (decode_one(j, i) == CZK_OK)
+            continue;
+        size_t cur = atomic_load_explicit(&j->bad, memory_order_relaxed);
+        while (i < cur && !atomic_compare_exchange_weak_explicit(
+                              &j->bad, &cur, i, memory_order_relaxed, memory_order_relaxed)) {
+        }
+        return; /* the rest of this chunk has higher indices */
+    }
+}
+
+/*
+ * Decodes n points from src into dst. Returns CZK_OK, or the code of the lowest bad index,
+ * stored in *bad_index. czk_pool_run's completion publishes the workers' writes.
+ */
+static int decode_points(void *dst, const uint8_t *src, size_t n, int g2, int subgroup,
+                         czk_pool *pool, size_t *bad_index) {
+    decode_job j = {
+        .src = src, .dst = dst, .n = n, .g2 = g2, .subgroup = subgroup, .no_infinity = 1};
+    atomic_init(&j.bad, n);
+    if (n > 0)
+        czk_pool_run(pool, n, DECODE_GRAIN, decode_body, &j);
+    size_t bad = atomic_load_explicit(&j.bad, memory_order_relaxed);
+    if (bad == n)
+        return CZK_OK;
+    *bad_index = bad;
+    return decode_one(&j, bad); /* again, on this thread, for its code */
+}
+
+/* Allocates n elements, or leaves *out NULL for n = 0. */
+static int alloc_points(void **out, size_t n, size_t elem, const char *path, const char *what,
+                        czk_err *err) {
+    *out = NULL;
+    if (n == 0)
+        return CZK_OK;
+    *out = czk_malloc(n * elem); /* n < 2^32, elem ≤ 192: no overflow on 64-bit size_t */
+    if (*out == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "%s: %s: cannot allocate %zu points", msg_path(path),
+                           what, n);
+    return CZK_OK;
+}
+
+/* Decodes the .vk part walked into `lay`. On failure vk may hold an array: the caller clears. */
+static int decode_vk(czk_groth16_vk *vk, const bp_map *m, const bp_layout *lay, const char *path,
+                     czk_pool *pool, czk_err *err) {
+    void *fixed_dst[F_COUNT] = {&vk->alpha_g1, &vk->beta_g1,  &vk->beta_g2,
+                                &vk->gamma_g2, &vk->delta_g1, &vk->delta_g2};
+    for (int f = 0; f < F_COUNT; f++) {
+        const uint8_t *s = m->data + lay->fixed_off[f];
+        /* Infinity is allowed here, as in bellperson's VerifyingKey::read. */
+        int rc = FIXED_SIZE[f] == G1U ? czk_g1_affine_deserialize(fixed_dst[f], s)
+                                      : czk_g2_affine_deserialize(fixed_dst[f], s);
+        if (rc != CZK_OK)
+            return czk_err_set(err, rc, "%s: vk %s at offset %zu: %s", msg_path(path),
+                               FIXED_NAME[f], lay->fixed_off[f], point_fault(rc));
+    }
+    int rc = alloc_points((void **)&vk->ic, lay->n_ic, sizeof(czk_g1_affine), path, "vk ic", err);
+    if (rc != CZK_OK)
+        return rc;
+    vk->n_ic = lay->n_ic;
+    size_t bad = 0;
+    /* IC points always get the full checks (bellperson reads them with from_uncompressed). */
+    rc = decode_points(vk->ic, m->data + lay->ic_off, lay->n_ic, 0, 1, pool, &bad);
+    if (rc != CZK_OK)
+        return czk_err_set(err, rc, "%s: vk ic: point %zu of %zu at offset %zu: %s", msg_path(path),
+                           bad, lay->n_ic, lay->ic_off + bad * G1U, point_fault(rc));
+    return CZK_OK;
+}
+
+int czk_bellperson_vk_read(czk_groth16_vk *vk, const char *path, czk_err *err) {
+    if (vk == NULL || path == NULL)
+        return czk_err_set(err, CZK_EINVAL, "bellperson vk read: NULL argument");
+    memset(vk, 0, sizeof(*vk));
+    bp_map m;
+    int rc = map_open(&m, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    bp_layout lay;
+    rc = walk_vk(&lay, &m, path, err);
+    if (rc != CZK_OK)
+        goto out;
+    if (lay.end != m.size) {
+        rc =
+            czk_err_set(err, CZK_EFORMAT, "%s: %zu trailing bytes after vk ic (ends at offset %zu)",
+                        msg_path(path), m.size - lay.end, lay.end);
+        goto out;
+    }
+    rc = decode_vk(vk, &m, &lay, path, NULL, err);
+out:
+    map_close(&m);
+    if (rc != CZK_OK)
+        czk_groth16_vk_clear(vk);
+    return rc;
+}
+
+int czk_bellperson_params_read(czk_groth16_pk *pk, const char *path, czk_bellperson_check check,
+                               czk_pool *pool, czk_err *err) {
+    if (pk == NULL || path == NULL)
+        return czk_err_set(err, CZK_EINVAL, "bellperson params read: NULL argument");
+    memset(pk, 0, sizeof(*pk));
+    if (check != CZK_BP_CHECK_FULL && check != CZK_BP_CHECK_CURVE)
+        return czk_err_set(err, CZK_EINVAL, "%s: unknown check mode %d", msg_path(path),
+                           (int)check);
+    bp_map m;
+    int rc = map_open(&m, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    bp_layout lay;
+    rc = walk_vk(&lay, &m, path, err);
+    if (rc != CZK_OK)
+        goto out;
+    rc = walk_vectors(&lay, &m, path, err);
+    if (rc != CZK_OK)
+        goto out;
+    if (lay.end != m.size) {
+        rc = czk_err_set(err, CZK_EFORMAT,
+                         "%s: %zu trailing bytes after vector b_g2 (ends at offset %zu)",
+                         msg_path(path), m.size - lay.end, lay.end);
+        goto out;
+    }
+    char why[160];
+    if (!shape_ok(lay.len, lay.n_ic, why, sizeof(why))) {
+        rc = czk_err_set(err, CZK_EFORMAT, "%s: not a bellperson key: %s", msg_path(path), why);
+        goto out;
+    }
+
+    rc = decode_vk(&pk->vk, &m, &lay, path, pool, err);
+    if (rc != CZK_OK)
+        goto out;
+    void **dst[V_COUNT] = {(void **)&pk->h, (void **)&pk->l, (void **)&pk->a, (void **)&pk->b_g1,
+                           (void **)&pk->b_g2};
+    size_t *count[V_COUNT] = {&pk->n_h, &pk->n_l, &pk->n_a, &pk->n_b_g1, &pk->n_b_g2};
+    for (int v = 0; v < V_COUNT; v++) {
+        size_t elem = v == V_B_G2 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine);
+        char what[32];
+        snprintf(what, sizeof(what), "vector %s", VEC_NAME[v]);
+        rc = alloc_points(dst[v], lay.len[v], elem, path, what, err);
+        if (rc != CZK_OK)
+            goto out;
+        *count[v] = lay.len[v];
+        size_t bad = 0;
+        rc = decode_points(*dst[v], m.data + lay.off[v], lay.len[v], v == V_B_G2,
+                           check == CZK_BP_CHECK_FULL, pool, &bad);
+        if (rc != CZK_OK) {
+            czk_err_set(err, rc, "%s: vector %s: point %zu of %zu at offset %zu: %s",
+                        msg_path(path), VEC_NAME[v], bad, lay.len[v],
+                        lay.off[v] + bad * VEC_ELEM[v], point_fault(rc));
+            goto out;
+        }
+    }
+    pk->h_basis = CZK_H_MONOMIAL;
+    pk->density = CZK_DENSITY_FILTERED;
+    pk->domain_size = lay.len[V_H] + 1;
+    pk->n_public = lay.n_ic - 1;
+    pk->n_vars = lay.n_ic + lay.len[V_L];
+out:
+    map_close(&m);
+    if (rc != CZK_OK)
+        czk_groth16_pk_clear(pk);
+    return rc;
+}
+
+/* ---- writing ----------------------------------------------------------------------------- */
+
+#define WRITE_BUF_BYTES ((size_t)1 << 20)
+
+typedef struct bp_writer {
+    const char *path;
+    char tmp[PATH_MAX];
+    int fd;
+    uint8_t *buf;
+    size_t len;
+    int write_errno; /* first failed write(2), 0 if none */
+} bp_writer;
+
+static int writer_open(bp_writer *w, const char *path, czk_err *err) {
+    w->path = path;
+    w->fd = -1;
+    w->len = 0;
+    w->write_errno = 0;
+    w->buf = czk_malloc(WRITE_BUF_BYTES);
+    if (w->buf == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "%s: no memory for the write buffer", msg_path(path));
+    /* A random suffix and O_EXCL, rather than mkstemp, so that the file gets the usual
+     * 0666 & ~umask permissions. */
+    for (int attempt = 0; attempt < 16 && w->fd < 0; attempt++) {
+        uint64_t r = 0;
+        if (czk_rng_os(&r, sizeof(r)) != CZK_OK)
+            r = (uint64_t)attempt;
+        int n = snprintf(w->tmp, sizeof(w->tmp), "%s.tmp-%ld-%016llx", path, (long)getpid(),
+                         (unsigned long long)r);
+        if (n < 0 || (size_t)n >= sizeof(w->tmp)) {
+            czk_free(w->buf);
+            return czk_err_set(err, CZK_EINVAL, "%s: path too long", msg_path(path));
+        }
+        w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (w->fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (w->fd < 0) {
+        int e = errno;
+        czk_free(w->buf);
+        return czk_err_set(err, CZK_EIO, "%s: cannot create a temporary file beside it: %s",
+                           msg_path(path), strerror(e));
+    }
+    return CZK_OK;
+}
+
+static void writer_flush(bp_writer *w) {
+    size_t done = 0;
+    while (done < w->len && w->write_errno == 0) {
+        ssize_t k = write(w->fd, w->buf + done, w->len - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            w->write_errno = k < 0 ? errno : EIO;
+        else
+            done += (size_t)k;
+    }
+    w->len = 0;
+}
+
+/* Reserves n ≤ 192 bytes in the buffer and returns where to put them. */
+static uint8_t *writer_reserve(bp_writer *w, size_t n) {
+    if (WRITE_BUF_BYTES - w->len < n)
+        writer_flush(w);
+    uint8_t *p = w->buf + w->len;
+    w->len += n;
+    return p;
+}
+
+static void writer_abort(bp_writer *w) {
+    close(w->fd);
+    unlink(w->tmp);
+    czk_free(w->buf);
+}
+
+static int writer_commit(bp_writer *w, czk_err *err) {
+    int rc = CZK_OK;
+    writer_flush(w);
+    if (w->write_errno != 0) {
+        rc = czk_err_set(err, CZK_EIO, "%s: write failed: %s", msg_path(w->path),
+                         strerror(w->write_errno));
+        goto fail;
+    }
+    if (fsync(w->fd) != 0) {
+        rc = czk_err_set(err, CZK_EIO, "%s: fsync failed: %s", msg_path(w->path), strerror(errno));
+        goto fail;
+    }
+    int fd = w->fd;
+    w->fd = -1;
+    if (close(fd) != 0) {
+        rc = czk_err_set(err, CZK_EIO, "%s: close failed: %s", msg_path(w->path), strerror(errno));
+        goto fail;
+    }
+    if (rename(w->tmp, w->path) != 0) {
+        rc = czk_err_set(err, CZK_EIO, "%s: cannot rename the temporary file over it: %s",
+                         msg_path(w->path), strerror(errno));
+        goto fail;
+    }
+    czk_free(w->buf);
+    /* Make the rename itself durable; a directory that cannot be synced is not an error. */
+    char dir[PATH_MAX];
+    const char *slash = strrchr(w->path, '/');
+    if (slash == NULL) {
+        strcpy(dir, ".");
+    } else {
+        size_t n = (size_t)(slash - w->path);
+        n = n == 0 ? 1 : n; /* "/x" lives in "/" */
+        memcpy(dir, w->path, n);
+        dir[n] = '\0';
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+    return CZK_OK;
+fail:
+    writer_abort(w);
+    return rc;
+}
+
+static void put_g1(bp_writer *w, const czk_g1_affine *p) {
+    czk_g1_affine_serialize(writer_reserve(w, G1U), p);
+}
+
+static void put_g2(bp_writer *w, const czk_g2_affine *p) {
+    czk_g2_affine_serialize(writer_reserve(w, G2U), p);
+}
+
+static void put_u32(bp_writer *w, size_t v) {
+    put_u32_be(writer_reserve(w, 4), (uint32_t)v);
+}
+
+/* The IC checks shared by both writers. */
+static int vk_writable(const czk_groth16_vk *vk, const char *path, czk_err *err) {
+    if (vk->n_ic == 0 || vk->n_ic > UINT32_MAX || vk->ic == NULL)
+        return czk_err_set(err, CZK_EINVAL, "%s: vk has %zu ic points; 1 to 2^32 - 1 are needed",
+                           msg_path(path), vk->n_ic);
+    for (size_t i = 0; i < vk->n_ic; i++)
+        if (czk_g1_affine_is_infinity(&vk->ic[i]))
+            return czk_err_set(err, CZK_EINVAL,
+                               "%s: vk ic point %zu is at infinity, which bellperson refuses",
+                               msg_path(path), i);
+    return CZK_OK;
+}
+
+static void put_vk(bp_writer *w, const czk_groth16_vk *vk) {
+    put_g1(w, &vk->alpha_g1);
+    put_g1(w, &vk->beta_g1);
+    put_g2(w, &vk->beta_g2);
+    put_g2(w, &vk->gamma_g2);
+    put_g1(w, &vk->delta_g1);
+    put_g2(w, &vk->delta_g2);
+    put_u32(w, vk->n_ic);
+    for (size_t i = 0; i < vk->n_ic; i++)
+        put_g1(w, &vk->ic[i]);
+}
+
+int czk_bellperson_vk_write(const char *path, const czk_groth16_vk *vk, czk_err *err) {
+    if (vk == NULL || path == NULL)
+        return czk_err_set(err, CZK_EINVAL, "bellperson vk write: NULL argument");
+    int rc = vk_writable(vk, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    bp_writer w;
+    rc = writer_open(&w, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    put_vk(&w, vk);
+    return writer_commit(&w, err);
+}
+
+int czk_bellperson_params_write(const char *path, const czk_groth16_pk *pk, czk_err *err) {
+    if (pk == NULL || path == NULL)
+        return czk_err_set(err, CZK_EINVAL, "bellperson params write: NULL argument");
+    const char *mp = msg_path(path);
+    if (pk->h_basis != CZK_H_MONOMIAL || pk->density != CZK_DENSITY_FILTERED)
+        return czk_err_set(err, CZK_EINVAL,
+                           "%s: bellperson keys are monomial-basis H with filtered density", mp);
+    int rc = vk_writable(&pk->vk, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    const size_t len[V_COUNT] = {pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2};
+    const void *vec[V_COUNT] = {pk->h, pk->l, pk->a, pk->b_g1, pk->b_g2};
+    for (int v = 0; v < V_COUNT; v++) {
+        if (len[v] > UINT32_MAX)
+            return czk_err_set(err, CZK_EINVAL, "%s: vector %s has %zu points; at most 2^32 - 1",
+                               mp, VEC_NAME[v], len[v]);
+        if (len[v] > 0 && vec[v] == NULL)
+            return czk_err_set(err, CZK_EINVAL, "%s: vector %s has %zu points but no array", mp,
+                               VEC_NAME[v], len[v]);
+    }
+    char why[160];
+    if (!shape_ok(len, pk->vk.n_ic, why, sizeof(why)))
+        return czk_err_set(err, CZK_EINVAL, "%s: key does not fit the format: %s", mp, why);
+    if (pk->domain_size != pk->n_h + 1 || pk->n_public != pk->vk.n_ic - 1 ||
+        pk->n_vars != pk->vk.n_ic + pk->n_l)
+        return czk_err_set(err, CZK_EINVAL,
+                           "%s: key sizes disagree: domain %zu, public %zu, vars %zu for |h| = "
+                           "%zu, |ic| = %zu, |l| = %zu",
+                           mp, pk->domain_size, pk->n_public, pk->n_vars, pk->n_h, pk->vk.n_ic,
+                           pk->n_l);
+    for (int v = 0; v < V_COUNT; v++)
+        for (size_t i = 0; i < len[v]; i++) {
+            int inf = v == V_B_G2 ? czk_g2_affine_is_infinity(&pk->b_g2[i])
+                                  : czk_g1_affine_is_infinity((const czk_g1_affine *)vec[v] + i);
+            if (inf)
+                return czk_err_set(err, CZK_EINVAL,
+                                   "%s: vector %s: point %zu is at infinity, which bellperson "
+                                   "refuses",
+                                   mp, VEC_NAME[v], i);
+        }
+
+    bp_writer w;
+    rc = writer_open(&w, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    put_vk(&w, &pk->vk);
+    for (int v = 0; v < V_COUNT; v++) {
+        put_u32(&w, len[v]);
+        for (size_t i = 0; i < len[v]; i++) {
+            if (v == V_B_G2)
+                put_g2(&w, &pk->b_g2[i]);
+            else
+                put_g1(&w, (const czk_g1_affine *)vec[v] + i);
+        }
+    }
+    return writer_commit(&w, err);
+}
+
+/* ---- proofs ------------------------------------------------------------------------------ */
+
+void czk_bellperson_proof_encode(uint8_t out[CZK_BELLPERSON_PROOF_BYTES],
+                                 const czk_groth16_proof *proof) {
+    czk_g1_affine_compress(out, &proof->a);
+    czk_g2_affine_compress(out + G1C, &proof->b);
+    czk_g1_affine_compress(out + G1C + G2C, &proof->c);
+}
+
+/* Decodes one proof; on failure *which is the index of the bad point (0 = A, 1 = B, 2 = C). */
+static int proof_decode(czk_groth16_proof *proof, const uint8_t *in, int *which) {
+    int rc = czk_g1_affine_uncompress(&proof->a, in);
+    if (rc == CZK_OK && czk_g1_affine_is_infinity(&proof->a))
+        rc = CZK_EBADENC;
+    *which = 0;
+    if (rc != CZK_OK)
+        return rc;
+    rc = czk_g2_affine_uncompress(&proof->b, in + G1C);
+    if (rc == CZK_OK && czk_g2_affine_is_infinity(&proof->b))
+        rc = CZK_EBADENC;
+    *which = 1;
+    if (rc != CZK_OK)
+        return rc;
+    rc = czk_g1_affine_uncompress(&proof->c, in + G1C + G2C);
+    if (rc == CZK_OK && czk_g1_affine_is_infinity(&proof->c))
+        rc = CZK_EBADENC;
+    *which = 2;
+    return rc;
+}
+
+static const char *const PROOF_POINT[3] = {"A", "B", "C"};
+static const size_t PROOF_POINT_OFF[3] = {0, G1C, G1C + G2C};
+
+int czk_bellperson_proof_decode(czk_groth16_proof *proof,
+                                const uint8_t in[CZK_BELLPERSON_PROOF_BYTES], czk_err *err) {
+    if (proof == NULL || in == NULL)
+        return czk_err_set(err, CZK_EINVAL, "bellperson proof decode: NULL argument");
+    int which = 0;
+    int rc = proof_decode(proof, in, &which);
+    if (rc != CZK_OK)
+        return czk_err_set(err, rc, "proof %s (byte %zu): %s", PROOF_POINT[which],
+                           PROOF_POINT_OFF[which], point_fault(rc));
+    return CZK_OK;
+}
+
+int czk_bellperson_proofs_read(czk_groth16_proof **proofs, size_t *n, const char *path,
+                               czk_err *err) {
+    if (proofs == NULL || n == NULL || path == NULL)
+        return czk_err_set(err, CZK_EINVAL, "bellperson proofs read: NULL argument");
+    *proofs = NULL;
+    *n = 0;
+    bp_map m;
+    int rc = map_open(&m, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    czk_groth16_proof *out = NULL;
+    if (m.size == 0 || m.size % CZK_BELLPERSON_PROOF_BYTES != 0) {
+        rc = czk_err_set(err, CZK_EFORMAT,
+                         "%s: size %zu bytes is not a positive multiple of the %d-byte proof",
+                         msg_path(path), m.size, CZK_BELLPERSON_PROOF_BYTES);
+        goto out;
+    }
+    size_t k = m.size / CZK_BELLPERSON_PROOF_BYTES;
+    /* sizeof(proof) is 384, twice the bytes each proof takes in the file. */
+    out = czk_malloc(k * sizeof(*out));
+    if (out == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu proofs", msg_path(path), k);
+        goto out;
+    }
+    for (size_t i = 0; i < k; i++) {
+        int which = 0;
+        size_t off = i * CZK_BELLPERSON_PROOF_BYTES;
+        rc = proof_decode(&out[i], m.data + off, &which);
+        if (rc != CZK_OK) {
+            czk_err_set(err, rc, "%s: proof %zu of %zu: %s at offset %zu: %s", msg_path(path), i, k,
+                        PROOF_POINT[which], off + PROOF_POINT_OFF[which], point_fault(rc));
+            goto out;
+        }
+    }
+    *proofs = out;
+    *n = k;
+    out = NULL;
+out:
+    czk_free(out);
+    map_close(&m);
+    return rc;
+}
+
+int czk_bellperson_proofs_write(const char *path, const czk_groth16_proof *proofs, size_t n,
+                                czk_err *err) {
+    if (path == NULL || (proofs == NULL && n > 0))
+        return czk_err_set(err, CZK_EINVAL, "bellperson proofs write: NULL argument");
+    if (n == 0)
+        return czk_err_set(err, CZK_EINVAL, "%s: no proofs to write", msg_path(path));
+    for (size_t i = 0; i < n; i++) {
+        int which = czk_g1_affine_is_infinity(&proofs[i].a)   ? 0
+                    : czk_g2_affine_is_infinity(&proofs[i].b) ? 1
+                    : czk_g1_affine_is_infinity(&proofs[i].c) ? 2
+                                                              : -1;
+        if (which >= 0)
+            return czk_err_set(err, CZK_EINVAL,
+                               "%s: proof %zu: %s is at infinity, which bellperson refuses",
+                               msg_path(path), i, PROOF_POINT[which]);
+    }
+    bp_writer w;
+    int rc = writer_open(&w, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        czk_bellperson_proof_encode(writer_reserve(&w, CZK_BELLPERSON_PROOF_BYTES), &proofs[i]);
+    return writer_commit(&w, err);
+}
