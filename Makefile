@@ -20,12 +20,11 @@ build: setup
 	    -DCZK_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The main job on an embedded default: until the prover lands, the arithmetic self-check and
-# the arithmetic benchmark table.
+# The main job on an embedded default: check the arithmetic, then synthesize a PoRep-shaped
+# circuit of 2^16 constraints, make development keys, prove, verify, and time every step.
 run: build
-	cmake --build $(BUILD) -j $(JOBS) --target bench
 	./$(BUILD)/czk self-check
-	./$(BUILD)/bench_field
+	./$(BUILD)/czk demo --k 16
 
 # The whole suite: release unit tests, the @noble/curves cross-check, the unit tests again
 # under ASan+UBSan, every fuzz target for FUZZ_SECONDS, and the lint checks; ends with

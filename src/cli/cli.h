@@ -1,0 +1,69 @@
+/*
+ * The czk command's subcommands and the helpers they share. Each subcommand takes the
+ * arguments after its name and returns the process exit code: 0 ok, 1 an invalid proof (or a
+ * failed check), 2 an error (usage, files, memory).
+ */
+#ifndef CZK_CLI_CLI_H
+#define CZK_CLI_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field/fr.h"
+#include "groth16/backend.h"
+#include "r1cs/r1cs.h"
+#include "util/pool.h"
+#include "util/status.h"
+
+#define CZK_VERSION "0.2.0"
+
+enum { CZK_EXIT_OK = 0, CZK_EXIT_INVALID = 1, CZK_EXIT_ERROR = 2 };
+
+int czk_cli_self_check(int argc, char **argv);
+int czk_cli_prove(int argc, char **argv);
+int czk_cli_verify(int argc, char **argv);
+int czk_cli_setup(int argc, char **argv);
+int czk_cli_synth(int argc, char **argv);
+int czk_cli_demo(int argc, char **argv);
+
+/* Options most subcommands share. */
+typedef struct czk_cli_common {
+    unsigned threads;    /* 0: all online CPUs */
+    const char *backend; /* "auto" or "cpu" */
+    uint64_t seed;       /* used when have_seed */
+    int have_seed;
+} czk_cli_common;
+
+/*
+ * Parses a shared option at argv[*i] (advancing *i past its value). Returns 1 if it was one,
+ * 0 if not, -1 on a bad value (after printing why).
+ */
+int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **argv, int *i);
+
+/* Creates the pool for c->threads (NULL on failure, after printing why). */
+czk_pool *czk_cli_pool(const czk_cli_common *c, const char *cmd);
+
+/* The backend that c->backend names; NULL (after printing why) if it is not available. */
+const czk_backend *czk_cli_backend(const czk_cli_common *c, const char *cmd);
+
+/* 1 when argv holds --help or -h. */
+int czk_cli_wants_help(int argc, char **argv);
+
+/* A czk_err message without its leading "file.c:123: " (for users). */
+const char *czk_cli_user_message(const char *msg);
+
+/* Prints "czk <cmd>: <message>" for an error and returns CZK_EXIT_ERROR. */
+int czk_cli_fail(const char *cmd, int rc, const czk_err *err);
+
+/* Reads an R1CS from a circom .r1cs or a czk R1CS file, told apart by their magic bytes. */
+int czk_cli_read_r1cs(czk_r1cs *cs, const char *path, czk_pool *pool, czk_err *err);
+
+/* Draws the blinding scalars r and s: from the OS, or from a seed (tests only). */
+int czk_cli_blinding(czk_fr *r, czk_fr *s, const czk_cli_common *c, czk_err *err);
+
+/* Milliseconds from nanoseconds, for timing lines. */
+static inline double czk_cli_ms(uint64_t ns) {
+    return (double)ns / 1e6;
+}
+
+#endif /* CZK_CLI_CLI_H */

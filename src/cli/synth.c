@@ -1,0 +1,159 @@
+/*
+ * czk synth: a synthetic circuit shaped like a Filecoin PoRep partition (src/r1cs/synth.h),
+ * its witness and keys, written to a folder, so that the prover, the engine and benchmarks
+ * can run at real scale before Filecoin's own circuits exist.
+ */
+#include "cli/cli.h"
+
+#include "formats/bellperson.h"
+#include "formats/circom.h"
+#include "formats/snarkjs_json.h"
+#include "groth16/benchkey.h"
+#include "groth16/setup.h"
+#include "r1cs/synth.h"
+#include "util/alloc.h"
+#include "util/memclear.h"
+#include "util/timer.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *USAGE =
+    "usage: czk synth --porep-shaped K --out DIR [options]\n"
+    "\n"
+    "Writes a satisfiable circuit of 2^K constraints (input rows included) shaped like a\n"
+    "Filecoin PoRep partition, into DIR: circuit.czkr1cs (czk R1CS), witness.wtns,\n"
+    "public.json, and keys in bellperson format:\n"
+    "  --keys dev     dev.params + dev.vk from random toxic waste (NOT a ceremony); proofs\n"
+    "                 made with them verify (default for K <= 16)\n"
+    "  --keys bench   bench.params: valid, distinct curve points of the right shape, fast to\n"
+    "                 make at any K; proofs made with them do NOT verify, so use them with\n"
+    "                 benchmarks, not with `czk prove` (default for K > 16)\n"
+    "  --keys none    no keys\n"
+    "options:\n"
+    "  --threads N    worker threads (default: all CPUs)\n"
+    "  --seed S       the circuit's and witness's seed (default 1)\n";
+
+static int join(char *out, size_t cap, const char *dir, const char *name) {
+    int n = snprintf(out, cap, "%s/%s", dir, name);
+    return n > 0 && (size_t)n < cap;
+}
+
+int czk_cli_synth(int argc, char **argv) {
+    if (czk_cli_wants_help(argc, argv)) {
+        fputs(USAGE, stdout);
+        return CZK_EXIT_OK;
+    }
+    czk_cli_common c = {0};
+    c.seed = 1;
+    const char *dir = NULL, *keys = NULL;
+    long k = -1;
+    for (int i = 0; i < argc; i++) {
+        int o = czk_cli_common_option(&c, "synth", argc, argv, &i);
+        if (o < 0)
+            return CZK_EXIT_ERROR;
+        if (o > 0)
+            continue;
+        if (strcmp(argv[i], "--porep-shaped") == 0 && i + 1 < argc) {
+            char *end;
+            k = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || k < 4 || k > 28) {
+                fprintf(stderr, "czk synth: --porep-shaped takes K in 4..28\n");
+                return CZK_EXIT_ERROR;
+            }
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (strcmp(argv[i], "--keys") == 0 && i + 1 < argc) {
+            keys = argv[++i];
+            if (strcmp(keys, "dev") != 0 && strcmp(keys, "bench") != 0 &&
+                strcmp(keys, "none") != 0) {
+                fprintf(stderr, "czk synth: --keys takes dev, bench or none\n");
+                return CZK_EXIT_ERROR;
+            }
+        } else {
+            fprintf(stderr, "czk synth: bad argument '%s'\n%s", argv[i], USAGE);
+            return CZK_EXIT_ERROR;
+        }
+    }
+    if (k < 0 || dir == NULL) {
+        fprintf(stderr, "czk synth: --porep-shaped K and --out DIR are required\n%s", USAGE);
+        return CZK_EXIT_ERROR;
+    }
+    if (keys == NULL)
+        keys = k <= 16 ? "dev" : "bench";
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "czk synth: cannot create %s: %s\n", dir, strerror(errno));
+        return CZK_EXIT_ERROR;
+    }
+
+    int exit_code = CZK_EXIT_ERROR, rc = CZK_OK;
+    czk_err err = {0};
+    czk_r1cs cs = {0};
+    czk_fr *w = NULL;
+    czk_groth16_pk pk = {0};
+    char p1[4096], p2[4096];
+    czk_pool *pool = czk_cli_pool(&c, "synth");
+    if (pool == NULL)
+        goto out;
+    uint64_t t0 = czk_time_ns();
+    rc = czk_synth_porep_shaped(&cs, &w, (unsigned)k, c.seed, pool, &err);
+    if (rc != CZK_OK)
+        goto fail;
+    fprintf(stderr, "czk synth: 2^%ld: %zu constraints, %zu variables, %zu public (%.1f s)\n", k,
+            cs.n_constraints, cs.n_vars, cs.n_public, (double)(czk_time_ns() - t0) / 1e9);
+    if (!join(p1, sizeof(p1), dir, "circuit.czkr1cs") ||
+        !join(p2, sizeof(p2), dir, "witness.wtns")) {
+        fprintf(stderr, "czk synth: path too long: %s\n", dir);
+        goto out;
+    }
+    if ((rc = czk_r1cs_save(&cs, p1, &err)) != CZK_OK ||
+        (rc = czk_circom_wtns_write(p2, w, cs.n_vars, &err)) != CZK_OK)
+        goto fail;
+    if (!join(p1, sizeof(p1), dir, "public.json"))
+        goto out;
+    if ((rc = czk_snarkjs_public_write(p1, w + 1, cs.n_public, &err)) != CZK_OK)
+        goto fail;
+    t0 = czk_time_ns();
+    if (strcmp(keys, "dev") == 0) {
+        czk_rng rng;
+        uint64_t seed;
+        if (czk_rng_os(&seed, sizeof(seed)) != CZK_OK) {
+            fprintf(stderr, "czk synth: the OS random source failed\n");
+            goto out;
+        }
+        czk_rng_seed(&rng, seed);
+        fprintf(stderr, "czk synth: DEVELOPMENT keys from random toxic waste, not a ceremony\n");
+        rc = czk_groth16_setup_dev(&pk, &cs, CZK_H_MONOMIAL, &rng, pool, &err);
+        czk_memclear_explicit(&rng, sizeof(rng));
+        if (rc != CZK_OK || !join(p1, sizeof(p1), dir, "dev.params") ||
+            !join(p2, sizeof(p2), dir, "dev.vk"))
+            goto fail;
+        if ((rc = czk_bellperson_params_write(p1, &pk, &err)) != CZK_OK ||
+            (rc = czk_bellperson_vk_write(p2, &pk.vk, &err)) != CZK_OK)
+            goto fail;
+    } else if (strcmp(keys, "bench") == 0) {
+        rc = czk_groth16_benchkey(&pk, &cs, CZK_H_MONOMIAL, c.seed, pool, &err);
+        if (rc != CZK_OK || !join(p1, sizeof(p1), dir, "bench.params"))
+            goto fail;
+        if ((rc = czk_bellperson_params_write(p1, &pk, &err)) != CZK_OK)
+            goto fail;
+    }
+    if (strcmp(keys, "none") != 0)
+        fprintf(stderr, "czk synth: %s keys in %.1f s\n", keys, (double)(czk_time_ns() - t0) / 1e9);
+    exit_code = CZK_EXIT_OK;
+    goto out;
+fail:
+    exit_code = rc != CZK_OK ? czk_cli_fail("synth", rc, &err) : CZK_EXIT_ERROR;
+out:
+    if (w != NULL) {
+        czk_memclear_explicit(w, cs.n_vars * sizeof(*w));
+        czk_free(w);
+    }
+    czk_groth16_pk_clear(&pk);
+    czk_r1cs_clear(&cs);
+    czk_pool_destroy(pool);
+    return exit_code;
+}

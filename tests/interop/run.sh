@@ -1,0 +1,145 @@
+#!/bin/sh
+# Interop test: czk against snarkjs on one circuit, both ways, plus tampering and czk's own
+# setups. Run by ctest (tests/interop/ctest.cmake) as:
+#
+#   run.sh <czk binary> <work dir> <circuit>       circuit: mul3, bits or squares
+#   run.sh <czk binary> <work dir> --errors        corrupted files give clean errors
+#
+# Data: tests/interop/data (made once with snarkjs; see its README). Tools: the pinned
+# snarkjs in tests/snarkjs/node_modules (tools/setup.sh installs it). Fails on the first
+# step that does not do what it should.
+set -eu
+czk=$1
+work=$2
+what=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+data=$root/tests/interop/data
+snarkjs=$root/tests/snarkjs/node_modules/.bin/snarkjs
+if [ ! -x "$snarkjs" ]; then
+    echo "interop: snarkjs is missing at $snarkjs; run tools/setup.sh (make test does)" >&2
+    exit 1
+fi
+mkdir -p "$work"
+w=$work/$(echo "$what" | tr -d -)
+rm -rf "$w"
+mkdir -p "$w"
+
+step() { echo "--- $*"; }
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+# expect CODE cmd...: runs cmd, fails unless it exits with CODE.
+expect() {
+    want=$1
+    shift
+    set +e
+    "$@" >"$w/out" 2>&1
+    got=$?
+    set -e
+    cat "$w/out"
+    [ "$got" = "$want" ] || fail "exit $got, wanted $want: $*"
+}
+# snarkjs's verdict: it prints OK! and exits 0 for a valid proof.
+sj_valid() {
+    expect 0 "$snarkjs" groth16 verify "$@"
+    grep -q 'OK!' "$w/out" || fail "snarkjs did not say OK: $*"
+}
+sj_invalid() {
+    set +e
+    "$snarkjs" groth16 verify "$@" >"$w/out" 2>&1
+    got=$?
+    set -e
+    cat "$w/out"
+    if [ "$got" = 0 ] || grep -q 'OK!' "$w/out"; then fail "snarkjs accepted: $*"; fi
+}
+# Rewrites the first public input of a public.json (adds one to the decimal string's last digit
+# or changes it to a different digit).
+tamper_public() {
+    node -e '
+        const fs = require("fs");
+        const p = JSON.parse(fs.readFileSync(process.argv[1]));
+        p[0] = (BigInt(p[0]) + 1n).toString();
+        fs.writeFileSync(process.argv[2], JSON.stringify(p));' "$1" "$2"
+}
+# Replaces pi_a of a proof.json by pi_c (a valid point, but the wrong one).
+tamper_proof() {
+    node -e '
+        const fs = require("fs");
+        const p = JSON.parse(fs.readFileSync(process.argv[1]));
+        p.pi_a = p.pi_c;
+        fs.writeFileSync(process.argv[2], JSON.stringify(p));' "$1" "$2"
+}
+
+if [ "$what" = "--errors" ]; then
+    c=mul3
+    step "truncated and corrupted inputs give exit 2 and name the file"
+    head -c 1000 "$data/squares.zkey" >"$w/trunc.zkey"
+    expect 2 "$czk" prove "$w/trunc.zkey" "$data/squares.wtns" "$w/p.json" "$w/pub.json"
+    grep -q 'trunc.zkey' "$w/out" || fail "the error does not name the file"
+    head -c 100 "$data/$c.wtns" >"$w/trunc.wtns"
+    expect 2 "$czk" prove "$data/$c.zkey" "$w/trunc.wtns" "$w/p.json" "$w/pub.json"
+    grep -q 'trunc.wtns' "$w/out" || fail "the error does not name the file"
+    expect 2 "$czk" prove "$data/$c.zkey" "$data/bits.wtns" "$w/p.json" "$w/pub.json"
+    printf '{"protocol": "groth16", "curve": "bls12381", "pi_a": [' >"$w/bad.json"
+    expect 2 "$czk" verify "$data/$c.vk.json" "$data/$c.vk.json" "$w/bad.json"
+    expect 2 "$czk" verify "$w/missing.json" "$w/missing.json" "$w/missing.json"
+    head -c 2000 "$data/squares.r1cs" >"$w/trunc.r1cs"
+    expect 2 "$czk" setup "$w/trunc.r1cs" "$w/x.params" "$w/x.vk"
+    expect 2 "$czk" prove --bogus
+    expect 0 "$czk" prove --help
+    [ ! -e "$w/p.json" ] || fail "a failed prove left a proof behind"
+    echo "interop --errors: ok"
+    exit 0
+fi
+
+c=$what
+[ -f "$data/$c.zkey" ] || fail "no test data for circuit '$c'"
+
+step "$c: czk prove (snarkjs key) -> snarkjs verify"
+expect 0 "$czk" prove --timings "$data/$c.zkey" "$data/$c.wtns" "$w/czk.proof.json" "$w/czk.public.json"
+sj_valid "$data/$c.vk.json" "$w/czk.public.json" "$w/czk.proof.json"
+expect 0 "$czk" verify "$data/$c.vk.json" "$w/czk.public.json" "$w/czk.proof.json"
+
+step "$c: snarkjs prove -> czk verify"
+expect 0 "$snarkjs" groth16 prove "$data/$c.zkey" "$data/$c.wtns" "$w/sj.proof.json" "$w/sj.public.json"
+expect 0 "$czk" verify "$data/$c.vk.json" "$w/sj.public.json" "$w/sj.proof.json"
+cmp -s "$w/sj.public.json" "$w/czk.public.json" ||
+    node -e 'const f=require("fs");const a=JSON.parse(f.readFileSync(process.argv[1])),b=JSON.parse(f.readFileSync(process.argv[2]));if(JSON.stringify(a)!==JSON.stringify(b))process.exit(1)' "$w/sj.public.json" "$w/czk.public.json" ||
+    fail "czk and snarkjs disagree on the public inputs"
+
+step "$c: tampered public inputs and proofs are rejected by both"
+tamper_public "$w/czk.public.json" "$w/bad.public.json"
+expect 1 "$czk" verify "$data/$c.vk.json" "$w/bad.public.json" "$w/czk.proof.json"
+sj_invalid "$data/$c.vk.json" "$w/bad.public.json" "$w/czk.proof.json"
+expect 1 "$czk" verify "$data/$c.vk.json" "$w/bad.public.json" "$w/sj.proof.json"
+tamper_proof "$w/czk.proof.json" "$w/bad.proof.json"
+expect 1 "$czk" verify "$data/$c.vk.json" "$w/czk.public.json" "$w/bad.proof.json"
+sj_invalid "$data/$c.vk.json" "$w/czk.public.json" "$w/bad.proof.json"
+tamper_proof "$w/sj.proof.json" "$w/bad.sj.proof.json"
+expect 1 "$czk" verify "$data/$c.vk.json" "$w/sj.public.json" "$w/bad.sj.proof.json"
+
+step "$c: czk setup --zkey -> snarkjs proves and verifies with czk's key"
+expect 0 "$czk" setup --zkey "$data/$c.r1cs" "$w/czk.zkey" "$w/czk.vk.json"
+expect 0 "$snarkjs" groth16 prove "$w/czk.zkey" "$data/$c.wtns" "$w/sj2.proof.json" "$w/sj2.public.json"
+sj_valid "$w/czk.vk.json" "$w/sj2.public.json" "$w/sj2.proof.json"
+expect 0 "$czk" verify "$w/czk.vk.json" "$w/sj2.public.json" "$w/sj2.proof.json"
+expect 0 "$czk" prove "$w/czk.zkey" "$data/$c.wtns" "$w/czk2.proof.json" "$w/czk2.public.json"
+sj_valid "$w/czk.vk.json" "$w/czk2.public.json" "$w/czk2.proof.json"
+# A proof under one key is not a proof under another.
+expect 1 "$czk" verify "$data/$c.vk.json" "$w/czk2.public.json" "$w/czk2.proof.json"
+
+step "$c: bellperson format: czk setup -> prove -> verify"
+expect 0 "$czk" setup "$data/$c.r1cs" "$w/c.params" "$w/c.vk"
+expect 0 "$czk" prove --params "$w/c.params" --r1cs "$data/$c.r1cs" --wtns "$data/$c.wtns" \
+    --out "$w/c.proof.bin" --public "$w/c.public.json"
+[ "$(wc -c <"$w/c.proof.bin")" -eq 192 ] || fail "the bellperson proof is not 192 bytes"
+expect 0 "$czk" verify --vk "$w/c.vk" --proof "$w/c.proof.bin" --public "$w/c.public.json"
+tamper_public "$w/c.public.json" "$w/c.bad.public.json"
+expect 1 "$czk" verify --vk "$w/c.vk" --proof "$w/c.proof.bin" --public "$w/c.bad.public.json"
+# Flip one bit of C's x coordinate: it decodes to another point or none; both are invalid.
+cp "$w/c.proof.bin" "$w/c.bad.bin"
+printf '\001' | dd of="$w/c.bad.bin" bs=1 seek=191 conv=notrunc 2>/dev/null
+expect 1 "$czk" verify --vk "$w/c.vk" --proof "$w/c.bad.bin" --public "$w/c.public.json"
+
+echo "interop $c: ok"
