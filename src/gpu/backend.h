@@ -1,0 +1,141 @@
+/*
+ * The CUDA backend, as plain C: the only header of src/gpu that the rest of czk sees.
+ *
+ * A czk_gpu is a context on one device: a CUDA stream, two timing events, a cache of twiddle
+ * tables and a counter of the device bytes it holds. Every entry below runs its kernels on
+ * that stream and returns after the stream has drained, so results are ready and any kernel
+ * fault is reported by the call that caused it. A context is used by one thread at a time
+ * (the engine's worker for that device); distinct contexts, on one device or several, may
+ * be used concurrently.
+ *
+ * Buffers may live on the host or on the device (czk_gpu_mem says which). Host buffers are
+ * copied to a device buffer allocated for the call and freed before it returns; device
+ * buffers come from czk_gpu_alloc and are transformed in place. Elements use the CPU's
+ * layouts bit for bit: czk_fr and czk_fp in Montgomery form, czk_g1_affine with (0, 0) for
+ * infinity.
+ *
+ * Errors: CZK_ECUDA with CUDA's message in `err` for any CUDA failure (including "no
+ * device"), CZK_EINVAL for bad arguments, CZK_ENOMEM when device memory runs out. Nothing
+ * here aborts or prints. All transforms and MSMs are variable time (_var): their run time
+ * and memory traffic depend on the values (MSM bucket choice leaks scalar bits), which is
+ * acceptable for the witness-derived, non-secret-key inputs of a Groth16 proof.
+ */
+#ifndef CZK_GPU_BACKEND_H
+#define CZK_GPU_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/g1.h"
+#include "field/fr.h"
+#include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Number of CUDA devices, 0 when there is none or the driver cannot be reached. */
+int czk_gpu_device_count(void);
+
+/* Opaque device context. */
+typedef struct czk_gpu czk_gpu;
+
+/*
+ * Creates a context on device `device` (0-based). Out: *out, owned by the caller
+ * (czk_gpu_destroy). Returns CZK_OK, CZK_EINVAL or CZK_ECUDA (*out is then NULL).
+ */
+int czk_gpu_create(czk_gpu **out, int device, czk_err *err);
+
+/* Frees the context and everything it caches; NULL is a no-op. */
+void czk_gpu_destroy(czk_gpu *g);
+
+/*
+ * Writes a one-line description of the device ("NVIDIA H200, 132 SMs, cc 9.0, 139.8 GiB")
+ * into buf (always NUL-terminated when len > 0).
+ */
+void czk_gpu_describe(const czk_gpu *g, char *buf, size_t len);
+
+/* Device bytes the context holds now (buffers, caches) and the peak since creation. */
+size_t czk_gpu_mem_in_use(const czk_gpu *g);
+size_t czk_gpu_mem_peak(const czk_gpu *g);
+
+/* Free and total device memory as the driver reports them (cudaMemGetInfo). */
+int czk_gpu_mem_info(czk_gpu *g, size_t *free_bytes, size_t *total_bytes, czk_err *err);
+
+/* ---- device buffers -------------------------------------------------------------------- */
+
+/*
+ * Allocates `bytes` of device memory (cudaMalloc), counted in the context. Out: *dptr, freed
+ * with czk_gpu_free. Returns CZK_OK, CZK_EINVAL (bytes = 0), CZK_ENOMEM or CZK_ECUDA.
+ */
+int czk_gpu_alloc(czk_gpu *g, void **dptr, size_t bytes, czk_err *err);
+
+/* Frees a czk_gpu_alloc buffer of `bytes` bytes; NULL is a no-op. */
+void czk_gpu_free(czk_gpu *g, void *dptr, size_t bytes);
+
+/* Synchronous copies between host memory and a device buffer. */
+int czk_gpu_upload(czk_gpu *g, void *dst_dev, const void *src_host, size_t bytes, czk_err *err);
+int czk_gpu_download(czk_gpu *g, void *dst_host, const void *src_dev, size_t bytes, czk_err *err);
+
+/* Where a buffer argument lives. */
+typedef enum czk_gpu_mem {
+    CZK_GPU_MEM_HOST = 0,   /* ordinary (pageable or pinned) host memory */
+    CZK_GPU_MEM_DEVICE = 1, /* a czk_gpu_alloc buffer of the same context */
+} czk_gpu_mem;
+
+/* ---- NTT ------------------------------------------------------------------------------- */
+
+typedef enum czk_gpu_ntt_kind {
+    CZK_GPU_NTT_FORWARD = 0,       /* a[i] <- Σ_j a[j]·ω^(ij) */
+    CZK_GPU_NTT_INVERSE = 1,       /* the inverse of FORWARD, 1/n included */
+    CZK_GPU_NTT_COSET_FORWARD = 2, /* coefficients -> values at g·ω^i */
+    CZK_GPU_NTT_COSET_INVERSE = 3, /* values at g·ω^i -> coefficients */
+} czk_gpu_ntt_kind;
+
+/* Smallest and largest lg n the transforms take. */
+#define CZK_GPU_NTT_MIN_LG 1
+#define CZK_GPU_NTT_MAX_LG 28
+
+/*
+ * Transforms the n = 2^lg elements of `a` in place, natural order in and out.
+ * In: omega, a primitive n-th root of unity (czk_ntt_domain_omega of the CPU domain, so GPU
+ * and CPU agree); shift, the coset shift g (non-zero; only read by the COSET kinds, may be
+ * NULL otherwise). `a` is a host array or a device buffer as `where` says.
+ * Returns CZK_OK, CZK_EINVAL (lg outside [CZK_GPU_NTT_MIN_LG, CZK_GPU_NTT_MAX_LG], a NULL
+ * pointer, unknown kind) or CZK_ECUDA/CZK_ENOMEM. Variable time (see the top of this file).
+ * Memory: a host array costs a device buffer of 32·n bytes for the call.
+ */
+int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigned lg, czk_gpu_ntt_kind kind,
+                    const czk_fr *omega, const czk_fr *shift, czk_err *err);
+
+/* ---- MSM ------------------------------------------------------------------------------- */
+
+/*
+ * out = Σ_{i<n} sc[i]·pts[i]. In: pts, n affine points (Montgomery, (0, 0) = infinity), and
+ * sc, n Montgomery scalars, both host arrays or both device buffers as `where` says.
+ * n = 0 gives infinity. Points must be on the curve (in G1 for the result to be meaningful).
+ * Returns CZK_OK, CZK_EINVAL, CZK_ENOMEM or CZK_ECUDA. Variable time.
+ * Memory: device scratch of about czk_gpu_msm_g1_scratch_bytes(n) bytes for the call (plus
+ * the inputs' 128·n bytes when they are on the host).
+ */
+int czk_gpu_msm_g1_var(czk_gpu *g, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
+                       size_t n, czk_gpu_mem where, czk_err *err);
+
+/* Device scratch bytes czk_gpu_msm_g1_var allocates for n points (inputs not included). */
+size_t czk_gpu_msm_g1_scratch_bytes(size_t n);
+
+/* ---- timing ---------------------------------------------------------------------------- */
+
+/*
+ * Records a CUDA event on the context's stream; czk_gpu_timer_stop records a second one,
+ * waits for it and returns the milliseconds of GPU time between the two in *ms. For
+ * benchmarks: brackets calls whose inputs are already on the device.
+ */
+int czk_gpu_timer_start(czk_gpu *g, czk_err *err);
+int czk_gpu_timer_stop(czk_gpu *g, double *ms, czk_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CZK_GPU_BACKEND_H */

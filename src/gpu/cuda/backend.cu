@@ -1,0 +1,233 @@
+/*
+ * The czk_gpu context: device selection, the stream, counted device memory, the twiddle
+ * table cache and event timing. The transforms live in ntt/ntt.cu and the MSM in
+ * msm/msm.cu; src/gpu/README.md describes the stream and memory model.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "field/fr.h"
+#include "gpu/backend.h"
+#include "gpu/cuda/internal.cuh"
+#include "util/alloc.h"
+#include "util/status.h"
+
+extern "C" int czk_gpu_device_count(void) {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError(); /* clear the sticky "no device" error */
+        return 0;
+    }
+    return n;
+}
+
+int czk__gpu_enter(czk_gpu *g, czk_err *err) {
+    int rc = CZK_OK;
+    CZK_CUDA_TRY(err, cudaSetDevice(g->device));
+out:
+    return rc;
+}
+
+extern "C" int czk_gpu_create(czk_gpu **out, int device, czk_err *err) {
+    int rc = CZK_OK;
+    czk_gpu *g = NULL;
+    int count = 0;
+    if (out == NULL)
+        return czk_err_set(err, CZK_EINVAL, "out is NULL");
+    *out = NULL;
+    CZK_CUDA_TRY(err, cudaGetDeviceCount(&count));
+    if (device < 0 || device >= count) {
+        rc = czk_err_set(err, CZK_EINVAL, "device %d out of range (%d devices)", device, count);
+        goto out;
+    }
+    g = (czk_gpu *)czk_calloc(1, sizeof(*g));
+    if (g == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "context");
+        goto out;
+    }
+    g->device = device;
+    CZK_CUDA_TRY(err, cudaSetDevice(device));
+    CZK_CUDA_TRY(err, cudaDeviceGetAttribute(&g->sm_count, cudaDevAttrMultiProcessorCount, device));
+    CZK_CUDA_TRY(err, cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    CZK_CUDA_TRY(err, cudaEventCreate(&g->ev_begin));
+    CZK_CUDA_TRY(err, cudaEventCreate(&g->ev_end));
+    *out = g;
+    g = NULL;
+out:
+    czk_gpu_destroy(g);
+    return rc;
+}
+
+extern "C" void czk_gpu_destroy(czk_gpu *g) {
+    if (g == NULL)
+        return;
+    (void)cudaSetDevice(g->device);
+    for (unsigned i = 0; i < CZK__GPU_POW_CACHE; i++)
+        czk__gpu_free(g, g->pow_cache[i].dev, CZK__GPU_POW_ENTRIES * sizeof(czk_fr));
+    if (g->ev_begin)
+        (void)cudaEventDestroy(g->ev_begin);
+    if (g->ev_end)
+        (void)cudaEventDestroy(g->ev_end);
+    if (g->stream)
+        (void)cudaStreamDestroy(g->stream);
+    czk_free(g);
+}
+
+extern "C" void czk_gpu_describe(const czk_gpu *g, char *buf, size_t len) {
+    cudaDeviceProp prop;
+    if (len == 0)
+        return;
+    if (cudaGetDeviceProperties(&prop, g->device) != cudaSuccess) {
+        snprintf(buf, len, "CUDA device %d (properties unavailable)", g->device);
+        return;
+    }
+    snprintf(buf, len, "%s, %d SMs, cc %d.%d, %.1f GiB, L2 %d MiB", prop.name,
+             prop.multiProcessorCount, prop.major, prop.minor,
+             (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), prop.l2CacheSize >> 20);
+}
+
+extern "C" size_t czk_gpu_mem_in_use(const czk_gpu *g) {
+    return g->mem_in_use;
+}
+
+extern "C" size_t czk_gpu_mem_peak(const czk_gpu *g) {
+    return g->mem_peak;
+}
+
+extern "C" int czk_gpu_mem_info(czk_gpu *g, size_t *free_bytes, size_t *total_bytes, czk_err *err) {
+    int rc = CZK_OK;
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_CUDA_TRY(err, cudaMemGetInfo(free_bytes, total_bytes));
+out:
+    return rc;
+}
+
+int czk__gpu_malloc(czk_gpu *g, void **p, size_t bytes, czk_err *err) {
+    cudaError_t e;
+    *p = NULL;
+    if (bytes == 0)
+        return czk_err_set(err, CZK_EINVAL, "device allocation of 0 bytes");
+    e = cudaMalloc(p, bytes);
+    if (e != cudaSuccess) {
+        *p = NULL;
+        (void)cudaGetLastError();
+        return czk_err_set(err, e == cudaErrorMemoryAllocation ? CZK_ENOMEM : CZK_ECUDA,
+                           "cudaMalloc(%zu bytes; %zu held by this context): %s", bytes,
+                           g->mem_in_use, cudaGetErrorString(e));
+    }
+    g->mem_in_use += bytes;
+    if (g->mem_in_use > g->mem_peak)
+        g->mem_peak = g->mem_in_use;
+    return CZK_OK;
+}
+
+void czk__gpu_free(czk_gpu *g, void *p, size_t bytes) {
+    if (p == NULL)
+        return;
+    (void)cudaFree(p);
+    g->mem_in_use -= bytes;
+}
+
+extern "C" int czk_gpu_alloc(czk_gpu *g, void **dptr, size_t bytes, czk_err *err) {
+    int rc = CZK_OK;
+    if (g == NULL || dptr == NULL)
+        return czk_err_set(err, CZK_EINVAL, "NULL argument");
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_TRY(czk__gpu_malloc(g, dptr, bytes, err));
+out:
+    return rc;
+}
+
+extern "C" void czk_gpu_free(czk_gpu *g, void *dptr, size_t bytes) {
+    if (g == NULL || dptr == NULL)
+        return;
+    (void)cudaSetDevice(g->device);
+    czk__gpu_free(g, dptr, bytes);
+}
+
+extern "C" int czk_gpu_upload(czk_gpu *g, void *dst_dev, const void *src_host, size_t bytes,
+                              czk_err *err) {
+    int rc = CZK_OK;
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_CUDA_TRY(err, cudaMemcpyAsync(dst_dev, src_host, bytes, cudaMemcpyHostToDevice, g->stream));
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+out:
+    return rc;
+}
+
+extern "C" int czk_gpu_download(czk_gpu *g, void *dst_host, const void *src_dev, size_t bytes,
+                                czk_err *err) {
+    int rc = CZK_OK;
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_CUDA_TRY(err, cudaMemcpyAsync(dst_host, src_dev, bytes, cudaMemcpyDeviceToHost, g->stream));
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+out:
+    return rc;
+}
+
+extern "C" int czk_gpu_timer_start(czk_gpu *g, czk_err *err) {
+    int rc = CZK_OK;
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_CUDA_TRY(err, cudaEventRecord(g->ev_begin, g->stream));
+out:
+    return rc;
+}
+
+extern "C" int czk_gpu_timer_stop(czk_gpu *g, double *ms, czk_err *err) {
+    int rc = CZK_OK;
+    float f = 0;
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_CUDA_TRY(err, cudaEventRecord(g->ev_end, g->stream));
+    CZK_CUDA_TRY(err, cudaEventSynchronize(g->ev_end));
+    CZK_CUDA_TRY(err, cudaEventElapsedTime(&f, g->ev_begin, g->ev_end));
+    *ms = f;
+out:
+    return rc;
+}
+
+int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const czk_fr *c,
+                       czk_err *err) {
+    int rc = CZK_OK;
+    czk_fr *host = NULL;
+    czk__gpu_pow_entry *e;
+    czk_fr step;
+    *table = NULL;
+    for (unsigned i = 0; i < CZK__GPU_POW_CACHE; i++) {
+        e = &g->pow_cache[i];
+        if (e->dev != NULL && czk_fr_equal(&e->base, base) && czk_fr_equal(&e->c, c)) {
+            *table = e->dev;
+            return CZK_OK;
+        }
+    }
+    host = (czk_fr *)czk_malloc(CZK__GPU_POW_ENTRIES * sizeof(czk_fr));
+    if (host == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "power table");
+        goto out;
+    }
+    /* Level l holds step_l^j for j < 1024 with step_l = base^(1024^l); level 0 times c. */
+    step = *base;
+    for (unsigned l = 0; l < 3; l++) {
+        czk_fr *t = host + l * CZK__GPU_POW_LEVEL;
+        t[0] = l == 0 ? *c : CZK_FR_ONE;
+        for (unsigned j = 1; j < CZK__GPU_POW_LEVEL; j++)
+            czk_fr_mul(&t[j], &t[j - 1], &step);
+        for (unsigned j = 0; j < 10; j++)
+            czk_fr_sqr(&step, &step);
+    }
+    e = &g->pow_cache[g->pow_next];
+    g->pow_next = (g->pow_next + 1) % CZK__GPU_POW_CACHE;
+    if (e->dev == NULL)
+        CZK_TRY(czk__gpu_malloc(g, &e->dev, CZK__GPU_POW_ENTRIES * sizeof(czk_fr), err));
+    e->base = CZK_FR_ZERO; /* invalid until the upload has finished */
+    e->c = CZK_FR_ZERO;
+    CZK_CUDA_TRY(err, cudaMemcpyAsync(e->dev, host, CZK__GPU_POW_ENTRIES * sizeof(czk_fr),
+                                      cudaMemcpyHostToDevice, g->stream));
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+    e->base = *base;
+    e->c = *c;
+    *table = e->dev;
+out:
+    czk_free(host);
+    return rc;
+}

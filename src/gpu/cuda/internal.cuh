@@ -1,0 +1,75 @@
+/*
+ * Private to src/gpu/cuda: the device context behind czk_gpu and the helpers every host-side
+ * .cu file shares (error checking, counted device allocation, twiddle-table cache).
+ */
+#ifndef CZK_GPU_CUDA_INTERNAL_CUH
+#define CZK_GPU_CUDA_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+#include "field/fr.h"
+#include "gpu/backend.h"
+#include "util/status.h"
+
+/*
+ * Runs a CUDA runtime call; on failure sets `rc` to CZK_ECUDA, fills `err` with the call and
+ * CUDA's message, and jumps to `out`. Every function that uses it declares `int rc` and has
+ * an `out:` label (one exit, STYLE.md).
+ */
+#define CZK_CUDA_TRY(err, expr)                                                                    \
+    do {                                                                                           \
+        cudaError_t czk__cu = (expr);                                                              \
+        if (czk__cu != cudaSuccess) {                                                              \
+            rc = czk_err_set((err), CZK_ECUDA, "%s: %s (%s)", #expr, cudaGetErrorString(czk__cu),  \
+                             cudaGetErrorName(czk__cu));                                           \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+/* As CZK_CUDA_TRY for czk status codes. */
+#define CZK_TRY(expr)                                                                              \
+    do {                                                                                           \
+        rc = (expr);                                                                               \
+        if (rc != CZK_OK)                                                                          \
+            goto out;                                                                              \
+    } while (0)
+
+/* Entries of one power table: base^j for j < 2^10, 2^20 and 2^30 in steps (see ntt.cu). */
+#define CZK__GPU_POW_LEVEL 1024
+#define CZK__GPU_POW_ENTRIES (3 * CZK__GPU_POW_LEVEL)
+#define CZK__GPU_POW_CACHE 16
+
+typedef struct czk__gpu_pow_entry {
+    czk_fr base, c;
+    void *dev; /* CZK__GPU_POW_ENTRIES Fr elements on the device, or NULL when unused */
+} czk__gpu_pow_entry;
+
+struct czk_gpu {
+    int device;
+    cudaStream_t stream;
+    cudaEvent_t ev_begin, ev_end;
+    int sm_count;
+    size_t mem_in_use, mem_peak; /* bytes from czk__gpu_malloc */
+    czk__gpu_pow_entry pow_cache[CZK__GPU_POW_CACHE];
+    unsigned pow_next; /* round-robin replacement */
+};
+
+/* cudaMalloc on g's device, counted in g->mem_in_use. *p is NULL on failure. */
+int czk__gpu_malloc(czk_gpu *g, void **p, size_t bytes, czk_err *err);
+/* Frees what czk__gpu_malloc returned (NULL is a no-op) and uncounts `bytes`. */
+void czk__gpu_free(czk_gpu *g, void *p, size_t bytes);
+
+/*
+ * A device table of c·base^j (j < 1024), base^(1024·j) and base^(2^20·j) (j < 1024), so that
+ * c·base^e for any e < 2^30 is at most three entries multiplied. Cached in g; the pointer
+ * stays valid until the context is destroyed or CZK__GPU_POW_CACHE other tables are asked
+ * for. Synchronous.
+ */
+int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const czk_fr *c,
+                       czk_err *err);
+
+/* Makes g's device current for the calling thread. */
+int czk__gpu_enter(czk_gpu *g, czk_err *err);
+
+#endif /* CZK_GPU_CUDA_INTERNAL_CUH */

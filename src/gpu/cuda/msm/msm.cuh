@@ -1,0 +1,256 @@
+/*
+ * G1 multi-scalar multiplication kernels (Pippenger's bucket method with sorted buckets).
+ *
+ * DESIGN. For a window of c bits the scalars are cut into W = ceil(256/c) signed digits in
+ * [−2^(c−1), 2^(c−1)] (Booth recoding: a digit above 2^(c−1) becomes digit − 2^c with a
+ * carry into the next window), so each window has 2^(c−1) buckets and a negative digit adds
+ * −P (y negated on the fly). Steps, all on the context's stream:
+ *
+ *  1. msm_digits_kernel: one thread per scalar converts it out of Montgomery form and writes,
+ *     for every window w, the pair (key, value) = (w·2^(c−1) + |d| − 1, i | sign << 31), or
+ *     the key EMPTY (= W·2^(c−1)) for a zero digit. Keys of window w sit at [w·n, (w+1)·n).
+ *  2. One radix sort of all W·n pairs by key (CUB): every bucket of every window becomes one
+ *     contiguous run, the zero digits gather at the end.
+ *  3. msm_acc_points_kernel: the sorted array is cut into chunks of L0 entries, one thread
+ *     each, so every thread does the same number of mixed additions whatever the bucket
+ *     sizes (a scalar set full of ones puts a third of all entries in one bucket: a thread
+ *     per bucket would serialise them). A run of equal keys that lies wholly inside a chunk
+ *     is a finished bucket and is stored; the first and last runs of a chunk, when they may
+ *     continue into the neighbour, are written as partial sums (two slots per chunk).
+ *  4. msm_acc_partials_kernel repeats step 3 on the partial sums (XYZZ additions, chunks of
+ *     L1) until one chunk holds them all; each level shrinks the array L1/2 times. Slots
+ *     with nothing to carry hold infinity under a neighbouring key, which keeps the array
+ *     sorted; a run that sums to infinity is never stored, so such fillers never overwrite
+ *     a finished bucket (and a bucket whose true sum is infinity stays at its initial
+ *     infinity).
+ *  5. msm_window_segments_kernel: each window's buckets are cut into G segments; a thread
+ *     computes Σ_j j·B_j over its segment as T + (lo − 1)·R, T by the running-sum trick and
+ *     R = Σ B_j. msm_window_reduce_kernel adds the G segment sums of each window.
+ *  6. The host combines the W window sums: Σ_w 2^(c·w)·S_w.
+ *
+ * References: Pippenger (1976) through Bernstein et al., "Faster batch forgery
+ * identification" (INDOCRYPT 2012, §4) for the bucket method; sorted buckets and balanced
+ * accumulation as in the ZPrize 2022 MSM entries (Yrrid, Matter Labs; GPU.md §2.2).
+ */
+#ifndef CZK_GPU_CUDA_MSM_MSM_CUH
+#define CZK_GPU_CUDA_MSM_MSM_CUH
+
+#include <cstdint>
+
+#include "gpu/cuda/ec/xyzz.cuh"
+#include "gpu/cuda/ff/mont.cuh"
+
+namespace czk_cuda {
+
+/* Bits c·w .. c·w + c − 1 (c <= 24) of the 256-bit little-endian integer s. */
+__device__ __forceinline__ uint32_t scalar_bits(const uint32_t s[8], unsigned pos, unsigned c) {
+    unsigned limb = pos >> 5, sh = pos & 31;
+    uint64_t v = s[limb];
+    if (limb + 1 < 8)
+        v |= (uint64_t)s[limb + 1] << 32;
+    return (uint32_t)(v >> sh) & ((1u << c) - 1);
+}
+
+__global__ void __launch_bounds__(256)
+    msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, uint32_t n, unsigned c,
+                      unsigned nwin) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    fr_t s = fr_t::load_ro(scalars + i).from_mont();
+    const uint32_t half = 1u << (c - 1), empty = nwin * half;
+    uint32_t carry = 0;
+    for (unsigned w = 0; w < nwin; w++) {
+        uint32_t d = (w * c < 256 ? scalar_bits(s.l, w * c, c) : 0) + carry;
+        uint32_t neg = 0;
+        carry = 0;
+        if (d > half) {
+            d = (1u << c) - d;
+            neg = 1;
+            carry = 1;
+        }
+        size_t o = (size_t)w * n + i;
+        keys[o] = d == 0 ? empty : w * half + d - 1;
+        vals[o] = i | (neg << 31);
+    }
+}
+
+/* Stores a finished run, or writes it to a partial slot; see the DESIGN block. */
+__device__ __forceinline__ void msm_store_bucket(g1_xyzz_t *buckets, uint32_t key, uint32_t empty,
+                                                 const g1_xyzz_t &acc) {
+    if (key != empty && !acc.is_inf())
+        acc.store(buckets + key);
+}
+
+/*
+ * Level 0 of the bucket accumulation: chunk t covers sorted entries [t·L, (t+1)·L) of m.
+ * Writes finished buckets to `buckets` and two partial slots per chunk to pkeys/pvals.
+ */
+__global__ void __launch_bounds__(128)
+    msm_acc_points_kernel(g1_xyzz_t *buckets, uint32_t *pkeys, g1_xyzz_t *pvals,
+                          const uint32_t *keys, const uint32_t *vals, const g1_affine_t *points,
+                          size_t m, unsigned L, uint32_t empty) {
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t begin = t * L;
+    if (begin >= m)
+        return;
+    size_t end = begin + L < m ? begin + L : m;
+    uint32_t first_key = keys[begin];
+    bool open_front = begin > 0 && keys[begin - 1] == first_key;
+    bool open_back = end < m && keys[end] == keys[end - 1];
+    uint32_t cur = first_key;
+    bool first_run = true, front_done = false, back_done = false;
+    g1_xyzz_t acc = g1_xyzz_t::inf();
+    if (first_key != empty) {
+        for (size_t e = begin; e < end; e++) {
+            uint32_t k = keys[e];
+            if (k != cur) {
+                if (first_run && open_front) {
+                    acc.store(pvals + 2 * t);
+                    front_done = true;
+                } else {
+                    msm_store_bucket(buckets, cur, empty, acc);
+                }
+                first_run = false;
+                acc = g1_xyzz_t::inf();
+                cur = k;
+            }
+            if (k == empty)
+                break;
+            uint32_t v = vals[e];
+            g1_affine_t p = g1_affine_t::load_ro(points + (v & 0x7fffffffu));
+            if (p.is_inf())
+                continue;
+            if (v >> 31)
+                p.y = p.y.neg();
+            acc.add_affine(p);
+        }
+    }
+    /* The last run: partial if it may continue, or if it is also the open first run. */
+    if (cur != empty) {
+        if (first_run && (open_front || open_back)) {
+            acc.store(pvals + 2 * t); /* one run spans the chunk: carry it once */
+            front_done = true;
+        } else if (open_back) {
+            acc.store(pvals + 2 * t + 1);
+            back_done = true;
+        } else {
+            msm_store_bucket(buckets, cur, empty, acc);
+        }
+    }
+    pkeys[2 * t] = first_key;
+    pkeys[2 * t + 1] = cur;
+    if (!front_done)
+        g1_xyzz_t::inf().store(pvals + 2 * t);
+    if (!back_done)
+        g1_xyzz_t::inf().store(pvals + 2 * t + 1);
+}
+
+/* Levels >= 1: as msm_acc_points_kernel over partial sums (m entries, chunks of L). */
+__global__ void __launch_bounds__(128)
+    msm_acc_partials_kernel(g1_xyzz_t *buckets, uint32_t *okeys, g1_xyzz_t *ovals,
+                            const uint32_t *keys, const g1_xyzz_t *vals, size_t m, unsigned L,
+                            uint32_t empty) {
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t begin = t * L;
+    if (begin >= m)
+        return;
+    size_t end = begin + L < m ? begin + L : m;
+    uint32_t first_key = keys[begin];
+    bool open_front = begin > 0 && keys[begin - 1] == first_key;
+    bool open_back = end < m && keys[end] == keys[end - 1];
+    uint32_t cur = first_key;
+    bool first_run = true, front_done = false, back_done = false;
+    g1_xyzz_t acc = g1_xyzz_t::inf();
+    for (size_t e = begin; e < end; e++) {
+        uint32_t k = keys[e];
+        if (k != cur) {
+            if (first_run && open_front) {
+                acc.store(ovals + 2 * t);
+                front_done = true;
+            } else {
+                msm_store_bucket(buckets, cur, empty, acc);
+            }
+            first_run = false;
+            acc = g1_xyzz_t::inf();
+            cur = k;
+        }
+        acc.add(g1_xyzz_t::load(vals + e));
+    }
+    if (first_run && (open_front || open_back)) {
+        acc.store(ovals + 2 * t);
+        front_done = true;
+    } else if (open_back) {
+        acc.store(ovals + 2 * t + 1);
+        back_done = true;
+    } else {
+        msm_store_bucket(buckets, cur, empty, acc);
+    }
+    okeys[2 * t] = first_key;
+    okeys[2 * t + 1] = cur;
+    if (!front_done)
+        g1_xyzz_t::inf().store(ovals + 2 * t);
+    if (!back_done)
+        g1_xyzz_t::inf().store(ovals + 2 * t + 1);
+}
+
+/*
+ * out[w·G + g] = Σ_{j in segment g} j·B_j for window w, where bucket index j (1-based digit
+ * magnitude) runs over [lo, lo + S), S = 2^(c−1)/G. One thread per segment.
+ */
+__global__ void __launch_bounds__(128)
+    msm_window_segments_kernel(g1_xyzz_t *out, const g1_xyzz_t *buckets, unsigned c, unsigned nwin,
+                               unsigned lgG) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t G = 1u << lgG;
+    if (id >= nwin * G)
+        return;
+    const uint32_t half = 1u << (c - 1), S = half >> lgG;
+    uint32_t w = id >> lgG, g = id & (G - 1);
+    uint32_t lo = 1 + g * S; /* digit of the segment's first bucket */
+    const g1_xyzz_t *b = buckets + (size_t)w * half + (lo - 1);
+    g1_xyzz_t run = g1_xyzz_t::inf(), tot = g1_xyzz_t::inf();
+    for (int j = (int)S - 1; j >= 0; j--) {
+        run.add(g1_xyzz_t::load(b + j));
+        tot.add(run);
+    }
+    /* tot = Σ (j − lo + 1)·B_j; add (lo − 1)·run by double-and-add. */
+    uint32_t k = lo - 1;
+    if (k != 0) {
+        g1_xyzz_t mul = g1_xyzz_t::inf();
+        for (int bit = 31 - __clz(k); bit >= 0; bit--) {
+            mul.dbl();
+            if ((k >> bit) & 1)
+                mul.add(run);
+        }
+        tot.add(mul);
+    }
+    tot.store(out + id);
+}
+
+/*
+ * dst[w·G2 + b] = Σ of src[w·G + 128·b + t] over t < 128 (and below G): one block of 128
+ * threads per (window, group of 128), a shared-memory tree. Repeated until G = 1.
+ */
+__global__ void __launch_bounds__(128)
+    msm_window_reduce_kernel(g1_xyzz_t *dst, const g1_xyzz_t *src, uint32_t G, uint32_t G2) {
+    __shared__ g1_xyzz_t sm[128];
+    const uint32_t w = blockIdx.x / G2, b = blockIdx.x % G2;
+    const uint32_t idx = b * 128 + threadIdx.x;
+    g1_xyzz_t acc = idx < G ? g1_xyzz_t::load(src + (size_t)w * G + idx) : g1_xyzz_t::inf();
+    acc.store(sm + threadIdx.x);
+    __syncthreads();
+    for (unsigned s = 64; s > 0; s >>= 1) {
+        if (threadIdx.x < s) {
+            acc.add(g1_xyzz_t::load(sm + threadIdx.x + s));
+            acc.store(sm + threadIdx.x);
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        acc.store(dst + (size_t)w * G2 + b);
+}
+
+} // namespace czk_cuda
+
+#endif /* CZK_GPU_CUDA_MSM_MSM_CUH */

@@ -1,0 +1,121 @@
+/*
+ * czk_gpu_ntt_var: plans the passes of ntt.cuh and runs them on the context's stream.
+ */
+#include <cuda_runtime.h>
+
+#include "field/fr.h"
+#include "gpu/backend.h"
+#include "gpu/cuda/internal.cuh"
+#include "gpu/cuda/ntt/ntt.cuh"
+#include "util/status.h"
+
+using czk_cuda::fr_t;
+
+/* Elements per block of a pass: 2^11 (64 KiB of shared memory, 3 blocks per SM). */
+#define NTT_LG_TILE 11
+
+static void fr_pow2k(czk_fr *r, const czk_fr *a, unsigned k) {
+    *r = *a;
+    for (unsigned i = 0; i < k; i++)
+        czk_fr_sqr(r, r);
+}
+
+extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigned lg,
+                               czk_gpu_ntt_kind kind, const czk_fr *omega, const czk_fr *shift,
+                               czk_err *err) {
+    int rc = CZK_OK;
+    fr_t *d = NULL;
+    const size_t n = (size_t)1 << lg, bytes = n * sizeof(czk_fr);
+    const bool inverse = kind == CZK_GPU_NTT_INVERSE || kind == CZK_GPU_NTT_COSET_INVERSE;
+    const bool coset = kind == CZK_GPU_NTT_COSET_FORWARD || kind == CZK_GPU_NTT_COSET_INVERSE;
+    const unsigned levels = (lg + 9) / 10, k0 = lg < 10 ? lg : 10;
+    const void *twist = NULL, *roots = NULL, *pre = NULL, *post = NULL;
+    unsigned post_levels = levels;
+    czk_fr w, wk0, n_inv, ginv;
+    unsigned passes, s;
+
+    if (g == NULL || a == NULL || omega == NULL || (coset && shift == NULL))
+        return czk_err_set(err, CZK_EINVAL, "NULL argument");
+    if (lg < CZK_GPU_NTT_MIN_LG || lg > CZK_GPU_NTT_MAX_LG)
+        return czk_err_set(err, CZK_EINVAL, "lg %u outside [%d, %d]", lg, CZK_GPU_NTT_MIN_LG,
+                           CZK_GPU_NTT_MAX_LG);
+    if ((unsigned)kind > CZK_GPU_NTT_COSET_INVERSE || (unsigned)where > CZK_GPU_MEM_DEVICE)
+        return czk_err_set(err, CZK_EINVAL, "unknown NTT kind or memory kind");
+    if (coset && czk_fr_is_zero(shift))
+        return czk_err_set(err, CZK_EINVAL, "coset shift is zero");
+    CZK_TRY(czk__gpu_enter(g, err));
+
+    /* Twiddles: ω (or ω^-1) for the twists, ω_(2^k0) for the small transforms. */
+    w = *omega;
+    if (inverse)
+        czk_fr_inv_var(&w, omega);
+    fr_pow2k(&wk0, &w, lg - k0);
+    CZK_TRY(czk__gpu_pow_table(g, &twist, &w, &CZK_FR_ONE, err));
+    CZK_TRY(czk__gpu_pow_table(g, &roots, &wk0, &CZK_FR_ONE, err));
+    if (kind == CZK_GPU_NTT_COSET_FORWARD)
+        CZK_TRY(czk__gpu_pow_table(g, &pre, shift, &CZK_FR_ONE, err));
+    if (inverse) {
+        czk_fr_set_u64(&n_inv, (uint64_t)n);
+        czk_fr_inv_var(&n_inv, &n_inv);
+        if (coset) {
+            czk_fr_inv_var(&ginv, shift);
+            CZK_TRY(czk__gpu_pow_table(g, &post, &ginv, &n_inv, err));
+        } else {
+            /* A table of base 1 holds c in every entry: one lookup, one multiplication. */
+            CZK_TRY(czk__gpu_pow_table(g, &post, &CZK_FR_ONE, &n_inv, err));
+            post_levels = 1;
+        }
+    }
+
+    if (where == CZK_GPU_MEM_HOST) {
+        CZK_TRY(czk__gpu_malloc(g, (void **)&d, bytes, err));
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(d, a, bytes, cudaMemcpyHostToDevice, g->stream));
+    } else {
+        d = (fr_t *)a;
+    }
+
+    passes = (lg + 9) / 10;
+    s = lg;
+    for (unsigned p = 0; p < passes; p++) {
+        unsigned k = lg / passes + (p < lg % passes ? 1 : 0);
+        unsigned lgM = s - k;
+        unsigned lgT = k >= NTT_LG_TILE ? 0 : NTT_LG_TILE - k;
+        unsigned groups_lg = lg - k; /* lg of the number of columns over all groups */
+        if (lgM > 0 && lgT > lgM)
+            lgT = lgM;
+        if (lgT > groups_lg)
+            lgT = groups_lg;
+        size_t smem = sizeof(fr_t) << (k + lgT);
+        unsigned blocks = (unsigned)(n >> (k + lgT));
+        CZK_CUDA_TRY(err,
+                     cudaFuncSetAttribute(czk_cuda::ntt_dif_pass_kernel,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        czk_cuda::ntt_dif_pass_kernel<<<blocks, 256, smem, g->stream>>>(
+            d, lg, s, k, lgT, (const fr_t *)roots, k0, lgM ? (const fr_t *)twist : nullptr,
+            p == 0 ? (const fr_t *)pre : nullptr, levels);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        s -= k;
+    }
+    if (lg >= 10) {
+        size_t smem = 2 * 32 * 64 * sizeof(uint4);
+        CZK_CUDA_TRY(err,
+                     cudaFuncSetAttribute(czk_cuda::ntt_bitrev_kernel,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        czk_cuda::ntt_bitrev_kernel<<<(unsigned)(n >> 10), 256, smem, g->stream>>>(
+            d, lg, (const fr_t *)post, post_levels);
+    } else {
+        czk_cuda::ntt_bitrev_small_kernel<<<1, (unsigned)n, 0, g->stream>>>(
+            d, lg, (const fr_t *)post, post_levels);
+    }
+    CZK_CUDA_TRY(err, cudaGetLastError());
+
+    if (where == CZK_GPU_MEM_HOST)
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(a, d, bytes, cudaMemcpyDeviceToHost, g->stream));
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+out:
+    if (where == CZK_GPU_MEM_HOST && d != NULL) {
+        (void)cudaStreamSynchronize(g->stream);
+        czk__gpu_free(g, d, bytes);
+    }
+    return rc;
+}
