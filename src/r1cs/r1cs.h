@@ -18,7 +18,11 @@
  * row_ptr[0] = 0, row_ptr non-decreasing, row_ptr[n_constraints] = nnz; cols strictly
  * ascending within a row and < n_vars; vals fully reduced (< r); 1 + n_public <= n_vars
  * <= 2^32. Explicit zero coefficients are allowed (a zkey may carry them); the builder drops
- * them. When nnz = 0, `cols` and `vals` may be NULL.
+ * them. When nnz = 0, `cols` and `vals` may be NULL. SpMV, check and density assume a valid
+ * system and do not re-check it (column indices are used as array indices).
+ *
+ * Thread-safety: nothing here has global state; any number of threads may read one system
+ * (spmv, check, density, validate, save) at once.
  */
 #ifndef CZK_R1CS_R1CS_H
 #define CZK_R1CS_R1CS_H
@@ -207,6 +211,10 @@ int czk_r1cs_load_ex(czk_r1cs *cs, const char *path, unsigned flags, czk_pool *p
 uint64_t czk__r1cs_hash(const void *p, size_t len, uint64_t seed);
 /* Internal, for tests: recomputes and rewrites both checksums of the file image in place. */
 int czk__r1cs_file_reseal(void *image, size_t len);
+/* Internal (r1cs.c, used by the loader): czk_r1cs_validate reporting `code` and prefixing its
+ * message with `what` (the file's path). */
+int czk__r1cs_validate_as(const czk_r1cs *cs, czk_pool *pool, int code, const char *what,
+                          czk_err *err);
 
 #ifdef __cplusplus
 }
