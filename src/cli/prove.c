@@ -32,8 +32,9 @@ static const char *USAGE =
     "  --backend auto|cpu     where to compute (default auto)\n"
     "  --seed S               derive r and s from S instead of the OS (tests only: a\n"
     "                         seeded proof is not zero-knowledge against who knows S)\n"
-    "  --check full|curve     .params point checks: on-curve + subgroup, or on-curve only\n"
-    "                         (default curve: the proof is verified anyway)\n"
+    "  --check full|curve     proving-key point checks: on-curve + subgroup, or on-curve\n"
+    "                         only (default curve, as bellperson: the proof is verified\n"
+    "                         before it is written, so a bad key cannot pass a bad proof)\n"
     "  --timings              print the time of each step to stderr\n";
 
 typedef struct {
@@ -141,7 +142,9 @@ int czk_cli_prove(int argc, char **argv) {
         if (rc == CZK_OK)
             rc = czk_cli_read_r1cs(&cs, a.r1cs, pool, &err);
     } else {
-        rc = czk_zkey_read_pool(&pk, &cs, a.zkey, pool, &err);
+        rc = czk_zkey_read_ex(
+            &pk, &cs, a.zkey,
+            a.check == CZK_BP_CHECK_FULL ? CZK_KEY_CHECK_FULL : CZK_KEY_CHECK_CURVE, pool, &err);
     }
     if (rc == CZK_OK)
         rc = czk_circom_wtns_read(&w, &n_w, a.wtns, &err);

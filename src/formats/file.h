@@ -48,6 +48,17 @@ void czk_file_unmap(czk_file_mapping *map);
  */
 int czk_file_read_all(uint8_t **data, size_t *len, const char *path, czk_err *err);
 
+/*
+ * How thoroughly a key reader checks the big point vectors of a proving key. The verifying
+ * key's points are always checked in full. CURVE is what bellperson's mapped parameters do and
+ * is safe for proving: a proof made from off-subgroup key points fails the verification every
+ * czk proof gets before it leaves (the verifier checks the proof's points in full).
+ */
+typedef enum czk_key_check {
+    CZK_KEY_CHECK_FULL = 0,  /* range, on the curve, in the prime-order subgroup */
+    CZK_KEY_CHECK_CURVE = 1, /* range and on the curve (about 30x faster) */
+} czk_key_check;
+
 /* A file being written under a temporary name next to its final path. */
 typedef struct czk_file_writer {
     int fd;          /* -1 when closed */

@@ -55,13 +55,18 @@ typedef struct decode_job {
     void *out;
     const uint8_t *in;
     int g2;
+    int curve_only;       /* skip the subgroup check (czk_key_check CURVE) */
     _Atomic uint64_t bad; /* lowest failing index + 1; 0 when none */
 } decode_job;
 
 static int decode_one(const decode_job *j, size_t i) {
+    czk_g1_affine *o1 = (czk_g1_affine *)j->out + i;
+    czk_g2_affine *o2 = (czk_g2_affine *)j->out + i;
     if (j->g2)
-        return czk_g2_affine_from_snarkjs((czk_g2_affine *)j->out + i, j->in + i * G2_BYTES);
-    return czk_g1_affine_from_snarkjs((czk_g1_affine *)j->out + i, j->in + i * G1_BYTES);
+        return j->curve_only ? czk_g2_affine_from_snarkjs_unchecked(o2, j->in + i * G2_BYTES)
+                             : czk_g2_affine_from_snarkjs(o2, j->in + i * G2_BYTES);
+    return j->curve_only ? czk_g1_affine_from_snarkjs_unchecked(o1, j->in + i * G1_BYTES)
+                         : czk_g1_affine_from_snarkjs(o1, j->in + i * G1_BYTES);
 }
 
 static void decode_body(void *arg, size_t begin, size_t end, unsigned worker) {
@@ -81,9 +86,9 @@ static void decode_body(void *arg, size_t begin, size_t end, unsigned worker) {
     }
 }
 
-static int read_points(void *out, int g2, const uint8_t *p, uint64_t n, czk_pool *pool,
-                       const char *path, const char *what, czk_err *err) {
-    decode_job j = {.out = out, .in = p, .g2 = g2};
+static int read_points(void *out, int g2, int curve_only, const uint8_t *p, uint64_t n,
+                       czk_pool *pool, const char *path, const char *what, czk_err *err) {
+    decode_job j = {.out = out, .in = p, .g2 = g2, .curve_only = curve_only};
     atomic_init(&j.bad, 0);
     czk_pool_run(pool, (size_t)n, 256, decode_body, &j);
     uint64_t bad = atomic_load_explicit(&j.bad, memory_order_relaxed);
@@ -94,12 +99,12 @@ static int read_points(void *out, int g2, const uint8_t *p, uint64_t n, czk_pool
 
 static int read_g1s(czk_g1_affine *out, const uint8_t *p, uint64_t n, czk_pool *pool,
                     const char *path, const char *what, czk_err *err) {
-    return read_points(out, 0, p, n, pool, path, what, err);
+    return read_points(out, 0, 0, p, n, pool, path, what, err);
 }
 
 static int read_g2s(czk_g2_affine *out, const uint8_t *p, uint64_t n, czk_pool *pool,
                     const char *path, const char *what, czk_err *err) {
-    return read_points(out, 1, p, n, pool, path, what, err);
+    return read_points(out, 1, 0, p, n, pool, path, what, err);
 }
 
 /* Allocates n elements of `size` bytes; n = 0 gives NULL without failing. */
@@ -357,6 +362,12 @@ int czk_zkey_read(czk_groth16_pk *pk, czk_r1cs *ab, const char *path, czk_err *e
 
 int czk_zkey_read_pool(czk_groth16_pk *pk, czk_r1cs *ab, const char *path, czk_pool *pool,
                        czk_err *err) {
+    return czk_zkey_read_ex(pk, ab, path, CZK_KEY_CHECK_FULL, pool, err);
+}
+
+int czk_zkey_read_ex(czk_groth16_pk *pk, czk_r1cs *ab, const char *path, czk_key_check check,
+                     czk_pool *pool, czk_err *err) {
+    int co = check == CZK_KEY_CHECK_CURVE;
     memset(pk, 0, sizeof(*pk));
     if (ab != NULL)
         memset(ab, 0, sizeof(*ab));
@@ -416,11 +427,11 @@ int czk_zkey_read_pool(czk_groth16_pk *pk, czk_r1cs *ab, const char *path, czk_p
         (rc = alloc_array((void **)&pk->h, ds, sizeof(czk_g1_affine), path, "H points", err)))
         goto out;
     if ((rc = read_g1s(pk->vk.ic, s3->data, pk->vk.n_ic, pool, path, "section 3 IC", err)) ||
-        (rc = read_g1s(pk->a, s5->data, nv, pool, path, "section 5 A", err)) ||
-        (rc = read_g1s(pk->b_g1, s6->data, nv, pool, path, "section 6 B1", err)) ||
-        (rc = read_g2s(pk->b_g2, s7->data, nv, pool, path, "section 7 B2", err)) ||
-        (rc = read_g1s(pk->l, s8->data, pk->n_l, pool, path, "section 8 C", err)) ||
-        (rc = read_g1s(pk->h, s9->data, ds, pool, path, "section 9 H", err)))
+        (rc = read_points(pk->a, 0, co, s5->data, nv, pool, path, "section 5 A", err)) ||
+        (rc = read_points(pk->b_g1, 0, co, s6->data, nv, pool, path, "section 6 B1", err)) ||
+        (rc = read_points(pk->b_g2, 1, co, s7->data, nv, pool, path, "section 7 B2", err)) ||
+        (rc = read_points(pk->l, 0, co, s8->data, pk->n_l, pool, path, "section 8 C", err)) ||
+        (rc = read_points(pk->h, 0, co, s9->data, ds, pool, path, "section 9 H", err)))
         goto out;
     if (ab != NULL)
         rc = build_ab(ab, &ci, &h, path, err);

@@ -14,6 +14,7 @@
 #ifndef CZK_FORMATS_ZKEY_H
 #define CZK_FORMATS_ZKEY_H
 
+#include "formats/file.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
@@ -44,6 +45,11 @@ int czk_zkey_read(czk_groth16_pk *pk, czk_r1cs *ab, const char *path, czk_err *e
  * error message do not depend on the number of threads. */
 int czk_zkey_read_pool(czk_groth16_pk *pk, czk_r1cs *ab, const char *path, czk_pool *pool,
                        czk_err *err);
+
+/* As czk_zkey_read_pool, with `check` choosing how sections 5–9 (A, B1, B2, C, H) are
+ * checked; IC and the header's points are always checked in full. */
+int czk_zkey_read_ex(czk_groth16_pk *pk, czk_r1cs *ab, const char *path, czk_key_check check,
+                     czk_pool *pool, czk_err *err);
 
 /*
  * Writes pk (h_basis CZK_H_ODD_COSET, density CZK_DENSITY_DENSE, as from czk's dev setup
