@@ -87,7 +87,7 @@ struct czk_ntt_domain {
     unsigned lg;
     size_t n;
     czk_ntt_root root;
-    czk_fr omega, omega_inv, omega_2n, n_inv;
+    czk_fr omega, omega_2n, n_inv;
     unsigned blk_lg; /* B = 2^blk_lg = min(n, 2^CZK__NTT_BLOCK_LG) */
     czk_fr *blk_fwd; /* ω_B^j, j < max(1, B/2) */
     czk_fr *blk_inv; /* ω_B^(−j) */
@@ -139,7 +139,6 @@ int czk__ntt_domain_create_tuned(czk_ntt_domain **out, unsigned lg_n, czk_ntt_ro
     for (unsigned i = lg_n + 1; i < 32; i++)
         czk_fr_sqr(&d->omega_2n, &d->omega_2n);
     czk_fr_sqr(&d->omega, &d->omega_2n);
-    czk_fr_inv(&d->omega_inv, &d->omega);
     czk_fr_set_u64(&n_fr, d->n);
     czk_fr_inv(&d->n_inv, &n_fr);
 
@@ -403,7 +402,8 @@ static void stage_body(void *arg, size_t b, size_t e, unsigned worker) {
 static void run_stage(const czk_ntt_domain *d, czk_fr *a, size_t m, int quad, czk__ntt_dir dir,
                       int dit, czk_pool *pool) {
     stage_arg sa = {.d = d, .a = a, .m = m, .dir = dir, .dit = dit, .quad = quad};
-    size_t ngroups = d->n / (2 * m), want = 8 * (size_t)czk_pool_ways(pool);
+    /* About 8 items a way, splitting the groups too when there are few twiddle chunks. */
+    size_t ngroups = d->n / (2 * m), ways = czk_pool_ways(pool), want = ways > 1 ? 8 * ways : 1;
     size_t jmax = quad ? m / 2 : m;
     sa.nch = (jmax + NTT_TW_CHUNK - 1) / NTT_TW_CHUNK;
     sa.gparts = 1;
