@@ -10,4 +10,8 @@ if(TARGET czk_cli)
            COMMAND ${CMAKE_SOURCE_DIR}/tests/interop/run.sh $<TARGET_FILE:czk_cli>
                    ${CMAKE_BINARY_DIR}/interop --errors)
   set_tests_properties(interop_errors PROPERTIES TIMEOUT 300 LABELS interop)
+  add_test(NAME interop_synth
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/interop/run.sh $<TARGET_FILE:czk_cli>
+                   ${CMAKE_BINARY_DIR}/interop --synth)
+  set_tests_properties(interop_synth PROPERTIES TIMEOUT 300 LABELS interop)
 endif()

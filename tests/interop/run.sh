@@ -4,6 +4,7 @@
 #
 #   run.sh <czk binary> <work dir> <circuit>       circuit: mul3, bits or squares
 #   run.sh <czk binary> <work dir> --errors        corrupted files give clean errors
+#   run.sh <czk binary> <work dir> --synth         czk's own formats end to end
 #
 # Data: tests/interop/data (made once with snarkjs; see its README). Tools: the pinned
 # snarkjs in tests/snarkjs/node_modules (tools/setup.sh installs it). Fails on the first
@@ -93,8 +94,32 @@ if [ "$what" = "--errors" ]; then
     exit 0
 fi
 
+if [ "$what" = "--synth" ]; then
+    step "czk synth -> czk prove (bellperson format, czk R1CS file) -> czk verify"
+    expect 0 "$czk" synth --porep-shaped 10 --out "$w/s" --keys dev --seed 3
+    expect 0 "$czk" prove --params "$w/s/dev.params" --r1cs "$w/s/circuit.czkr1cs" \
+        --wtns "$w/s/witness.wtns" --out "$w/s/proof.bin" --public "$w/s/public2.json"
+    cmp "$w/s/public.json" "$w/s/public2.json" || fail "public inputs differ"
+    expect 0 "$czk" verify --vk "$w/s/dev.vk" --proof "$w/s/proof.bin" --public "$w/s/public.json"
+    step "benchmark keys are refused by czk prove: their proofs cannot verify"
+    expect 0 "$czk" synth --porep-shaped 10 --out "$w/b" --keys bench --seed 3
+    expect 2 "$czk" prove --params "$w/b/bench.params" --r1cs "$w/b/circuit.czkr1cs" \
+        --wtns "$w/b/witness.wtns" --out "$w/b/proof.bin" --public "$w/b/p.json"
+    [ ! -e "$w/b/proof.bin" ] || fail "an unverifiable proof was written"
+    echo "interop --synth: ok"
+    exit 0
+fi
+
 c=$what
 [ -f "$data/$c.zkey" ] || fail "no test data for circuit '$c'"
+
+step "$c: circom2 --prime bls12381 and snarkjs wtns calculate reproduce the committed files"
+circom2=$root/tests/snarkjs/node_modules/.bin/circom2
+expect 0 "$circom2" "$root/tests/interop/circuits/$c.circom" --r1cs --wasm --prime bls12381 -o "$w"
+expect 0 "$snarkjs" wtns calculate "$w/${c}_js/$c.wasm" "$root/tests/interop/circuits/$c.input.json" "$w/$c.wtns"
+cmp "$w/$c.r1cs" "$data/$c.r1cs" || fail "circom's $c.r1cs differs from the committed one"
+cmp "$w/$c.wtns" "$data/$c.wtns" || fail "snarkjs's $c.wtns differs from the committed one"
+expect 0 "$snarkjs" wtns check "$data/$c.r1cs" "$data/$c.wtns"
 
 step "$c: czk prove (snarkjs key) -> snarkjs verify"
 expect 0 "$czk" prove --timings "$data/$c.zkey" "$data/$c.wtns" "$w/czk.proof.json" "$w/czk.public.json"
