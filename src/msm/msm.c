@@ -8,40 +8,49 @@
  * 1. Split by value, in one pass over the scalars (two cheap sweeps of the same ranges, in
  *    parallel: count, then write). Zero scalars and points at infinity are skipped; scalars
  *    equal to one set a bit of a bitmap; the rest are converted to canonical limbs, split with
- *    the endomorphism and packed ("rest" arrays: point index, half scalars, phi(P).x).
- * 2. Batch addition of the bitmap's points (msm_impl.inc, sum_range): blocks of up to BLOCK
- *    points are reduced by a pairwise tree of affine additions that share one inversion per
- *    round (Montgomery's trick), so an addition costs about 6 multiplications instead of the
- *    11 of a mixed XYZZ addition.
- * 3. Pippenger's bucket method (Pippenger 1976; Bernstein et al., "Faster batch forgery
- *    identification", eprint 2012/549, §4) on the rest, with three refinements:
+ *    the endomorphism and packed ("rest": point index, two half scalars, the x of [x^2]P).
+ * 2. Batch addition of the bitmap's points (sum_range in msm_impl.inc): blocks of up to BLOCK
+ *    points are reduced by a pairwise tree of affine additions whose rounds share one
+ *    inversion each (Montgomery's trick), about 6 multiplications per addition against the
+ *    8M+2S of a mixed XYZZ addition.
+ * 3. Pippenger's bucket method (Pippenger 1976; Bernstein, Doumen, Lange, Oosterwijk, "Faster
+ *    batch forgery identification", eprint 2012/549, §4) on the rest, with:
  *    - GLV (Gallant, Lambert, Vanstone, CRYPTO 2001): k = k0 + k1 x^2 with 0 <= k0, k1 < x^2
  *      < 2^128, and [x^2]P is (beta x, -y) on G1 (the curve code's sigma, negated) and
  *      psi^2(P) = (n x, -y) with n in Fp on G2. Twice the points, half the windows: the
- *      accumulation work is unchanged, the bucket reduction work halves.
- *    - Signed (Booth) digits: d_w = bits[cw, cw+c) + bit[cw-1] - 2^c bit[cw+c-1], in
+ *      accumulation work stays, the bucket reduction work halves.
+ *    - Signed (Booth) digits: d_w = bits[s, s+c) + bit[s-1] - 2^c bit[s+c-1], in
  *      [-2^(c-1), 2^(c-1)], independent per window (no carry chain), so a window needs 2^(c-1)
  *      buckets instead of 2^c - 1; -P costs a field negation. The top window keeps its high
  *      bit (no subtraction), so its digits are non-negative and need no extra window.
- *    - Bucket sums by batch-affine additions: a task (window, bucket range) sorts its entries
- *      by bucket with a counting sort, then reduces blocks of them by the same pairwise tree
- *      as in step 2, where a pair is added only if both entries belong to the same bucket.
- *      Sorting first means no bucket is ever the target of two additions of one batch, so
- *      there are no collisions to defer, and a skewed digit distribution (every scalar equal,
- *      say) costs log2(block) rounds rather than one inversion per addition. The buckets come
- *      out in descending order, so the running-sum reduction (sum_b (b+1) S_b as a sum of
- *      suffix sums, 2 XYZZ additions per bucket) consumes them directly: no bucket array.
+ *      Windows have nearly equal widths (plan_windows), chosen by a cost model (plan_cost).
+ *    - Batch-affine bucket accumulation (task_affine; the approach of gnark-crypto's
+ *      batch-affine MSM): entries are taken in point order, the first one of a bucket is
+ *      copied in and later ones go into a batch of distinct buckets that is added with one
+ *      shared inversion; an entry whose bucket is already in the batch waits in a short queue,
+ *      and when that is full it "spills". Spilled entries, and all entries of a task with few
+ *      buckets (where most would spill), are sorted by bucket and summed by the same pairwise
+ *      trees as in step 2, then added into the buckets (tree_merge): a skewed digit
+ *      distribution (every scalar equal, say) costs log2(BLOCK) tree rounds, not one
+ *      inversion per addition.
+ *    - Batch-affine bucket reduction (reduce_affine): sum_b (b+1) S_b by running sums, with
+ *      the buckets cut into segments that step together, so each step is two batches of
+ *      independent affine additions rather than two XYZZ additions per bucket.
  *    Tasks are (window, bucket range) pairs; a range [b0, b1) returns T = sum (b-b0+1) S_b and
- *    R = sum S_b, and contributes T + [b0] R, so splitting a window costs one digit scan per
- *    task and no repeated bucket work. The window size c and the number of splits come from a
- *    cost model (plan_choose) with measured per-operation costs.
- * 4. Windows are combined by Horner's rule in Jacobian coordinates (c doublings per window).
+ *    R = sum S_b and contributes T + [b0] R, so splitting a window for more threads costs one
+ *    digit scan per task and no repeated bucket work.
+ * 4. Windows are combined by Horner's rule in Jacobian coordinates.
+ *
+ * Measured (one thread, 2-core Xeon, CPU time, random G1 points and scalars, against blst's
+ * Pippenger in the same process): 2^16 in 0.32 s (blst 0.48 s), 2^18 in 1.13 s (blst 1.72 s).
+ * bench_msm switches each technique off for comparison.
  *
  * Everything is variable time: MSM inputs in a prover are the proving key and the witness,
  * which are not secret from the prover.
  */
 #include "msm/msm.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "field/fp.h"
@@ -108,10 +117,13 @@ void czk__msm_glv_split(uint64_t out[4], const uint64_t k[4]) {
 
 #define MSM_MAX_WINDOW 24
 #define MSM_MAX_WINDOWS 256
+/* Segments of the batch-affine bucket reduction (reduce_affine); at most BLOCK. */
+#define MSM_RED_SEGS 128
 /*
- * Points per chunk. Each chunk repeats the bucket reduction (2^(c-1) buckets x windows), so a
- * chunk should hold many points per bucket; scratch is about 84 bytes per non-0/1 point plus
- * 4 bytes per half scalar and worker.
+ * Points per chunk. Each chunk repeats the bucket reduction (about 2^(c-1) buckets per
+ * window), so a chunk should hold many points per bucket. Scratch: 84 bytes per non-0/1 point
+ * of a chunk (G1; index, half scalars, x of [x^2]P) plus, per worker with a task, 16 bytes per
+ * such point (entry codes) and about 100 bytes per bucket of its window.
  */
 #define MSM_DEFAULT_CHUNK ((size_t)1 << 20)
 
@@ -121,13 +133,15 @@ static const uint64_t MSM_KMAX_FULL[4] = {0xffffffff00000000ULL, 0x53bda402fffe5
                                           0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
 
 typedef struct msm_plan {
-    unsigned c;                   /* window bits */
-    unsigned windows;             /* ceil(bits / c) */
-    unsigned halves;              /* 2 with GLV, else 1 */
-    unsigned limbs;               /* limbs per half scalar: 2 with GLV, else 4 */
-    unsigned booth;               /* signed digits */
-    unsigned splits;              /* bucket ranges per window */
-    uint32_t nb[MSM_MAX_WINDOWS]; /* buckets of each window: |digit| - 1 indexes them */
+    unsigned c;                     /* the widest window, in bits */
+    unsigned windows;               /* number of windows */
+    unsigned halves;                /* 2 with GLV, else 1 */
+    unsigned limbs;                 /* limbs per half scalar: 2 with GLV, else 4 */
+    unsigned booth;                 /* signed digits */
+    unsigned splits;                /* bucket ranges per window */
+    uint8_t width[MSM_MAX_WINDOWS]; /* bits of each window, low window first */
+    uint16_t off[MSM_MAX_WINDOWS];  /* its lowest bit */
+    uint32_t nb[MSM_MAX_WINDOWS];   /* its buckets: |digit| - 1 indexes them */
     uint32_t nb_max;
 } msm_plan;
 
@@ -144,78 +158,99 @@ static inline uint32_t msm_bits(const uint64_t *k, unsigned nl, unsigned pos, un
 
 /* The digit of window w of the half scalar k (see DESIGN for the Booth form). */
 static inline int32_t msm_digit(const uint64_t *k, const msm_plan *pl, unsigned w) {
-    unsigned s = w * pl->c;
-    uint32_t raw = msm_bits(k, pl->limbs, s, pl->c);
+    unsigned s = pl->off[w], c = pl->width[w];
+    uint32_t raw = msm_bits(k, pl->limbs, s, c);
     if (!pl->booth)
         return (int32_t)raw;
     int32_t d = (int32_t)raw;
     if (s != 0)
         d += (int32_t)msm_bits(k, pl->limbs, s - 1, 1);
-    if (w + 1 < pl->windows && (raw >> (pl->c - 1)) != 0)
-        d -= (int32_t)1 << pl->c;
+    if (w + 1 < pl->windows && (raw >> (c - 1)) != 0)
+        d -= (int32_t)1 << c;
     return d;
 }
 
-/* Fills windows and bucket counts for window size c. */
-static void plan_windows(msm_plan *pl, unsigned c) {
+/*
+ * Cuts the scalar bits into `windows` windows of nearly equal width (the wider ones low):
+ * for a given window count this minimises the widest window and so the bucket count, where
+ * equal widths of ceil(bits / windows) would leave a narrow top window (13-bit windows over
+ * 128 bits, say, leave 11 bits on top; 14-bit ones leave 2).
+ */
+static void plan_windows(msm_plan *pl, unsigned windows) {
     const uint64_t *kmax = pl->halves == 2 ? MSM_KMAX_GLV : MSM_KMAX_FULL;
     unsigned bits = pl->halves == 2 ? 128 : 255;
-    pl->c = c;
-    pl->windows = (bits + c - 1) / c;
+    unsigned narrow = bits / windows, wide = bits % windows, off = 0;
+    pl->windows = windows;
+    pl->c = narrow + (wide != 0);
     pl->nb_max = 0;
-    for (unsigned w = 0; w < pl->windows; w++) {
+    for (unsigned w = 0; w < windows; w++) {
+        unsigned c = narrow + (w < wide);
         uint32_t nb;
-        if (w + 1 < pl->windows) {
+        pl->width[w] = (uint8_t)c;
+        pl->off[w] = (uint16_t)off;
+        if (w + 1 < windows) {
             nb = pl->booth ? (uint32_t)1 << (c - 1) : ((uint32_t)1 << c) - 1;
         } else {
-            /* The top window: its largest digit is (kmax >> s) (+1 for the Booth low bit). */
-            uint32_t top = msm_bits(kmax, 4, w * c, c);
-            nb = top + (pl->booth ? 1 : 0);
+            /* The top window: its largest digit is (kmax >> off) (+1 for the Booth low bit). */
+            nb = msm_bits(kmax, 4, off, c) + (pl->booth ? 1 : 0);
         }
         pl->nb[w] = nb;
         if (nb > pl->nb_max)
             pl->nb_max = nb;
+        off += c;
     }
 }
 
 /*
  * Cost model, in nanoseconds per operation for G1 (G2 costs about 3x more for each, so the
- * same choice is made). Measured with bench_msm on the 2-core Xeon (Sapphire Rapids, KVM)
- * this was developed on; see MSM_COST_* below.
- *   scan:   digit extraction and counting-sort placement, per entry and task (two passes)
- *   add:    one bucket accumulation addition (batch-affine tree, or XYZZ mixed)
- *   bucket: the running-sum reduction per bucket (an XYZZ addition, plus a mixed one for
- *           non-empty buckets in the affine mode)
- *   task:   fixed cost per task (scratch setup, the final rounds of small batches)
+ * same choice is made), fitted to window sweeps at 2^16 and 2^18 (bench_msm --window) and perf
+ * profiles on the 2-core Xeon (Sapphire Rapids, KVM) this was developed on; the chosen window
+ * count was the fastest of the sweep at 2^16, 2^18 and 2^20 (within 1 %):
+ *   scan:   digit extraction per entry and task (one pass; two for the XYZZ path's sort)
+ *   add:    one bucket accumulation: batch-affine (~6M plus a share of the inversion and the
+ *           entry handling), or an XYZZ mixed addition (8M+2S)
+ *   bucket: reduction per bucket: two batch-affine additions, or one XYZZ addition
+ *   task:   fixed cost per task, plus the affine reduction's segment combination
  */
-#define MSM_COST_SCAN 6.0
-#define MSM_COST_ADD_AFFINE 270.0
-#define MSM_COST_ADD_XYZZ 450.0
-#define MSM_COST_BUCKET 1000.0
-#define MSM_COST_TASK 20000.0
+#define MSM_COST_SCAN 5.0
+#define MSM_COST_ADD_AFFINE 250.0
+#define MSM_COST_ADD_XYZZ 430.0
+#define MSM_COST_BUCKET 550.0
+#define MSM_COST_TASK 5000.0
+#define MSM_COST_XYZZ_ADD 450.0
 
 static double plan_cost(const msm_plan *pl, size_t nrest, unsigned ways, int affine) {
     double e = (double)nrest * pl->halves; /* entries per window */
     double add = affine ? MSM_COST_ADD_AFFINE : MSM_COST_ADD_XYZZ;
-    double tasks = (double)pl->windows * pl->splits;
+    double scan = affine ? MSM_COST_SCAN : 2 * MSM_COST_SCAN;
+    double work = 0, task_max = 0;
+    for (unsigned w = 0; w < pl->windows; w++) {
+        double nb = (double)pl->nb[w] / pl->splits;
+        double segs = nb / 16 < MSM_RED_SEGS ? nb / 16 : MSM_RED_SEGS;
+        double task = MSM_COST_TASK + scan * e + add * e / pl->splits + MSM_COST_BUCKET * nb +
+                      (affine && segs >= 2 ? 3 * segs * MSM_COST_XYZZ_ADD : 0);
+        work += task * pl->splits;
+        if (task > task_max)
+            task_max = task;
+    }
+    /* Whole tasks go to the ways: the busiest way gets at least the mean and one task. */
     double rounds = (double)((pl->windows * pl->splits + ways - 1) / ways);
-    double per_task = MSM_COST_TASK + MSM_COST_SCAN * e + add * e / pl->splits +
-                      MSM_COST_BUCKET * (double)pl->nb_max / pl->splits;
-    (void)tasks;
-    return rounds * per_task;
+    double per_way = work / (double)(pl->windows * pl->splits) * rounds;
+    return per_way > task_max ? per_way : task_max;
 }
 
 static void plan_choose(msm_plan *pl, size_t nrest, unsigned ways, const czk__msm_cfg *cfg) {
     pl->halves = cfg->glv ? 2 : 1;
     pl->limbs = cfg->glv ? 2 : 4;
     pl->booth = cfg->booth ? 1 : 0;
-    unsigned c_lo = 1, c_hi = MSM_MAX_WINDOW;
+    unsigned bits = pl->halves == 2 ? 128 : 255;
+    unsigned w_lo = (bits + MSM_MAX_WINDOW - 1) / MSM_MAX_WINDOW, w_hi = bits;
     if (cfg->window != 0)
-        c_lo = c_hi = cfg->window;
+        w_lo = w_hi = (bits + cfg->window - 1) / cfg->window;
     double best = 0;
-    unsigned best_c = c_lo, best_s = 1;
-    for (unsigned c = c_lo; c <= c_hi; c++) {
-        plan_windows(pl, c);
+    unsigned best_w = w_lo, best_s = 1;
+    for (unsigned w = w_lo; w <= w_hi; w++) {
+        plan_windows(pl, w);
         unsigned s_lo = 1, s_hi = 1;
         if (cfg->splits != 0) {
             s_lo = s_hi = cfg->splits;
@@ -228,12 +263,12 @@ static void plan_choose(msm_plan *pl, size_t nrest, unsigned ways, const czk__ms
             double cost = plan_cost(pl, nrest, ways, cfg->affine);
             if (best == 0 || cost < best) {
                 best = cost;
-                best_c = c;
+                best_w = w;
                 best_s = s;
             }
         }
     }
-    plan_windows(pl, best_c);
+    plan_windows(pl, best_w);
     pl->splits = best_s;
     /* A split never has fewer than one bucket. */
     for (unsigned w = 0; w < pl->windows; w++)
@@ -265,10 +300,11 @@ static int cfg_check(const czk__msm_cfg *cfg, czk_err *err) {
 
 /*
  * Up to this many non-0/1 scalars (with the window left to the cost model) are multiplied one
- * by one: a Pippenger pass has a fixed cost of ~W tasks x buckets that a few points do not
- * repay.
+ * by one: a Pippenger pass has a fixed cost (W windows of buckets) that a few points do not
+ * repay. G1, one thread, 2-core Xeon: 4 points 416 us one by one against 457 us; 8 points
+ * 831 us against 607 us.
  */
-#define MSM_DIRECT_MAX 8
+#define MSM_DIRECT_MAX 4
 
 /*
  * Prefetch distances (entries ahead) for the scattered point reads of a window task: the point
@@ -278,9 +314,129 @@ static int cfg_check(const czk__msm_cfg *cfg, czk_err *err) {
 #define MSM_PF_IDX 32
 #define MSM_PF_POINT 16
 
+/*
+ * Tasks whose bucket batch would be smaller than this (fewer than 4x as many buckets) sum
+ * every entry by sorting and batch-affine trees instead.
+ */
+#define MSM_MIN_BATCH 128
+
 /* Entries of the classification pass: scalars are classified in ranges of this many points
  * (a multiple of 64, so each range owns whole bitmap words). */
 #define MSM_RANGE 4096
+
+/* ---- inline Fp addition, subtraction, negation, comparisons ------------------------------ */
+
+/*
+ * The batch-affine addition does six subtractions and two comparisons per point next to its
+ * six multiplications. These inline versions of czk_fp_sub etc. (same contracts: inputs and
+ * outputs fully reduced) made a 2^16 and a 2^18 G1 MSM 2-3 % faster than the calls, one
+ * thread, 2-core Xeon (3 interleaved runs each).
+ */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+static inline uint64_t msm_adc(uint64_t a, uint64_t b, unsigned char *c) {
+    unsigned long long o;
+    *c = _addcarry_u64(*c, a, b, &o);
+    return o;
+}
+static inline uint64_t msm_sbb(uint64_t a, uint64_t b, unsigned char *c) {
+    unsigned long long o;
+    *c = _subborrow_u64(*c, a, b, &o);
+    return o;
+}
+#else
+static inline uint64_t msm_adc(uint64_t a, uint64_t b, unsigned char *c) {
+    unsigned __int128 t = (unsigned __int128)a + b + *c;
+    *c = (unsigned char)(t >> 64);
+    return (uint64_t)t;
+}
+static inline uint64_t msm_sbb(uint64_t a, uint64_t b, unsigned char *c) {
+    unsigned __int128 t = (unsigned __int128)a - b - *c;
+    *c = (unsigned char)((t >> 64) & 1);
+    return (uint64_t)t;
+}
+#endif
+
+static inline void msm_fp_sub(czk_fp *r, const czk_fp *a, const czk_fp *b) {
+    uint64_t d[CZK_FP_LIMBS];
+    unsigned char c = 0;
+    for (int i = 0; i < CZK_FP_LIMBS; i++)
+        d[i] = msm_sbb(a->l[i], b->l[i], &c);
+    uint64_t mask = 0 - (uint64_t)c;
+    c = 0;
+    for (int i = 0; i < CZK_FP_LIMBS; i++)
+        r->l[i] = msm_adc(d[i], CZK_FP_MODULUS[i] & mask, &c);
+}
+
+/* q < 2^381, so a + b < 2^383 never carries out of six limbs. */
+static inline void msm_fp_add(czk_fp *r, const czk_fp *a, const czk_fp *b) {
+    uint64_t t[CZK_FP_LIMBS], d[CZK_FP_LIMBS];
+    unsigned char c = 0;
+    for (int i = 0; i < CZK_FP_LIMBS; i++)
+        t[i] = msm_adc(a->l[i], b->l[i], &c);
+    c = 0;
+    for (int i = 0; i < CZK_FP_LIMBS; i++)
+        d[i] = msm_sbb(t[i], CZK_FP_MODULUS[i], &c);
+    uint64_t keep = 0 - (uint64_t)c; /* t < q: keep t */
+    for (int i = 0; i < CZK_FP_LIMBS; i++)
+        r->l[i] = (t[i] & keep) | (d[i] & ~keep);
+}
+
+static inline void msm_fp_dbl(czk_fp *r, const czk_fp *a) {
+    msm_fp_add(r, a, a);
+}
+
+static inline int msm_fp_is_zero(const czk_fp *a) {
+    uint64_t acc = 0;
+    for (int i = 0; i < CZK_FP_LIMBS; i++)
+        acc |= a->l[i];
+    return acc == 0;
+}
+
+static inline int msm_fp_equal(const czk_fp *a, const czk_fp *b) {
+    uint64_t acc = 0;
+    for (int i = 0; i < CZK_FP_LIMBS; i++)
+        acc |= a->l[i] ^ b->l[i];
+    return acc == 0;
+}
+
+/* -a = q - a, and 0 for a = 0. */
+static inline void msm_fp_neg(czk_fp *r, const czk_fp *a) {
+    uint64_t d[CZK_FP_LIMBS];
+    unsigned char c = 0;
+    for (int i = 0; i < CZK_FP_LIMBS; i++)
+        d[i] = msm_sbb(CZK_FP_MODULUS[i], a->l[i], &c);
+    uint64_t nz = msm_fp_is_zero(a) ? 0 : ~(uint64_t)0;
+    for (int i = 0; i < CZK_FP_LIMBS; i++)
+        r->l[i] = d[i] & nz;
+}
+
+static inline void msm_fp2_sub(czk_fp2 *r, const czk_fp2 *a, const czk_fp2 *b) {
+    msm_fp_sub(&r->c0, &a->c0, &b->c0);
+    msm_fp_sub(&r->c1, &a->c1, &b->c1);
+}
+
+static inline void msm_fp2_add(czk_fp2 *r, const czk_fp2 *a, const czk_fp2 *b) {
+    msm_fp_add(&r->c0, &a->c0, &b->c0);
+    msm_fp_add(&r->c1, &a->c1, &b->c1);
+}
+
+static inline void msm_fp2_dbl(czk_fp2 *r, const czk_fp2 *a) {
+    msm_fp2_add(r, a, a);
+}
+
+static inline void msm_fp2_neg(czk_fp2 *r, const czk_fp2 *a) {
+    msm_fp_neg(&r->c0, &a->c0);
+    msm_fp_neg(&r->c1, &a->c1);
+}
+
+static inline int msm_fp2_is_zero(const czk_fp2 *a) {
+    return msm_fp_is_zero(&a->c0) && msm_fp_is_zero(&a->c1);
+}
+
+static inline int msm_fp2_equal(const czk_fp2 *a, const czk_fp2 *b) {
+    return msm_fp_equal(&a->c0, &b->c0) && msm_fp_equal(&a->c1, &b->c1);
+}
 
 /* ---- G1 ----------------------------------------------------------------------------------- */
 
@@ -302,12 +458,12 @@ static inline void msm_g1_endo_x(czk_fp *r, const czk_fp *x) {
 
 #define FE czk_fp
 #define FE_ONE CZK_FP_ONE
-#define FE_IS_ZERO czk_fp_is_zero
-#define FE_EQUAL czk_fp_equal
-#define FE_ADD czk_fp_add
-#define FE_SUB czk_fp_sub
-#define FE_NEG czk_fp_neg
-#define FE_DBL czk_fp_dbl
+#define FE_IS_ZERO msm_fp_is_zero
+#define FE_EQUAL msm_fp_equal
+#define FE_ADD msm_fp_add
+#define FE_SUB msm_fp_sub
+#define FE_NEG msm_fp_neg
+#define FE_DBL msm_fp_dbl
 #define FE_MUL czk_fp_mul
 #define FE_SQR czk_fp_sqr
 #define FE_INV_VAR czk_fp_inv_var
@@ -318,6 +474,8 @@ static inline void msm_g1_endo_x(czk_fp *r, const czk_fp *x) {
 #define M(name) msm_g1_##name
 #define AFF_IS_INF msm_g1_aff_is_inf
 #define ENDO_X msm_g1_endo_x
+/* 4096 beat 1024, 2048 and 8192 by 3-8 % at 2^16 (one thread, 2-core Xeon; 2 x 384 KiB of
+ * tree buffers, within the 2 MiB L2). */
 #define BLOCK 4096
 #include "msm/msm_impl.inc"
 #undef FE
@@ -371,12 +529,12 @@ static const czk_fp2 MSM_FP2_ONE = {
 
 #define FE czk_fp2
 #define FE_ONE MSM_FP2_ONE
-#define FE_IS_ZERO czk_fp2_is_zero
-#define FE_EQUAL czk_fp2_equal
-#define FE_ADD czk_fp2_add
-#define FE_SUB czk_fp2_sub
-#define FE_NEG czk_fp2_neg
-#define FE_DBL czk_fp2_dbl
+#define FE_IS_ZERO msm_fp2_is_zero
+#define FE_EQUAL msm_fp2_equal
+#define FE_ADD msm_fp2_add
+#define FE_SUB msm_fp2_sub
+#define FE_NEG msm_fp2_neg
+#define FE_DBL msm_fp2_dbl
 #define FE_MUL czk_fp2_mul
 #define FE_SQR czk_fp2_sqr
 #define FE_INV_VAR czk_fp2_inv_var

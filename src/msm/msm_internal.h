@@ -20,12 +20,13 @@ extern "C" {
 #endif
 
 typedef struct czk__msm_cfg {
-    unsigned window; /* window bits c, 1..24; 0 lets the cost model choose */
+    unsigned window; /* widest window c, 1..24: ceil(bits / c) windows of nearly equal width
+                        (bits = 128 with GLV, else 255); 0 lets the cost model choose */
     unsigned splits; /* bucket ranges per window (tasks = windows x splits); 0 = choose */
     size_t chunk;    /* points per chunk (bounds scratch memory); 0 = the default */
     int glv;         /* 1: split scalars with the endomorphism into two 128-bit halves */
     int booth;       /* 1: signed (Booth) digits, half the buckets; 0: unsigned digits */
-    int affine;      /* 1: bucket sums by batch-affine trees; 0: XYZZ mixed additions */
+    int affine;      /* 1: batch-affine bucket additions and reduction; 0: XYZZ additions */
     int split01;     /* 1: scalars equal to one go to batch addition; 0: to Pippenger */
 } czk__msm_cfg;
 
@@ -44,7 +45,7 @@ int czk__msm_g2_cfg(czk_g2_jacobian *out, const czk_g2_affine *points, const czk
  */
 void czk__msm_glv_split(uint64_t out[4], const uint64_t k[4]);
 
-/* The window size the cost model picks for `nrest` non-0/1 scalars on `ways` ways. */
+/* The widest window the cost model picks for `nrest` non-0/1 scalars on `ways` ways. */
 unsigned czk__msm_pick_window(size_t nrest, unsigned ways, const czk__msm_cfg *cfg);
 
 #ifdef __cplusplus

@@ -296,6 +296,31 @@ CZK_TEST(msm_g1_special_points) {
         g1_naive(&want, p, k, n);
         CHECKF(czk_g1_jacobian_equal(&got, &want), "mode %d, equal scalars", mode);
     }
+    /*
+     * P, -P, Q_i, P, -P, Q_i', ... with one scalar: every bucket sum cancels to infinity and
+     * must restart from the next point. Wide windows too: many buckets, so that the bucket
+     * batches (not only the sorted trees) see it.
+     */
+    czk_g1_affine base[3];
+    CHECK_EQ_INT(g1_points(base, 3, &t->rng), CZK_OK);
+    for (size_t i = 0; i < n; i++) {
+        if (i % 3 == 0)
+            p[i] = base[0];
+        else if (i % 3 == 1)
+            czk_g1_affine_neg(&p[i], &base[0]);
+        else
+            p[i] = base[1 + (i / 3) % 2];
+    }
+    fill_scalars(k, n, SC_EQUAL, &t->rng);
+    czk_g1_jacobian got, want;
+    g1_naive(&want, p, k, n);
+    CHECK_EQ_INT(czk_msm_g1(&got, p, k, n, NULL, NULL), CZK_OK);
+    CHECK(czk_g1_jacobian_equal(&got, &want));
+    czk__msm_cfg cfg;
+    czk__msm_cfg_default(&cfg);
+    cfg.window = 12;
+    CHECK_EQ_INT(czk__msm_g1_cfg(&got, p, k, n, &cfg, NULL, NULL), CZK_OK);
+    CHECK(czk_g1_jacobian_equal(&got, &want));
     czk_free(p);
     czk_free(k);
 }
