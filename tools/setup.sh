@@ -9,7 +9,9 @@ need=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
-for p in build-essential cmake pkg-config clang libclang-rt-14-dev clang-format libjson-c-dev; do
+for p in build-essential cmake pkg-config clang libclang-rt-14-dev clang-format libjson-c-dev \
+    libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc python3-grpcio \
+    python3-grpc-tools libmicrohttpd-dev libtomlplusplus-dev; do
     have_pkg "$p" || need="$need $p"
 done
 # Node.js: any installed node >= 20 will do (the machine may carry NodeSource's package);
