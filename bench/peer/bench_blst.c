@@ -107,6 +107,54 @@ static void run_pairing(long n) {
     }
 }
 
+static int cmp_double(const void *a, const void *b);
+
+/*
+ * G1 MSM of 2^lg random-looking points and scalars with blst's Pippenger (one thread), the
+ * peer of `bench_msm g1 LG`. Points are P_i = P_{i-1} + Q, scalars hashes of i.
+ */
+static int run_msm(unsigned lg, int runs) {
+    size_t n = (size_t)1 << lg;
+    blst_p1_affine *pts = malloc(n * sizeof(*pts));
+    blst_p1 *jac = malloc(n * sizeof(*jac));
+    byte *sc = malloc(n * 32);
+    void *scratch = malloc(blst_p1s_mult_pippenger_scratch_sizeof(n));
+    if (pts == NULL || jac == NULL || sc == NULL || scratch == NULL)
+        return 1;
+    jac[0] = j1a;
+    for (size_t i = 1; i < n; i++)
+        blst_p1_add_or_double_affine(&jac[i], &jac[i - 1], &p1b);
+    const blst_p1 *jp[2] = {jac, NULL};
+    blst_p1s_to_affine(pts, jp, n);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL;
+        for (int b = 0; b < 32; b++) {
+            x ^= x >> 29;
+            x *= 0xbf58476d1ce4e5b9ULL;
+            sc[32 * i + b] = (byte)(x >> 56);
+        }
+        sc[32 * i + 31] &= 0x3f; /* below r */
+    }
+    const blst_p1_affine *pp[2] = {pts, NULL};
+    const byte *sp[2] = {sc, NULL};
+    double t[101];
+    for (int r = 0; r < runs; r++) {
+        blst_p1 out;
+        uint64_t t0 = now_ns();
+        blst_p1s_mult_pippenger(&out, pp, n, sp, 255, scratch);
+        t[r] = (double)(now_ns() - t0) / 1e6;
+        sink ^= out.x.l[0];
+    }
+    qsort(t, (size_t)runs, sizeof(double), cmp_double);
+    printf("msm_g1_%u,%10zu,%12.1f,%12.1f,%12.1f  (ms per MSM, 1 thread)\n", lg, n, t[0],
+           t[runs / 2], t[runs - 1]);
+    free(pts);
+    free(jac);
+    free(sc);
+    free(scratch);
+    return 0;
+}
+
 typedef struct {
     const char *name;
     long iters;
@@ -135,6 +183,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     int runs = 7;
+    int msm_lg = 0;
     const char *env = getenv("CZK_BENCH_RUNS");
     if (env != NULL && atoi(env) > 0 && atoi(env) <= 101)
         runs = atoi(env);
@@ -161,6 +210,12 @@ int main(int argc, char **argv) {
     blst_p2_to_affine(&p2b, &j2b);
     blst_p2_double(&j2b, &j2b);
 
+    if (argc == 3 && strcmp(argv[1], "msm") == 0) {
+        msm_lg = atoi(argv[2]);
+        if (msm_lg < 1 || msm_lg > 24)
+            return 2;
+        return run_msm((unsigned)msm_lg, runs > 5 ? 5 : runs);
+    }
     printf("# bench_blst (blst from @chainsafe/blst 0.2.11), %d runs per op, median reported\n",
            runs);
     printf("%-20s,%10s,%12s,%12s,%12s\n", "op", "ops", "min_ns", "median_ns", "max_ns");

@@ -18,6 +18,7 @@ if [ ! -f "$tools/package/blst/libblst.a" ]; then
 fi
 blst=$tools/package/blst
 cc -O2 -o "$tools/bench_blst" bench/peer/bench_blst.c -I"$blst/bindings" "$blst/libblst.a"
+msm_lgs=${CZK_COMPARE_MSM:-"16 18"}
 make -s bench >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -45,3 +46,12 @@ awk -F, '
             printf "%-20s %14.1f %14.1f %8.2f\n", op, c, b, c / b
         }
     }' "$out"/czk.* "$out"/blst.* | sort
+
+# Single-threaded G1 MSM: blst_p1s_mult_pippenger against czk_msm_g1, alternating.
+echo
+printf "%-20s %14s %14s %8s\n" "msm (1 thread)" "czk_ms" "blst_ms" "ratio"
+for lg in $msm_lgs; do
+    c=$(CZK_BENCH_RUNS=3 ./build/bench_msm g1 "$lg" | awk -F, '$2 + 0 > 0 { print $7 + 0 }')
+    b=$(CZK_BENCH_RUNS=3 "$tools/bench_blst" msm "$lg" | awk -F, '{ print $4 + 0 }')
+    awk -v lg="$lg" -v c="$c" -v b="$b" 'BEGIN { printf "msm_g1_2^%-14s %14.1f %14.1f %8.2f\n", lg, c, b, c / b }'
+done
