@@ -56,6 +56,9 @@ void czk_test_dump(const char *label, const void *p, size_t n) {
     fprintf(stderr, "\n");
 }
 
+/* CZK_TEST_TIMEOUT_SCALE multiplies every timeout (sanitizer builds run several times slower). */
+static unsigned timeout_scale = 1;
+
 static int run_child(const test_entry *te, uint64_t seed, long iters) {
     czk_test_ctx t;
     memset(&t, 0, sizeof(t));
@@ -66,7 +69,7 @@ static int run_child(const test_entry *te, uint64_t seed, long iters) {
     for (const char *c = te->name; *c; c++)
         h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
     czk_rng_seed(&t.rng, h);
-    alarm(te->timeout);
+    alarm(te->timeout * timeout_scale);
     te->fn(&t);
     fflush(stdout);
     fflush(stderr);
@@ -109,6 +112,9 @@ int main(int argc, char **argv) {
     } else if (czk_rng_os(&seed, sizeof(seed)) != 0) {
         seed = czk_time_ns();
     }
+    env = getenv("CZK_TEST_TIMEOUT_SCALE");
+    if (env != NULL && atoi(env) > 0 && atoi(env) <= 100)
+        timeout_scale = (unsigned)atoi(env);
     long iters = 0;
     env = getenv("CZK_TEST_ITERS");
     if (env != NULL)
@@ -168,7 +174,8 @@ int main(int argc, char **argv) {
             } else {
                 failed++;
                 if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-                    printf("FAILED %-40s timeout after %u s\n", te->name, te->timeout);
+                    printf("FAILED %-40s timeout after %u s\n", te->name,
+                           te->timeout * timeout_scale);
                 else if (WIFSIGNALED(status))
                     printf("FAILED %-40s killed by signal %d\n", te->name, WTERMSIG(status));
                 else
