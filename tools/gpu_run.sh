@@ -13,11 +13,17 @@
 # The binary links only libc, libstdc++ and a static cudart, so it runs on the GPU machine's
 # Ubuntu 24.04 image. Pass gpu-bin in the device tool's `carry` list, then run:
 #
-#   sh tools/gpu_run.sh            # checks, then timings (about 2-4 minutes on an H200)
-#   sh tools/gpu_run.sh --quick    # checks only
+#   sh tools/gpu_run.sh            # checks, then timings (about 3-5 minutes on an H200)
+#   sh tools/gpu_run.sh --quick    # checks only (kernels, h bit-exact, whole proofs)
+#
+# The checks cover the kernels, the prover backend's h against the CPU quotient (bit-exact),
+# whole proofs GPU against CPU (identical, verified) and MSMs streamed in batches under a
+# small VRAM limit; the timings add h at lg 20-27 and a 2^24 PoRep-shaped partition (all
+# memory, a 16 GiB limit, and the CPU). CZK_GPU_TEST_BIG=1 adds a 2^27 partition and MSMs
+# up to 2^27.
 #
 # Environment passed through: CZK_TEST_SEED, CZK_GPU_TEST_MAX_NTT, CZK_GPU_TEST_MAX_MSM,
-# CZK_GPU_TEST_THREADS. Exit status is the test's (0 pass, 1 fail, 77 no device).
+# CZK_GPU_TEST_MAX_H, CZK_GPU_TEST_BIG, CZK_GPU_TEST_THREADS. Exit status is the test's (0 pass, 1 fail, 77 no device).
 set -u
 cd "$(dirname "$0")/.."
 bin=gpu-bin/czk_gpu_test

@@ -1,6 +1,9 @@
 #include "cli/cli.h"
 
 #include "formats/circom.h"
+#ifdef CZK_HAVE_CUDA
+#include "gpu/backend.h"
+#endif
 #include "util/rng.h"
 
 #include <errno.h>
@@ -55,13 +58,43 @@ czk_pool *czk_cli_pool(const czk_cli_common *c, const char *cmd) {
 }
 
 const czk_backend *czk_cli_backend(const czk_cli_common *c, const char *cmd) {
-    /* The CUDA backend does not implement the prover's table yet (issue 4), so auto means
-     * the CPU everywhere and an explicit cuda is refused rather than silently ignored. */
-    if (c->backend != NULL && strcmp(c->backend, "cuda") == 0) {
-        fprintf(stderr, "czk %s: the CUDA backend is not available in this build\n", cmd);
+    const char *want = c->backend != NULL ? c->backend : "auto";
+    if (strcmp(want, "cpu") == 0)
+        return czk_backend_cpu();
+#ifdef CZK_HAVE_CUDA
+    /* One backend per process, on device 0, created on first use and released by the OS at
+     * exit (the commands run one proof at a time, from one thread). Without a device the
+     * static CUDA runtime's cudaGetDeviceCount fails, which czk_gpu_device_count reports as
+     * 0: auto then means the CPU. */
+    static czk_backend *gpu_be = NULL;
+    if (gpu_be != NULL)
+        return gpu_be;
+    if (czk_gpu_device_count() > 0) {
+        czk_err err = {0, {0}};
+        int rc = czk_gpu_backend_create(&gpu_be, 0, NULL, &err);
+        if (rc == CZK_OK)
+            return gpu_be;
+        if (strcmp(want, "cuda") == 0) {
+            fprintf(stderr, "czk %s: cannot start the CUDA backend: %s (%s)\n", cmd,
+                    czk_cli_user_message(err.msg), czk_status_name(rc));
+            return NULL;
+        }
+        fprintf(stderr, "czk %s: CUDA backend unavailable (%s); proving on the CPU\n", cmd,
+                czk_cli_user_message(err.msg));
+        return czk_backend_cpu();
+    }
+    if (strcmp(want, "cuda") == 0) {
+        fprintf(stderr, "czk %s: --backend cuda: no CUDA device is present\n", cmd);
         return NULL;
     }
     return czk_backend_cpu();
+#else
+    if (strcmp(want, "cuda") == 0) {
+        fprintf(stderr, "czk %s: this czk was built without CUDA (nvcc was not found)\n", cmd);
+        return NULL;
+    }
+    return czk_backend_cpu();
+#endif
 }
 
 /* The message without the "file.c:123: " that czk_err_set puts first: users want the fault,

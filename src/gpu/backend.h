@@ -28,6 +28,7 @@
 
 #include "curve/g1.h"
 #include "field/fr.h"
+#include "groth16/backend.h"
 #include "util/status.h"
 
 #ifdef __cplusplus
@@ -133,6 +134,84 @@ size_t czk_gpu_msm_g1_scratch_bytes(size_t n);
  */
 int czk_gpu_timer_start(czk_gpu *g, czk_err *err);
 int czk_gpu_timer_stop(czk_gpu *g, double *ms, czk_err *err);
+
+/* ---- device-memory plans ------------------------------------------------------------------ */
+
+/* How a prover backend sizes its device memory. All zero (or a NULL pointer) = defaults. */
+typedef struct czk_gpu_plan_opts {
+    /* The most device bytes the backend may hold: 0 = what cudaMemGetInfo reports free at
+     * creation; otherwise the smaller of the two (16ull << 30 behaves like a 16 GB card). */
+    size_t vram_limit_bytes;
+    /* > 0: size the arena at creation for the h step of domains up to 2^max_lg and MSMs of
+     * up to max(2^max_lg, max_points) points, so that no call grows it. 0: the arena is
+     * allocated by the first call and grown when a later call needs more. */
+    unsigned max_lg;
+    size_t max_points;
+} czk_gpu_plan_opts;
+
+/*
+ * A device-memory plan (DESIGN.md §3): the working sets of the h step and of the largest
+ * MSM, and how that MSM is cut into point batches so that it fits the budget. Every buffer
+ * of a call is carved from one arena of arena_bytes; only the power tables live outside it.
+ */
+typedef struct czk_gpu_plan {
+    size_t budget_bytes;      /* device bytes the plan may use, tables included */
+    unsigned lg;              /* the h step's domain is 2^lg (0: no h planned) */
+    size_t h_bytes;           /* a, b and c on the device: 3·32·2^lg */
+    size_t msm_points;        /* the largest MSM planned (0: none) */
+    size_t msm_batch;         /* points per batch (msm_points when it fits in one) */
+    size_t msm_batches;       /* ceil(msm_points / msm_batch) */
+    size_t msm_points_bytes;  /* one batch of affine points, streamed from the host */
+    size_t msm_scalars_bytes; /* one batch of scalars */
+    size_t msm_scratch_bytes; /* digits, sort, buckets, partial and window sums of a batch */
+    size_t tables_bytes;      /* twiddle and power tables (cached per context) */
+    size_t arena_bytes;       /* max(h_bytes, points + scalars + scratch) */
+} czk_gpu_plan;
+
+/*
+ * Plans h on a domain of 2^lg (lg = 0: none) and MSMs of up to max_points points within
+ * budget_bytes on g's device. Out: *plan. Returns CZK_OK; CZK_ENOMEM with a message naming
+ * the step and the bytes when even the smallest plan (h needs its 3 vectors; an MSM at
+ * least 2^10 points a batch) exceeds the budget; CZK_EINVAL or CZK_ECUDA. Launches nothing.
+ */
+int czk_gpu_plan_make(czk_gpu *g, czk_gpu_plan *plan, size_t budget_bytes, unsigned lg,
+                      size_t max_points, czk_err *err);
+
+/* One line, bytes per buffer, into buf (always NUL-terminated when len > 0). */
+void czk_gpu_plan_describe(const czk_gpu_plan *plan, char *buf, size_t len);
+
+/* ---- the prover backend (groth16/backend.h) ----------------------------------------------- */
+
+/*
+ * Creates a czk_backend whose h and msm_g1 run on device `device`; msm_g2 runs on the CPU
+ * (czk_msm_g2 over the pool the prover passes; the name says "cuda:N (G2 on CPU)"). sum_g1
+ * and sum_g2 are NULL: the device MSM keeps witness values equal to 1 in its buckets (a
+ * one is a single entry in the first window; the balanced accumulation makes a hot bucket
+ * cost no more than a cold one), so the prover hands it raw scalars.
+ *
+ * Memory: one device arena, sized by czk_gpu_plan_make from opts (NULL: defaults) and the
+ * device's free memory at creation; it is reserved before a call launches anything, grown
+ * (freed and allocated again, a device-wide synchronisation) only when a call needs a larger
+ * plan, and never otherwise. Host arrays are copied in and out from pageable memory; MSM
+ * points that do not fit stream from the host in batches whose partial sums are added.
+ * A step that cannot fit even the smallest plan fails with CZK_ENOMEM before launching.
+ *
+ * Threads: the entries of one backend must be called from one thread at a time (they share
+ * the arena and the context's stream); distinct backends may run concurrently.
+ * Out: *out, owned by the caller (czk_gpu_backend_destroy). Returns CZK_OK, CZK_EINVAL,
+ * CZK_ENOMEM or CZK_ECUDA (no device, or the device failed); *out is then NULL.
+ */
+int czk_gpu_backend_create(czk_backend **out, int device, const czk_gpu_plan_opts *opts,
+                           czk_err *err);
+
+/* Frees the backend, its arena and its context; NULL is a no-op. */
+void czk_gpu_backend_destroy(czk_backend *be);
+
+/* The plan the backend's arena is sized for now (zeroed before the first call). */
+void czk_gpu_backend_plan(const czk_backend *be, czk_gpu_plan *plan);
+
+/* The backend's device context (for czk_gpu_describe, czk_gpu_mem_peak); owned by be. */
+czk_gpu *czk_gpu_backend_context(const czk_backend *be);
 
 #ifdef __cplusplus
 }

@@ -6,16 +6,27 @@
  * lg 10; always: spot values by Horner's rule at 3 points, and round trips); MSM G1 at 2^10,
  * 2^14, 2^18, 2^20, 2^22 with uniform scalars and with 0/1-heavy witness-like scalars
  * (against czk_msm_g1 when built in, else a naive sum at small n; always: linearity
- * MSM(s) + MSM(t) = MSM(s + t)), plus edge cases. Timings: median of 5 CUDA-event runs with
- * inputs already on the device, NTT lg 20..27 and MSM 2^20..2^26 (2^27 when memory allows).
+ * MSM(s) + MSM(t) = MSM(s + t)), plus edge cases. Then the prover backend
+ * (czk_gpu_backend_create): (a) h against czk_poly_h_monomial / czk_poly_h_odd_coset, all n
+ * outputs bit for bit, at lg 10, 16, 20; (b) whole proofs of PoRep-shaped circuits at
+ * k = 10, 14, 18 with dev keys of both bases: GPU and CPU proofs with the same r, s must be
+ * identical and verify, also with a backend limited to 128 MiB; (c) a 2^20 benchmark key
+ * under a 256 MiB limit, whose MSMs must stream in batches: proofs identical to the CPU's.
+ * Timings (not with CZK_GPU_TEST_QUICK=1): h at lg 20..27 (wall clock, pageable copies
+ * included); a 2^24 PoRep-shaped partition with a benchmark key, per step, on the GPU with
+ * all memory and with a 16 GiB limit (plans and peak VRAM printed) and on the CPU, proofs
+ * compared; CZK_GPU_TEST_BIG=1 adds a 2^27 partition (GPU only); then the kernel timings,
+ * median of 5 CUDA-event runs with inputs on the device, NTT lg 20..27 and MSM 2^20..2^24
+ * (2^27 with CZK_GPU_TEST_BIG=1).
  *
  * Exit status: 0 all good, 1 a mismatch or error, 77 no CUDA device (ctest's skip).
  * Environment: CZK_TEST_SEED (default: time), OUT (also write $OUT/gpu_test.log),
- * CZK_GPU_TEST_QUICK=1 (skip timings), CZK_GPU_TEST_MAX_NTT / CZK_GPU_TEST_MAX_MSM (largest lg
- * timed), CZK_GPU_TEST_THREADS (CPU threads, default all).
+ * CZK_GPU_TEST_QUICK=1 (skip timings), CZK_GPU_TEST_MAX_NTT / CZK_GPU_TEST_MAX_MSM /
+ * CZK_GPU_TEST_MAX_H (largest lg timed), CZK_GPU_TEST_BIG=1, CZK_GPU_TEST_THREADS (CPU
+ * threads, default all).
  *
- * Host C++ compiled by nvcc only because every .c under src/ belongs to the CPU library; it
- * uses nothing but gpu/backend.h from the backend.
+ * Host C++ compiled by nvcc only because every .c under src/ belongs to the CPU library; of
+ * the backend it uses nothing but gpu/backend.h (the CPU library is the reference).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -27,14 +38,21 @@
 #include "curve/g1.h"
 #include "field/fr.h"
 #include "gpu/backend.h"
+#include "groth16/backend.h"
+#include "groth16/benchkey.h"
+#include "groth16/keys.h"
+#include "groth16/prove.h"
+#include "groth16/setup.h"
+#include "groth16/verify.h"
+#include "poly/ntt.h"
+#include "poly/quotient.h"
+#include "r1cs/r1cs.h"
+#include "r1cs/synth.h"
 #include "util/alloc.h"
 #include "util/pool.h"
 #include "util/rng.h"
 #include "util/status.h"
 #include "util/timer.h"
-#ifdef CZK_GPU_TEST_CPU_NTT
-#include "poly/ntt.h"
-#endif
 #ifdef CZK_GPU_TEST_CPU_MSM
 #include "msm/msm.h"
 #endif
@@ -543,7 +561,8 @@ static void bench_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
 }
 
 static void bench_msm(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
-    unsigned maxlg = env_unsigned("CZK_GPU_TEST_MAX_MSM", 27);
+    unsigned maxlg =
+        env_unsigned("CZK_GPU_TEST_MAX_MSM", env_unsigned("CZK_GPU_TEST_BIG", 0) ? 27 : 24);
     size_t free_b = 0, total_b = 0, nmax;
     czk_err err = {0, {0}};
     czk_g1_affine *p = NULL;
@@ -615,6 +634,300 @@ out:
     czk_free(s);
 }
 
+/* ---- the prover backend ----------------------------------------------------------------- */
+
+static double ms_since(uint64_t t0) {
+    return (double)(czk_time_ns() - t0) * 1e-6;
+}
+
+/* Creates a prover backend on device 0 (vram_limit 0: all free memory) and prints its plan. */
+static czk_backend *make_backend(size_t vram_limit, unsigned max_lg, const char *label) {
+    czk_backend *be = NULL;
+    czk_err err = {0, {0}};
+    czk_gpu_plan_opts opts;
+    memset(&opts, 0, sizeof(opts));
+    opts.vram_limit_bytes = vram_limit;
+    opts.max_lg = max_lg;
+    int rc = czk_gpu_backend_create(&be, 0, &opts, &err);
+    if (rc != CZK_OK) {
+        fail(label, rc, &err);
+        return NULL;
+    }
+    return be;
+}
+
+static void say_plan(const czk_backend *be, const char *label) {
+    czk_gpu_plan plan;
+    char buf[512];
+    czk_gpu_backend_plan(be, &plan);
+    czk_gpu_plan_describe(&plan, buf, sizeof(buf));
+    say("     plan %s: %s; peak VRAM %.1f MiB\n", label, buf,
+        (double)czk_gpu_mem_peak(czk_gpu_backend_context(be)) / (1024.0 * 1024.0));
+}
+
+/* (a) h on the device against czk_poly_h_monomial / czk_poly_h_odd_coset, bit for bit. */
+static void test_h(const czk_backend *be, czk_pool *pool, czk_rng *rng) {
+    static const unsigned lgs[] = {10, 16, 20};
+    say("\n== h on the GPU against the CPU quotient (bit-exact) ==\n");
+    for (unsigned li = 0; li < sizeof(lgs) / sizeof(lgs[0]); li++) {
+        unsigned lg = lgs[li];
+        size_t n = (size_t)1 << lg;
+        for (int basis = 0; basis < 2; basis++) {
+            czk_err err = {0, {0}};
+            czk_ntt_domain *d = NULL;
+            czk_fr *v = (czk_fr *)czk_malloc(6 * n * sizeof(czk_fr));
+            int rc;
+            if (v == NULL) {
+                fail("h inputs", CZK_ENOMEM, NULL);
+                return;
+            }
+            fill_fr(pool, v, 3 * n, czk_rng_u64(rng), 0);
+            memcpy(v + 3 * n, v, 3 * n * sizeof(czk_fr));
+            rc = czk_ntt_domain_create(
+                &d, lg, basis == 0 ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS, &err);
+            if (rc == CZK_OK)
+                rc = basis == 0
+                         ? czk_poly_h_monomial(d, v + 3 * n, v + 4 * n, v + 5 * n, pool, &err)
+                         : czk_poly_h_odd_coset(d, v + 3 * n, v + 4 * n, v + 5 * n, pool, &err);
+            if (rc == CZK_OK)
+                rc = be->h(be->ctx, d, basis == 0 ? CZK_H_MONOMIAL : CZK_H_ODD_COSET, v, v + n,
+                           v + 2 * n, pool, &err);
+            if (rc != CZK_OK)
+                fail("h", rc, &err);
+            else
+                check(memcmp(v, v + 3 * n, n * sizeof(czk_fr)) == 0,
+                      "h %-9s lg %-2u GPU == CPU (all n outputs)",
+                      basis == 0 ? "monomial" : "odd coset", lg);
+            czk_ntt_domain_destroy(d);
+            czk_free(v);
+        }
+    }
+}
+
+static void say_timings(const char *label, const czk_groth16_timings *t) {
+    say("%-30s %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %8.1f\n", label, t->spmv_ns * 1e-6,
+        t->h_ns * 1e-6, t->msm_h_ns * 1e-6, t->msm_a_ns * 1e-6, t->msm_b_g1_ns * 1e-6,
+        t->msm_b_g2_ns * 1e-6, t->msm_l_ns * 1e-6, t->total_ns * 1e-6);
+}
+
+static void say_timings_header(void) {
+    say("%-30s %7s %7s %7s %7s %7s %7s %7s %8s  (ms)\n", "proof", "spmv", "h", "msm H", "A", "B1",
+        "B2(CPU)", "L", "total");
+}
+
+static int proofs_equal(const czk_groth16_proof *x, const czk_groth16_proof *y) {
+    return czk_g1_affine_equal(&x->a, &y->a) && czk_g2_affine_equal(&x->b, &y->b) &&
+           czk_g1_affine_equal(&x->c, &y->c);
+}
+
+/*
+ * Proves with the CPU backend (unless *ref is already set: then it is the reference) and
+ * with each GPU backend, same r and s; the proofs must be identical and, when `verify`, valid.
+ */
+static void prove_compare(const char *label, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                          const czk_fr *w, const czk_fr *r, const czk_fr *s,
+                          czk_backend *const *gpus, const char *const *gpu_names, int n_gpus,
+                          int cpu, int verify, czk_pool *pool) {
+    czk_groth16_proof ref, p;
+    czk_groth16_timings tm;
+    czk_err err = {0, {0}};
+    char buf[128];
+    int have_ref = 0, rc;
+    if (cpu) {
+        rc = czk_groth16_prove(&ref, pk, cs, w, r, s, czk_backend_cpu(), pool, &tm, &err);
+        if (rc != CZK_OK) {
+            fail("CPU prove", rc, &err);
+            return;
+        }
+        snprintf(buf, sizeof(buf), "%s cpu", label);
+        say_timings(buf, &tm);
+        have_ref = 1;
+    }
+    for (int i = 0; i < n_gpus; i++) {
+        rc = czk_groth16_prove(&p, pk, cs, w, r, s, gpus[i], pool, &tm, &err);
+        if (rc != CZK_OK) {
+            fail("GPU prove", rc, &err);
+            continue;
+        }
+        snprintf(buf, sizeof(buf), "%s %s", label, gpu_names[i]);
+        say_timings(buf, &tm);
+        if (!have_ref) {
+            ref = p;
+            have_ref = 1;
+        } else {
+            check(proofs_equal(&p, &ref), "%s: %s proof identical to the %s one", label,
+                  gpu_names[i], cpu ? "CPU" : gpu_names[0]);
+        }
+        say_plan(gpus[i], gpu_names[i]);
+    }
+    if (verify && have_ref) {
+        czk_groth16_pvk pvk;
+        rc = czk_groth16_pvk_prepare(&pvk, &pk->vk, &err);
+        if (rc == CZK_OK) {
+            rc = czk_groth16_verify(&pvk, &ref, w + 1, cs->n_public, &err);
+            czk_groth16_pvk_clear(&pvk);
+        }
+        check(rc == CZK_OK, "%s: proof verifies (%s)", label, czk_status_name(rc));
+    }
+}
+
+/* (b) and (c): whole proofs, GPU (all memory, and a small VRAM limit) against the CPU. */
+static void test_proofs(czk_backend *be, czk_pool *pool, czk_rng *rng) {
+    static const unsigned ks[] = {10, 14, 18};
+    czk_backend *small = make_backend((size_t)128 << 20, 0, "backend with 128 MiB");
+    czk_backend *gpus[2] = {be, small};
+    const char *names[2] = {"gpu", "gpu-128MiB"};
+    say("\n== whole proofs: GPU backend against the CPU backend (same r, s) ==\n");
+    say_timings_header();
+    for (unsigned ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++) {
+        unsigned k = ks[ki];
+        czk_r1cs cs;
+        czk_fr *w = NULL;
+        czk_err err = {0, {0}};
+        memset(&cs, 0, sizeof(cs));
+        int rc = czk_synth_porep_shaped(&cs, &w, k, czk_rng_u64(rng), pool, &err);
+        if (rc != CZK_OK) {
+            fail("synth", rc, &err);
+            continue;
+        }
+        for (int basis = 0; basis < 2; basis++) {
+            czk_groth16_pk pk;
+            czk_fr r, s;
+            char label[64];
+            memset(&pk, 0, sizeof(pk));
+            uint64_t t0 = czk_time_ns();
+            rc = czk_groth16_setup_dev(&pk, &cs, basis == 0 ? CZK_H_MONOMIAL : CZK_H_ODD_COSET, rng,
+                                       pool, &err);
+            if (rc != CZK_OK) {
+                fail("setup_dev", rc, &err);
+                continue;
+            }
+            say("(2^%u %s dev setup: %.0f ms)\n", k, basis == 0 ? "bellperson" : "snarkjs",
+                ms_since(t0));
+            czk_fr_random(&r, rng);
+            czk_fr_random(&s, rng);
+            snprintf(label, sizeof(label), "2^%u %s", k, basis == 0 ? "monomial" : "odd-coset");
+            prove_compare(label, &pk, &cs, w, &r, &s, gpus, names, small != NULL ? 2 : 1, 1, 1,
+                          pool);
+            czk_groth16_pk_clear(&pk);
+        }
+        czk_r1cs_clear(&cs);
+        czk_free(w);
+    }
+
+    /* (c) 2^20 with a benchmark key and 256 MiB: every MSM streams its points in batches. */
+    {
+        czk_backend *b256 = make_backend((size_t)256 << 20, 0, "backend with 256 MiB");
+        czk_backend *g2[1] = {b256};
+        const char *n2[1] = {"gpu-256MiB"};
+        czk_r1cs cs;
+        czk_groth16_pk pk;
+        czk_fr *w = NULL, r, s;
+        czk_err err = {0, {0}};
+        memset(&cs, 0, sizeof(cs));
+        memset(&pk, 0, sizeof(pk));
+        int rc = czk_synth_porep_shaped(&cs, &w, 20, czk_rng_u64(rng), pool, &err);
+        if (rc == CZK_OK)
+            rc = czk_groth16_benchkey(&pk, &cs, CZK_H_MONOMIAL, czk_rng_u64(rng), pool, &err);
+        if (rc != CZK_OK || b256 == NULL) {
+            fail("2^20 benchmark key", rc, &err);
+        } else {
+            czk_gpu_plan plan;
+            czk_fr_random(&r, rng);
+            czk_fr_random(&s, rng);
+            prove_compare("2^20 benchkey", &pk, &cs, w, &r, &s, g2, n2, 1, 1, 0, pool);
+            czk_gpu_backend_plan(b256, &plan);
+            check(plan.msm_batches > 1, "256 MiB plan streams the 2^20 MSMs in %zu batches",
+                  plan.msm_batches);
+        }
+        czk_groth16_pk_clear(&pk);
+        czk_r1cs_clear(&cs);
+        czk_free(w);
+        czk_gpu_backend_destroy(b256);
+    }
+    czk_gpu_backend_destroy(small);
+}
+
+/* (d) h timings, wall clock (transfers from pageable memory included), best of 2. */
+static void bench_h(const czk_backend *be, czk_pool *pool, czk_rng *rng) {
+    unsigned maxlg = env_unsigned("CZK_GPU_TEST_MAX_H", 27);
+    size_t nmax = (size_t)1 << maxlg;
+    czk_fr *v = (czk_fr *)czk_malloc(3 * nmax * sizeof(czk_fr));
+    say("\n== h on the GPU (ms, wall clock incl. H2D/D2H from pageable memory, best of 2) ==\n");
+    if (v == NULL) {
+        fail("h bench inputs", CZK_ENOMEM, NULL);
+        return;
+    }
+    fill_fr(pool, v, 3 * nmax, czk_rng_u64(rng), 0);
+    say("%-4s %10s %10s\n", "lg", "monomial", "odd coset");
+    for (unsigned lg = 20; lg <= maxlg; lg++) {
+        size_t n = (size_t)1 << lg;
+        double best[2] = {1e30, 1e30};
+        for (int basis = 0; basis < 2; basis++) {
+            czk_ntt_domain *d = NULL;
+            czk_err err = {0, {0}};
+            int rc = czk_ntt_domain_create(
+                &d, lg, basis == 0 ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS, &err);
+            for (int k = 0; k < 3 && rc == CZK_OK; k++) {
+                uint64_t t0 = czk_time_ns();
+                rc = be->h(be->ctx, d, basis == 0 ? CZK_H_MONOMIAL : CZK_H_ODD_COSET, v, v + n,
+                           v + 2 * n, pool, &err);
+                if (k > 0 && ms_since(t0) < best[basis])
+                    best[basis] = ms_since(t0);
+            }
+            if (rc != CZK_OK)
+                fail("h bench", rc, &err);
+            czk_ntt_domain_destroy(d);
+        }
+        say("%-4u %10.2f %10.2f\n", lg, best[0], best[1]);
+    }
+    czk_free(v);
+}
+
+/* (d) a PoRep-shaped partition of 2^k with a benchmark key: GPU (all memory, 16 GiB), CPU. */
+static void bench_partition(unsigned k, int with_cpu, czk_pool *pool, czk_rng *rng) {
+    czk_r1cs cs;
+    czk_groth16_pk pk;
+    czk_fr *w = NULL, r, s;
+    czk_err err = {0, {0}};
+    uint64_t t0 = czk_time_ns();
+    czk_backend *full = NULL, *b16 = NULL;
+    say("\n== PoRep-shaped partition 2^%u, benchmark key, bellperson layout ==\n", k);
+    memset(&cs, 0, sizeof(cs));
+    memset(&pk, 0, sizeof(pk));
+    int rc = czk_synth_porep_shaped(&cs, &w, k, czk_rng_u64(rng), pool, &err);
+    if (rc == CZK_OK) {
+        say("(synthesis %.0f ms)\n", ms_since(t0));
+        t0 = czk_time_ns();
+        rc = czk_groth16_benchkey(&pk, &cs, CZK_H_MONOMIAL, czk_rng_u64(rng), pool, &err);
+        say("(benchmark key %.0f ms)\n", ms_since(t0));
+    }
+    if (rc != CZK_OK) {
+        fail("partition inputs", rc, &err);
+        goto out;
+    }
+    full = make_backend(0, k, "backend, all memory");
+    b16 = make_backend((size_t)16 << 30, k, "backend with 16 GiB");
+    if (full == NULL || b16 == NULL)
+        goto out;
+    czk_fr_random(&r, rng);
+    czk_fr_random(&s, rng);
+    say_timings_header();
+    {
+        czk_backend *gpus[3] = {full, full, b16};
+        const char *names[3] = {"gpu (1st)", "gpu (2nd)", "gpu-16GiB"};
+        char label[32];
+        snprintf(label, sizeof(label), "2^%u", k);
+        prove_compare(label, &pk, &cs, w, &r, &s, gpus, names, 3, with_cpu, 0, pool);
+    }
+out:
+    czk_gpu_backend_destroy(full);
+    czk_gpu_backend_destroy(b16);
+    czk_groth16_pk_clear(&pk);
+    czk_r1cs_clear(&cs);
+    czk_free(w);
+}
+
 int main(void) {
     czk_gpu *gpu = NULL;
     czk_pool *pool = NULL;
@@ -664,7 +977,21 @@ int main(void) {
     test_ntt(gpu, pool, &rng);
     test_msm_edges(gpu, &rng);
     test_msm(gpu, pool, &rng);
+    {
+        czk_backend *be = make_backend(0, 0, "czk_gpu_backend_create");
+        if (be != NULL) {
+            say("\nprover backend: %s\n", be->name);
+            test_h(be, pool, &rng);
+            test_proofs(be, pool, &rng);
+            if (env_unsigned("CZK_GPU_TEST_QUICK", 0) == 0)
+                bench_h(be, pool, &rng);
+            czk_gpu_backend_destroy(be);
+        }
+    }
     if (env_unsigned("CZK_GPU_TEST_QUICK", 0) == 0) {
+        bench_partition(24, 1, pool, &rng);
+        if (env_unsigned("CZK_GPU_TEST_BIG", 0))
+            bench_partition(27, 0, pool, &rng);
         bench_ntt(gpu, pool, &rng);
         bench_msm(gpu, pool, &rng);
     }

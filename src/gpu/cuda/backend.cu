@@ -196,6 +196,7 @@ int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const
     for (unsigned i = 0; i < CZK__GPU_POW_CACHE; i++) {
         e = &g->pow_cache[i];
         if (e->dev != NULL && czk_fr_equal(&e->base, base) && czk_fr_equal(&e->c, c)) {
+            e->last_use = ++g->pow_clock;
             *table = e->dev;
             return CZK_OK;
         }
@@ -215,8 +216,21 @@ int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const
         for (unsigned j = 0; j < 10; j++)
             czk_fr_sqr(&step, &step);
     }
-    e = &g->pow_cache[g->pow_next];
-    g->pow_next = (g->pow_next + 1) % CZK__GPU_POW_CACHE;
+    /*
+     * Replace the least recently used entry. A transform asks for up to three tables and
+     * launches its kernels after the last lookup, so the tables of the current call must not
+     * be replaced by its own later lookups: round-robin replacement did exactly that (a hit
+     * in slot k, then two misses wrapping onto slot k), and an H200 run showed wrong
+     * transforms. With LRU and more than three entries, the current call's tables are the
+     * most recent and survive.
+     */
+    e = &g->pow_cache[0];
+    for (unsigned i = 1; i < CZK__GPU_POW_CACHE && e->dev != NULL; i++) {
+        czk__gpu_pow_entry *f = &g->pow_cache[i];
+        if (f->dev == NULL || f->last_use < e->last_use)
+            e = f;
+    }
+    e->last_use = ++g->pow_clock;
     if (e->dev == NULL)
         CZK_TRY(czk__gpu_malloc(g, &e->dev, CZK__GPU_POW_ENTRIES * sizeof(czk_fr), err));
     e->base = CZK_FR_ZERO; /* invalid until the upload has finished */

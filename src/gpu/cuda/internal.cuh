@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 
+#include "curve/g1.h"
 #include "field/fr.h"
 #include "gpu/backend.h"
 #include "util/status.h"
@@ -42,7 +43,8 @@
 
 typedef struct czk__gpu_pow_entry {
     czk_fr base, c;
-    void *dev; /* CZK__GPU_POW_ENTRIES Fr elements on the device, or NULL when unused */
+    void *dev;         /* CZK__GPU_POW_ENTRIES Fr elements on the device, or NULL when unused */
+    uint64_t last_use; /* g->pow_clock at the last lookup that returned this entry */
 } czk__gpu_pow_entry;
 
 struct czk_gpu {
@@ -52,7 +54,7 @@ struct czk_gpu {
     int sm_count;
     size_t mem_in_use, mem_peak; /* bytes from czk__gpu_malloc */
     czk__gpu_pow_entry pow_cache[CZK__GPU_POW_CACHE];
-    unsigned pow_next; /* round-robin replacement */
+    uint64_t pow_clock; /* least-recently-used replacement */
 };
 
 /* cudaMalloc on g's device, counted in g->mem_in_use. *p is NULL on failure. */
@@ -71,5 +73,24 @@ int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const
 
 /* Makes g's device current for the calling thread. */
 int czk__gpu_enter(czk_gpu *g, czk_err *err);
+
+/* ---- MSM internals (msm/msm.cu), for the prover backend's planner ------------------------ */
+
+/* CZK_OK when one MSM call can take n points (n < 2^31 and W·n sort entries < 2^31). */
+int czk__gpu_msm_g1_check_n(size_t n, czk_err *err);
+
+/*
+ * Exact device scratch bytes of czk__gpu_msm_g1_run for n points (inputs not included);
+ * asks CUB for its sort storage on g's device (host-side, launches nothing).
+ */
+int czk__gpu_msm_g1_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err);
+
+/*
+ * out = Σ sc[i]·pts[i] for n points and scalars already on the device, with every
+ * temporary carved from `scratch` (scratch_bytes >= czk__gpu_msm_g1_scratch(n)): allocates
+ * nothing. Synchronous on g's stream.
+ */
+int czk__gpu_msm_g1_run(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev, const void *sc_dev,
+                        size_t n, void *scratch, size_t scratch_bytes, czk_err *err);
 
 #endif /* CZK_GPU_CUDA_INTERNAL_CUH */

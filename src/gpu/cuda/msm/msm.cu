@@ -104,73 +104,107 @@ out:
 
 } // namespace
 
-extern "C" size_t czk_gpu_msm_g1_scratch_bytes(size_t n) {
-    msm_plan p;
-    if (n == 0)
-        return 0;
-    msm_plan_make(&p, n);
-    /* CUB's radix sort adds a few MiB of temporary storage; 64 MiB is a safe bound. */
-    return p.bytes_pairs + p.bytes_buckets + p.bytes_partials + p.bytes_segments +
-           ((size_t)64 << 20);
+/* Sub-buffers of the scratch are aligned to this many bytes. */
+#define MSM_ALIGN ((size_t)256)
+
+static size_t align_up(size_t x) {
+    return (x + MSM_ALIGN - 1) & ~(MSM_ALIGN - 1);
 }
 
-extern "C" int czk_gpu_msm_g1_var(czk_gpu *g, czk_g1_jacobian *out, const czk_g1_affine *pts,
-                                  const czk_fr *sc, size_t n, czk_gpu_mem where, czk_err *err) {
+/* CUB's temporary storage for the sort of a plan (a host-side query on the current device). */
+static int msm_sort_temp(const msm_plan *p, size_t *bytes, czk_err *err) {
+    int rc = CZK_OK;
+    *bytes = 0;
+    CZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(
+                          nullptr, *bytes, (const uint32_t *)nullptr, (uint32_t *)nullptr,
+                          (const uint32_t *)nullptr, (uint32_t *)nullptr, (int)p->m0, 0,
+                          (int)p->end_bit, (cudaStream_t)0));
+out:
+    return rc;
+}
+
+static size_t msm_scratch_total(const msm_plan *p, size_t temp_bytes) {
+    return align_up(p->bytes_pairs) + align_up(temp_bytes) + align_up(p->bytes_buckets) +
+           align_up((p->m1 + p->m2) * sizeof(uint32_t)) +
+           align_up((p->m1 + p->m2) * sizeof(g1_xyzz_t)) + align_up(p->bytes_segments);
+}
+
+int czk__gpu_msm_g1_check_n(size_t n, czk_err *err) {
+    msm_plan p;
+    if (n > ((size_t)1 << 31) - 1)
+        return czk_err_set(err, CZK_EINVAL, "n = %zu above 2^31 - 1", n);
+    if (n == 0)
+        return CZK_OK;
+    msm_plan_make(&p, n);
+    if (p.m0 > (size_t)0x7fffffff)
+        return czk_err_set(err, CZK_EINVAL, "n = %zu too large for one sort", n);
+    return CZK_OK;
+}
+
+int czk__gpu_msm_g1_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err) {
     int rc = CZK_OK;
     msm_plan p;
-    g1_affine_t *d_pts = NULL;
-    fr_t *d_sc = NULL;
-    uint32_t *keys = NULL, *vals = NULL, *keys2, *vals2;
-    void *d_temp = NULL;
+    size_t temp = 0;
+    *bytes = 0;
+    if (n == 0)
+        return CZK_OK;
+    CZK_TRY(czk__gpu_msm_g1_check_n(n, err));
+    CZK_TRY(czk__gpu_enter(g, err));
+    msm_plan_make(&p, n);
+    CZK_TRY(msm_sort_temp(&p, &temp, err));
+    *bytes = msm_scratch_total(&p, temp);
+out:
+    return rc;
+}
+
+int czk__gpu_msm_g1_run(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev, const void *sc_dev,
+                        size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
+    int rc = CZK_OK;
+    msm_plan p;
+    const g1_affine_t *d_pts = (const g1_affine_t *)pts_dev;
+    const fr_t *d_sc = (const fr_t *)sc_dev;
+    uint32_t *keys, *vals, *keys2, *vals2;
+    void *d_temp;
     size_t temp_bytes = 0;
-    g1_xyzz_t *buckets = NULL, *seg = NULL, *seg2;
-    uint32_t *pk = NULL, *pk2;
-    g1_xyzz_t *pv = NULL, *pv2 = NULL;
+    g1_xyzz_t *buckets, *seg, *seg2;
+    uint32_t *pk, *pk2;
+    g1_xyzz_t *pv, *pv2;
     czk_g1_xyzz win[64], acc;
     czk_g1_affine aff;
     uint32_t empty;
+    char *cur = (char *)scratch;
 
-    if (g == NULL || out == NULL || (n > 0 && (pts == NULL || sc == NULL)))
-        return czk_err_set(err, CZK_EINVAL, "NULL argument");
-    if ((unsigned)where > CZK_GPU_MEM_DEVICE)
-        return czk_err_set(err, CZK_EINVAL, "unknown memory kind");
     if (n == 0) {
         czk_g1_jacobian_set_infinity(out);
         return CZK_OK;
     }
-    if (n > ((size_t)1 << 31) - 1)
-        return czk_err_set(err, CZK_EINVAL, "n = %zu above 2^31 - 1", n);
+    CZK_TRY(czk__gpu_msm_g1_check_n(n, err));
     msm_plan_make(&p, n);
-    if (p.m0 > (size_t)0x7fffffff)
-        return czk_err_set(err, CZK_EINVAL, "n = %zu too large for one sort", n);
     empty = (uint32_t)(p.nwin * p.half);
     CZK_TRY(czk__gpu_enter(g, err));
-
-    if (where == CZK_GPU_MEM_HOST) {
-        CZK_TRY(czk__gpu_malloc(g, (void **)&d_pts, n * sizeof(*d_pts), err));
-        CZK_TRY(czk__gpu_malloc(g, (void **)&d_sc, n * sizeof(*d_sc), err));
-        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_pts, pts, n * sizeof(*d_pts), cudaMemcpyHostToDevice,
-                                          g->stream));
-        CZK_CUDA_TRY(
-            err, cudaMemcpyAsync(d_sc, sc, n * sizeof(*d_sc), cudaMemcpyHostToDevice, g->stream));
-    } else {
-        d_pts = (g1_affine_t *)pts;
-        d_sc = (fr_t *)sc;
+    CZK_TRY(msm_sort_temp(&p, &temp_bytes, err));
+    if (scratch == NULL || msm_scratch_total(&p, temp_bytes) > scratch_bytes) {
+        rc = czk_err_set(err, CZK_EINVAL, "MSM of %zu points needs %zu scratch bytes, got %zu", n,
+                         msm_scratch_total(&p, temp_bytes), scratch_bytes);
+        goto out;
     }
 
-    CZK_TRY(czk__gpu_malloc(g, (void **)&keys, p.bytes_pairs, err));
+    keys = (uint32_t *)cur;
+    cur += align_up(p.bytes_pairs);
     vals = keys + p.m0;
     keys2 = vals + p.m0;
     vals2 = keys2 + p.m0;
-    CZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys, keys2, vals, vals2,
-                                                      (int)p.m0, 0, (int)p.end_bit, g->stream));
-    CZK_TRY(czk__gpu_malloc(g, &d_temp, temp_bytes, err));
-    CZK_TRY(czk__gpu_malloc(g, (void **)&buckets, p.bytes_buckets, err));
-    CZK_TRY(czk__gpu_malloc(g, (void **)&pk, (p.m1 + p.m2) * sizeof(uint32_t), err));
+    d_temp = cur;
+    cur += align_up(temp_bytes);
+    buckets = (g1_xyzz_t *)cur;
+    cur += align_up(p.bytes_buckets);
+    pk = (uint32_t *)cur;
+    cur += align_up((p.m1 + p.m2) * sizeof(uint32_t));
     pk2 = pk + p.m1;
-    CZK_TRY(czk__gpu_malloc(g, (void **)&pv, (p.m1 + p.m2) * sizeof(g1_xyzz_t), err));
+    pv = (g1_xyzz_t *)cur;
+    cur += align_up((p.m1 + p.m2) * sizeof(g1_xyzz_t));
     pv2 = pv + p.m1;
-    CZK_TRY(czk__gpu_malloc(g, (void **)&seg, p.bytes_segments, err));
+    seg = (g1_xyzz_t *)cur;
     seg2 = seg + (size_t)p.nwin * p.G;
 
     /* 1-2: digits, then one sort of every window's (bucket, point) pairs. */
@@ -226,15 +260,56 @@ extern "C" int czk_gpu_msm_g1_var(czk_gpu *g, czk_g1_jacobian *out, const czk_g1
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);
-    czk__gpu_free(g, seg, p.bytes_segments);
-    czk__gpu_free(g, pv, (p.m1 + p.m2) * sizeof(g1_xyzz_t));
-    czk__gpu_free(g, pk, (p.m1 + p.m2) * sizeof(uint32_t));
-    czk__gpu_free(g, buckets, p.bytes_buckets);
-    czk__gpu_free(g, d_temp, temp_bytes);
-    czk__gpu_free(g, keys, p.bytes_pairs);
+    return rc;
+}
+
+extern "C" size_t czk_gpu_msm_g1_scratch_bytes(size_t n) {
+    msm_plan p;
+    if (n == 0)
+        return 0;
+    msm_plan_make(&p, n);
+    /* CUB's radix sort adds alternate key/value buffers (8 bytes an entry) and a few MiB;
+     * the exact figure needs a device (czk__gpu_msm_g1_scratch). */
+    return msm_scratch_total(&p, 8 * p.m0 + ((size_t)64 << 20));
+}
+
+extern "C" int czk_gpu_msm_g1_var(czk_gpu *g, czk_g1_jacobian *out, const czk_g1_affine *pts,
+                                  const czk_fr *sc, size_t n, czk_gpu_mem where, czk_err *err) {
+    int rc = CZK_OK;
+    void *d_pts = NULL, *d_sc = NULL, *scratch = NULL;
+    size_t scratch_bytes = 0;
+
+    if (g == NULL || out == NULL || (n > 0 && (pts == NULL || sc == NULL)))
+        return czk_err_set(err, CZK_EINVAL, "NULL argument");
+    if ((unsigned)where > CZK_GPU_MEM_DEVICE)
+        return czk_err_set(err, CZK_EINVAL, "unknown memory kind");
+    if (n == 0) {
+        czk_g1_jacobian_set_infinity(out);
+        return CZK_OK;
+    }
+    CZK_TRY(czk__gpu_msm_g1_check_n(n, err));
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_TRY(czk__gpu_msm_g1_scratch(g, n, &scratch_bytes, err));
     if (where == CZK_GPU_MEM_HOST) {
-        czk__gpu_free(g, d_sc, n * sizeof(*d_sc));
-        czk__gpu_free(g, d_pts, n * sizeof(*d_pts));
+        CZK_TRY(czk__gpu_malloc(g, &d_pts, n * sizeof(czk_g1_affine), err));
+        CZK_TRY(czk__gpu_malloc(g, &d_sc, n * sizeof(czk_fr), err));
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_pts, pts, n * sizeof(czk_g1_affine),
+                                          cudaMemcpyHostToDevice, g->stream));
+        CZK_CUDA_TRY(
+            err, cudaMemcpyAsync(d_sc, sc, n * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
+    } else {
+        d_pts = (void *)pts;
+        d_sc = (void *)sc;
+    }
+    CZK_TRY(czk__gpu_malloc(g, &scratch, scratch_bytes, err));
+    CZK_TRY(czk__gpu_msm_g1_run(g, out, d_pts, d_sc, n, scratch, scratch_bytes, err));
+out:
+    if (rc != CZK_OK)
+        (void)cudaStreamSynchronize(g->stream);
+    czk__gpu_free(g, scratch, scratch_bytes);
+    if (where == CZK_GPU_MEM_HOST) {
+        czk__gpu_free(g, d_sc, n * sizeof(czk_fr));
+        czk__gpu_free(g, d_pts, n * sizeof(czk_g1_affine));
     }
     return rc;
 }
