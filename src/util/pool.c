@@ -2,7 +2,9 @@
  * DESIGN: the pool keeps its threads parked on a condition variable. czk_pool_run publishes a
  * loop (fn, arg, n, chunk) under `mu` with a new generation number and wakes everyone; each
  * thread, the caller included, claims chunks from an atomic counter until none are left, and
- * the last thread to finish a chunk signals `done`. Claiming through one atomic keeps uneven
+ * the last thread to finish a chunk signals `finished`. The caller returns only when every
+ * chunk is done AND every helper has left the loop (`active` = 0), so the next loop never
+ * races with a straggler of the previous one. Claiming through one atomic keeps uneven
  * chunks (sparse rows, MSM windows) balanced without a queue.
  */
 #include "util/pool.h"
@@ -24,6 +26,7 @@ struct czk_pool {
     pthread_t *threads;
     unsigned nthreads;
     uint64_t generation;
+    unsigned active; /* helper threads inside work() for the current loop */
     int shutdown;
     /* the running loop */
     czk_pool_fn fn;
@@ -73,9 +76,15 @@ static void *thread_main(void *v) {
         if (p->shutdown)
             break;
         seen = p->generation;
+        /* Counted under mu: czk_pool_run returns only when no helper is left inside work(),
+         * so a slow helper can never claim a chunk of the next loop while that loop is being
+         * set up (it would read half-written fields and could lose a `pending` decrement). */
+        p->active++;
         pthread_mutex_unlock(&p->mu);
         work(p, ta.worker);
         pthread_mutex_lock(&p->mu);
+        if (--p->active == 0)
+            pthread_cond_broadcast(&p->finished);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -179,7 +188,7 @@ void czk_pool_run(czk_pool *pool, size_t n, size_t grain, czk_pool_fn fn, void *
     work(pool, 0);
     pthread_mutex_lock(&pool->mu);
     /* acquire: pairs with the workers' acq_rel decrements, so their writes are visible. */
-    while (atomic_load_explicit(&pool->pending, memory_order_acquire) != 0)
+    while (atomic_load_explicit(&pool->pending, memory_order_acquire) != 0 || pool->active != 0)
         pthread_cond_wait(&pool->finished, &pool->mu);
     pthread_mutex_unlock(&pool->mu);
     pthread_mutex_unlock(&pool->run_mu);
