@@ -13,3 +13,4 @@
 #include "groth16/groth16_tests.h"
 #include "formats/snarkjs_tests.h"
 #include "formats/bellperson_tests.h"
+#include "engine/engine_tests.h"

@@ -1,0 +1,306 @@
+/*
+ * czk: the public C API of the proving engine (DESIGN.md §1, §4, §6).
+ *
+ * An engine owns every thread it uses: a synthesis pool (witness generation), N prove
+ * workers per device (on the CPU backend the "device" is the CPU itself), and a finalizer
+ * pool that verifies every partition proof before it counts. Clients register circuits
+ * (a proving key plus its constraint system) under an id, submit jobs of one or more
+ * partitions against a circuit, and await, cancel or inspect them by job id. The job id is
+ * the client's request id: submitting an id again attaches to the job (running or
+ * finished) instead of starting a second one.
+ *
+ * Every public function may be called from any thread at any time between
+ * czk_engine_create and czk_engine_destroy (czk_engine_destroy itself excepted: no call may
+ * run concurrently with it or follow it). Functions that fail return a negative czk status
+ * (util/status.h) and, where they take one, fill `err` (NULL allowed). The library never
+ * prints: log lines go to the config's `log` callback. Memory the engine hands out (proofs,
+ * status arrays, metrics text) is czk_malloc'ed; release it with the matching _clear
+ * function or czk_free.
+ */
+#ifndef CZK_H
+#define CZK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/alloc.h"
+#include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef CZK_API
+#define CZK_API __attribute__((visibility("default")))
+#endif
+#ifndef CZK_WARN_UNUSED_RESULT
+#define CZK_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
+#endif
+#ifndef CZK_NONNULL
+#define CZK_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#endif
+
+/* Bytes of one partition proof: bellperson's A ‖ B ‖ C, zcash-compressed (48 + 96 + 48). */
+#define CZK_PROOF_BYTES 192
+/* Longest request id / circuit id, NUL excluded. Longer ids are refused with CZK_EINVAL. */
+#define CZK_ID_MAX 127
+
+typedef struct czk_engine czk_engine;
+
+/* Job priority; the values are the proto's Priority. DEFAULT is treated as NORMAL. */
+typedef enum czk_priority {
+    CZK_PRIORITY_DEFAULT = 0,
+    CZK_PRIORITY_LOW = 1,
+    CZK_PRIORITY_NORMAL = 2,
+    CZK_PRIORITY_HIGH = 3,
+    CZK_PRIORITY_CRITICAL = 4,
+} czk_priority;
+#define CZK_PRIORITY_COUNT 5
+
+/* A job's state. 0..4 are the proto's AwaitProofResponse.Status; PENDING and RUNNING are
+ * reported only by status queries, never by czk_engine_await. */
+typedef enum czk_job_status {
+    CZK_JOB_UNKNOWN = 0,
+    CZK_JOB_COMPLETED = 1,
+    CZK_JOB_FAILED = 2,
+    CZK_JOB_CANCELLED = 3,
+    CZK_JOB_TIMEOUT = 4,
+    CZK_JOB_PENDING = 5,
+    CZK_JOB_RUNNING = 6,
+} czk_job_status;
+
+/* Log levels passed to czk_engine_config.log. */
+typedef enum czk_log_level {
+    CZK_LOG_ERROR = 0,
+    CZK_LOG_WARN = 1,
+    CZK_LOG_INFO = 2,
+    CZK_LOG_DEBUG = 3,
+} czk_log_level;
+
+/*
+ * Log sink: one complete line (no trailing newline) per call. Called from engine threads,
+ * never with an engine lock held; it must be thread-safe and must not call back into the
+ * engine's destroy. Per-partition timing lines are level INFO and look like
+ *   partition job=ID part=P/N prio=NORMAL circuit=C backend=cpu attempt=1 queue_ms=..
+ *   synth_ms=.. lock_wait_ms=.. kernel_ms=.. finish_ms=.. verify_ms=.. result=ok
+ */
+typedef void (*czk_log_fn)(void *arg, int level, const char *line);
+
+typedef struct czk_engine_config {
+    unsigned synth_threads;       /* partitions synthesized at once at most; 0 = auto */
+    unsigned prove_threads;       /* CPU threads of the prover's parallel loops; 0 = auto */
+    unsigned workers_per_device;  /* prove workers per device; 0 = 2 */
+    unsigned finalizer_threads;   /* verifying threads; 0 = 1 */
+    uint64_t host_budget_bytes;   /* 0 = auto: MemTotal minus a 5 GiB margin (half if small) */
+    uint64_t pinned_budget_bytes; /* pinned staging memory (GPU backend); 0 = auto */
+    uint64_t result_ttl_ms;       /* finished results kept this long; 0 = 10 minutes */
+    unsigned max_queued_jobs;     /* unfinished jobs accepted at most; 0 = 1024 */
+    const char *backend;          /* "auto" | "cpu" | "cuda"; NULL = "auto" (copied) */
+    czk_log_fn log;               /* may be NULL: no logging */
+    void *log_arg;
+    int log_level; /* lines above this czk_log_level are not produced */
+} czk_engine_config;
+
+/* Fills `cfg` with the defaults (all automatic, backend "auto", no log). */
+CZK_API void czk_engine_config_default(czk_engine_config *cfg) CZK_NONNULL(1);
+
+/*
+ * Creates an engine and starts its threads. `cfg` is copied (NULL = defaults).
+ * Returns CZK_OK, CZK_EINVAL (bad config, or backend "cuda" without a usable device),
+ * CZK_ENOMEM or CZK_EINTERNAL (a thread could not be started); *out is NULL on failure.
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_create(czk_engine **out, const czk_engine_config *cfg,
+                                                     czk_err *err) CZK_NONNULL(1);
+
+/*
+ * Stops intake (later submits fail with CZK_ECANCELED), waits up to `grace_ms` for queued
+ * and running work to finish, cancels what is left (its waiters get CANCELLED), and stops
+ * every thread. Every waiter blocked in czk_engine_await returns. Idempotent; await, status
+ * and metrics keep working afterwards (on the stored results). Returns CZK_OK.
+ */
+CZK_API int czk_engine_shutdown(czk_engine *e, uint64_t grace_ms) CZK_NONNULL(1);
+
+/* Shuts down with grace 0 if not done yet, then frees everything. NULL is a no-op. */
+CZK_API void czk_engine_destroy(czk_engine *e);
+
+/* ---- circuits ------------------------------------------------------------------------ */
+
+/*
+ * Registers a circuit under `circuit_id` (COLD: nothing is loaded until a job or preload
+ * needs it). key_path: a snarkjs .zkey (the zkey carries the constraint system; r1cs_path
+ * may then be NULL) or a bellperson .params (r1cs_path required: a circom .r1cs or a czk
+ * R1CS file, told apart by their magic). Paths are copied. Returns CZK_OK, CZK_EINVAL (bad
+ * id, id already registered, missing r1cs for a .params).
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int
+czk_engine_register_circuit(czk_engine *e, const char *circuit_id, const char *key_path,
+                            const char *r1cs_path, czk_err *err) CZK_NONNULL(1, 2, 3);
+
+/*
+ * Registers the PoRep-shaped synthetic circuit of 2^k constraints (r1cs/synth.h), 4 <= k
+ * <= 26. Its DEV key (NOT from a ceremony: development and tests only) is made at first
+ * load. Jobs on it carry no witness files: partition p's witness is derived from
+ * (synth_seed, p). Returns CZK_OK or CZK_EINVAL.
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_register_synthetic(czk_engine *e,
+                                                                 const char *circuit_id, unsigned k,
+                                                                 czk_err *err) CZK_NONNULL(1, 2);
+
+/*
+ * Loads a circuit now (HOT) so that the first job does not pay for it. Out (may be NULL):
+ * *already_loaded, *load_ms (0 when already loaded). Blocks until loaded. Returns CZK_OK,
+ * CZK_EINVAL (unknown id), CZK_ENOMEM (does not fit the host budget even after evicting
+ * idle keys) or the loader's error.
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_preload(czk_engine *e, const char *circuit_id,
+                                                      int *already_loaded, uint64_t *load_ms,
+                                                      czk_err *err) CZK_NONNULL(1, 2);
+
+/*
+ * Drops a circuit's key and constraint system from memory (back to COLD). A key in use by
+ * running jobs is released when the last of them finishes. Out (may be NULL): *was_loaded,
+ * *freed_bytes (the budgeted bytes released, or to be released). Returns CZK_OK or
+ * CZK_EINVAL (unknown id).
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_evict(czk_engine *e, const char *circuit_id,
+                                                    int *was_loaded, uint64_t *freed_bytes,
+                                                    czk_err *err) CZK_NONNULL(1, 2);
+
+/* ---- jobs ---------------------------------------------------------------------------- */
+
+typedef struct czk_job_request {
+    const char *request_id;     /* the client's idempotency key (required, <= CZK_ID_MAX) */
+    const char *circuit_id;     /* a registered circuit */
+    czk_priority priority;      /* DEFAULT = NORMAL */
+    const char *client_id;      /* for logs and metrics; may be NULL */
+    const char *kind;           /* queue name in status (the proto's proof kind); NULL = circuit */
+    size_t n_partitions;        /* >= 1 */
+    const uint8_t *const *wtns; /* per partition: a circom .wtns image, or NULL (synthetic) */
+    const size_t *wtns_len;
+    uint64_t synth_seed; /* synthetic circuits: partition p's witness from (synth_seed, p) */
+} czk_job_request;
+
+typedef struct czk_job_result {
+    czk_job_status status;
+    uint8_t *proof; /* COMPLETED: n_partitions × CZK_PROOF_BYTES, czk_malloc'ed */
+    size_t proof_len;
+    uint8_t *public_inputs; /* COMPLETED: per partition, n_public × 32 bytes, each input
+                               little-endian in normal form; czk_malloc'ed; may be NULL */
+    size_t public_len;
+    char error[256];        /* FAILED/CANCELLED/UNKNOWN/TIMEOUT: why (FAILED names the partition) */
+    uint64_t queue_wait_ms; /* submit → first partition started synthesis */
+    uint64_t srs_load_ms;   /* time this job waited for its key to load (0 if HOT) */
+    uint64_t synthesis_ms;  /* summed over partitions */
+    uint64_t gpu_compute_ms; /* proving (kernel region), summed over partitions */
+    uint64_t total_ms;       /* submit → finished */
+} czk_job_result;
+
+/*
+ * Submits a job. The request and the witness images are copied before this returns.
+ * Out: job_id (= request_id, NUL-terminated), *queue_position (jobs ahead of it in the
+ * queue, 0 when it starts at once; may be NULL), *attached (1 when request_id named a job
+ * already known: nothing new was started and the other fields describe that job; may be
+ * NULL). Returns CZK_OK; CZK_EINVAL (missing/too long ids, unknown circuit, zero
+ * partitions, wrong witness count or a witness image for a synthetic circuit or none for
+ * a registered one); CZK_ENOMEM (the queue is full: max_queued_jobs, or no memory);
+ * CZK_ECANCELED (the engine is shutting down). A job that can never fit the host budget is
+ * accepted and fails at once (await gives FAILED with the sizes in the message).
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_submit(czk_engine *e, const czk_job_request *req,
+                                                     char job_id[128], uint32_t *queue_position,
+                                                     int *attached, czk_err *err)
+    CZK_NONNULL(1, 2, 3);
+
+/*
+ * Waits for a job to finish, at most `timeout_ms` (0 = forever). Out: *res (clear it with
+ * czk_job_result_clear; the caller's struct is overwritten): COMPLETED with the proof,
+ * FAILED or CANCELLED with a message, TIMEOUT when the wait expired (the job goes on and may
+ * be awaited again), UNKNOWN for an id never submitted or already pruned. Any number of
+ * threads may await one job. Returns CZK_OK whenever *res was filled (including UNKNOWN and
+ * TIMEOUT); CZK_EINVAL when job_id is NULL (*res is then UNKNOWN too).
+ */
+CZK_API int czk_engine_await(czk_engine *e, const char *job_id, uint64_t timeout_ms,
+                             czk_job_result *res, czk_err *err) CZK_NONNULL(1, 4);
+
+/* Frees a result's proof and public inputs and zeroes it; NULL is a no-op. */
+CZK_API void czk_job_result_clear(czk_job_result *res);
+
+/*
+ * Cancels a job: its queued partitions are dropped, running ones finish and are discarded,
+ * its memory is released, and its waiters get CANCELLED. Out: *was_running (1 when the job
+ * had started, i.e. a partition had begun synthesis; may be NULL). Cancelling a finished job
+ * changes nothing. Returns CZK_OK, or CZK_EINVAL (unknown id).
+ */
+CZK_API int czk_engine_cancel(czk_engine *e, const char *job_id, int *was_running, czk_err *err)
+    CZK_NONNULL(1);
+
+/* ---- status and metrics -------------------------------------------------------------- */
+
+typedef struct czk_queue_status {
+    char kind[128];       /* the request's kind (or circuit id) */
+    uint32_t pending;     /* unfinished jobs with no partition running */
+    uint32_t in_progress; /* unfinished jobs with a partition synthesizing or proving */
+} czk_queue_status;
+
+typedef struct czk_circuit_status {
+    char circuit_id[128];
+    int tier; /* 0 HOT (in memory), 1 WARM, 2 COLD (not loaded): proto's SRSStatus.Tier */
+    uint64_t size_bytes; /* budgeted bytes when loaded; the estimate when COLD (0 if unknown) */
+    uint32_t ref_count;  /* jobs holding the key */
+    int synthetic;       /* 1 for czk_engine_register_synthetic circuits */
+} czk_circuit_status;
+
+typedef struct czk_device_status {
+    uint32_t ordinal;
+    char name[128];
+    uint64_t vram_total_bytes; /* 0 for the CPU */
+    uint64_t vram_free_bytes;
+    char current_job_id[128]; /* a job one of its workers is proving, "" if idle */
+    uint32_t workers;
+    uint32_t busy_workers;
+} czk_device_status;
+
+typedef struct czk_engine_status {
+    uint64_t uptime_s;
+    uint64_t jobs_completed, jobs_failed, jobs_cancelled; /* since create */
+    uint64_t partitions_proved, partitions_retried, partitions_failed;
+    uint32_t jobs_known;                                  /* unfinished plus stored results */
+    uint32_t pending_by_priority[CZK_PRIORITY_COUNT];     /* unfinished jobs not started */
+    uint32_t in_progress_by_priority[CZK_PRIORITY_COUNT]; /* unfinished jobs started */
+    czk_queue_status *queues;                             /* czk_malloc'ed, n_queues entries */
+    size_t n_queues;
+    czk_circuit_status *circuits; /* every registered circuit */
+    size_t n_circuits;
+    czk_device_status *devices;
+    size_t n_devices;
+    uint64_t host_budget_bytes, host_reserved_bytes; /* engine budget and what is reserved */
+    uint64_t host_allocated_bytes;                   /* czk_alloc_in_use (whole process) */
+    uint64_t pinned_budget_bytes, pinned_used_bytes;
+    int shutting_down;
+} czk_engine_status;
+
+/* Fills *st (overwritten; clear it with czk_engine_status_clear). Returns CZK_OK or
+ * CZK_ENOMEM (then *st is zeroed). */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_get_status(czk_engine *e, czk_engine_status *st)
+    CZK_NONNULL(1, 2);
+
+/* Frees the status arrays and zeroes *st; NULL is a no-op. */
+CZK_API void czk_engine_status_clear(czk_engine_status *st);
+
+/* Prometheus text exposition (czk_* metrics) in *text, czk_malloc'ed (czk_free). Returns
+ * CZK_OK or CZK_ENOMEM (*text NULL). */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_metrics(czk_engine *e, char **text) CZK_NONNULL(1, 2);
+
+/* Testing hook: the next `n` proving-scratch reservations fail once each, as an allocation
+ * failure would (exercises the retry path). Thread-safe. */
+CZK_API void czk_engine_inject_failures(czk_engine *e, unsigned n) CZK_NONNULL(1);
+
+/* The name of a job status ("COMPLETED") and of a priority ("CRITICAL"); static strings. */
+CZK_API const char *czk_job_status_name(czk_job_status s);
+CZK_API const char *czk_priority_name(czk_priority p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CZK_H */

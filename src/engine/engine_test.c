@@ -1,0 +1,744 @@
+/*
+ * Engine tests: small PoRep-shaped circuits (2^8..2^10) with dev keys, every proof decoded and
+ * verified against the circuit's verifying key, and the failure rows of CUZK.md exercised one
+ * by one.
+ */
+#include "czk.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine_internal.h"
+#include "engine/witness.h"
+#include "formats/bellperson.h"
+#include "formats/circom.h"
+#include "formats/zkey.h"
+#include "groth16/setup.h"
+#include "groth16/verify.h"
+#include "r1cs/synth.h"
+#include "tests/test.h"
+#include "util/alloc.h"
+#include "util/timer.h"
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+#define MAX_LINES 512
+
+typedef struct logcap {
+    pthread_mutex_t mu;
+    char *lines[MAX_LINES];
+    size_t n;
+} logcap;
+
+static void cap_log(void *arg, int level, const char *line) {
+    (void)level;
+    logcap *c = arg;
+    pthread_mutex_lock(&c->mu);
+    if (c->n < MAX_LINES)
+        c->lines[c->n++] = strdup(line);
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void cap_init(logcap *c) {
+    memset(c, 0, sizeof *c);
+    pthread_mutex_init(&c->mu, NULL);
+}
+
+static void cap_free(logcap *c) {
+    for (size_t i = 0; i < c->n; i++)
+        free(c->lines[i]);
+    pthread_mutex_destroy(&c->mu);
+}
+
+/* Index of the first "job id=<id> status=COMPLETED" line, or -1. */
+static long cap_job_index(logcap *c, const char *id) {
+    char pat[200];
+    snprintf(pat, sizeof pat, "job id=%s status=", id);
+    long r = -1;
+    pthread_mutex_lock(&c->mu);
+    for (size_t i = 0; i < c->n; i++) {
+        if (strncmp(c->lines[i], pat, strlen(pat)) == 0) {
+            r = (long)i;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+static void sleep_ms(unsigned ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static czk_engine_config small_config(void) {
+    czk_engine_config cfg;
+    czk_engine_config_default(&cfg);
+    cfg.synth_threads = 1;
+    cfg.prove_threads = 2;
+    cfg.workers_per_device = 1;
+    cfg.finalizer_threads = 1;
+    cfg.host_budget_bytes = 1ULL << 30;
+    cfg.backend = "cpu";
+    return cfg;
+}
+
+static int submit_synth(czk_engine *e, const char *id, const char *circuit, czk_priority prio,
+                        size_t parts, uint64_t seed, int *attached) {
+    czk_job_request req;
+    memset(&req, 0, sizeof req);
+    req.request_id = id;
+    req.circuit_id = circuit;
+    req.priority = prio;
+    req.client_id = "test";
+    req.n_partitions = parts;
+    req.synth_seed = seed;
+    char job_id[128];
+    uint32_t pos;
+    czk_err err = {0, ""};
+    int rc = czk_engine_submit(e, &req, job_id, &pos, attached, &err);
+    if (rc != CZK_OK)
+        fprintf(stderr, "submit %s: %s\n", id, err.msg);
+    else if (strcmp(job_id, id) != 0)
+        return CZK_EINTERNAL;
+    return rc;
+}
+
+/* Decodes and verifies every partition proof of a COMPLETED result. */
+static int check_result(const czk_groth16_vk *vk, const czk_job_result *res, size_t parts) {
+    if (res->status != CZK_JOB_COMPLETED || res->proof_len != parts * CZK_PROOF_BYTES)
+        return CZK_EINVAL;
+    size_t n_pub = vk->n_ic - 1;
+    if (res->public_len != parts * n_pub * 32)
+        return CZK_EINVAL;
+    czk_groth16_pvk pvk;
+    int rc = czk_groth16_pvk_prepare(&pvk, vk, NULL);
+    if (rc != CZK_OK)
+        return rc;
+    czk_fr *in = czk_calloc(n_pub + 1, sizeof(czk_fr));
+    for (size_t p = 0; p < parts && rc == CZK_OK; p++) {
+        czk_groth16_proof proof;
+        rc = czk_bellperson_proof_decode(&proof, res->proof + p * CZK_PROOF_BYTES, NULL);
+        for (size_t i = 0; i < n_pub && rc == CZK_OK; i++)
+            rc = czk_fr_from_bytes_le(&in[i], res->public_inputs + (p * n_pub + i) * 32);
+        if (rc == CZK_OK)
+            rc = czk_groth16_verify(&pvk, &proof, in, n_pub, NULL);
+    }
+    czk_free(in);
+    czk_groth16_pvk_clear(&pvk);
+    return rc;
+}
+
+static int await_verify(czk_engine *e, const char *id, const czk_groth16_vk *vk, size_t parts) {
+    czk_job_result res;
+    czk_engine_await(e, id, 0, &res, NULL);
+    int rc = check_result(vk, &res, parts);
+    if (rc != CZK_OK)
+        fprintf(stderr, "job %s: status %s (%s), check %d\n", id, czk_job_status_name(res.status),
+                res.error, rc);
+    czk_job_result_clear(&res);
+    return rc;
+}
+
+/* Bytes of the budget one partition of the 2^k synthetic circuit reserves. */
+static uint64_t synth_part_bytes(unsigned k) {
+    czk_synth_shape sh;
+    czk_synth_porep_shape(&sh, k, NULL);
+    uint64_t n = 1ULL << k, mx = n > sh.n_vars ? n : sh.n_vars;
+    return (sh.n_vars + 3 * n + 2 * mx) * 32;
+}
+
+/* ---- tests ------------------------------------------------------------------------------ */
+
+CZK_TEST(engine_witness_solver) {
+    czk_r1cs cs;
+    czk_fr *w0 = NULL, *w1 = NULL, *w2 = NULL;
+    CHECK(czk_synth_porep_shaped(&cs, &w0, 8, 42, NULL, NULL) == CZK_OK);
+    CHECK(czk__witness_solve(&w1, &cs, 1, NULL) == CZK_OK);
+    CHECK(czk__witness_solve(&w2, &cs, 2, NULL) == CZK_OK);
+    CHECK(czk_r1cs_check(&cs, w1, NULL, NULL, NULL) == CZK_OK);
+    CHECK(czk_r1cs_check(&cs, w2, NULL, NULL, NULL) == CZK_OK);
+    CHECK(memcmp(w1, w2, cs.n_vars * sizeof(czk_fr)) != 0); /* seeds give other witnesses */
+    /* A wrong witness image is refused with a message. */
+    czk_fr *bad = NULL;
+    uint8_t junk[16] = "wtns";
+    czk_err err = {0, ""};
+    CHECK(czk__wtns_parse(&bad, junk, sizeof junk, cs.n_vars, "junk", &err) != CZK_OK);
+    CHECK(bad == NULL && err.msg[0] != '\0');
+    czk_free(w0);
+    czk_free(w1);
+    czk_free(w2);
+    czk_r1cs_clear(&cs);
+}
+
+typedef struct submitter {
+    czk_engine *e;
+    const czk_groth16_vk *vk;
+    int index;
+    int failures;
+} submitter;
+
+static void *submitter_main(void *arg) {
+    submitter *s = arg;
+    for (int i = 0; i < 2; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "t%d-job%d", s->index, i);
+        if (submit_synth(s->e, id, "porep8", CZK_PRIORITY_NORMAL, 2, (uint64_t)(s->index * 10 + i),
+                         NULL) != CZK_OK ||
+            await_verify(s->e, id, s->vk, 2) != CZK_OK)
+            s->failures++;
+    }
+    return NULL;
+}
+
+CZK_TEST(engine_concurrent_submitters) {
+    czk_engine_config cfg = small_config();
+    cfg.workers_per_device = 2;
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
+    czk_groth16_vk vk;
+    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+    pthread_t th[4];
+    submitter s[4];
+    for (int i = 0; i < 4; i++) {
+        s[i] = (submitter){e, &vk, i, 0};
+        pthread_create(&th[i], NULL, submitter_main, &s[i]);
+    }
+    int failures = 0;
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        failures += s[i].failures;
+    }
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    uint64_t completed = st.jobs_completed, proved = st.partitions_proved;
+    czk_engine_status_clear(&st);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(failures, 0);
+    CHECK_EQ_INT(completed, 8);
+    CHECK_EQ_INT(proved, 16);
+}
+
+CZK_TEST(engine_priority_order) {
+    logcap cap;
+    cap_init(&cap);
+    czk_engine_config cfg = small_config();
+    cfg.log = cap_log;
+    cfg.log_arg = &cap;
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep9", 9, NULL) == CZK_OK);
+    CHECK(czk_engine_preload(e, "porep9", NULL, NULL, NULL) == CZK_OK);
+    const char *normal[4] = {"n1", "n2", "n3", "n4"};
+    for (int i = 0; i < 4; i++)
+        CHECK(submit_synth(e, normal[i], "porep9", CZK_PRIORITY_NORMAL, 3, (uint64_t)i, NULL) ==
+              CZK_OK);
+    CHECK(submit_synth(e, "crit", "porep9", CZK_PRIORITY_CRITICAL, 1, 99, NULL) == CZK_OK);
+    czk_job_result res;
+    const char *all[5] = {"n1", "n2", "n3", "n4", "crit"};
+    for (int i = 0; i < 5; i++) {
+        czk_engine_await(e, all[i], 0, &res, NULL);
+        CHECKF(res.status == CZK_JOB_COMPLETED, "%s: %s", all[i], res.error);
+        czk_job_result_clear(&res);
+    }
+    czk_engine_destroy(e); /* flushes the log */
+    long ic = cap_job_index(&cap, "crit");
+    long i2 = cap_job_index(&cap, "n2"), i3 = cap_job_index(&cap, "n3"),
+         i4 = cap_job_index(&cap, "n4");
+    cap_free(&cap);
+    CHECK(ic >= 0 && i2 >= 0 && i3 >= 0 && i4 >= 0);
+    /* n1 may have been running when crit arrived; every other NORMAL job finishes after it. */
+    CHECKF(ic < i2 && ic < i3 && ic < i4, "crit at %ld, n2 %ld n3 %ld n4 %ld", ic, i2, i3, i4);
+}
+
+CZK_TEST(engine_duplicate_id_attaches) {
+    czk_engine_config cfg = small_config();
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    int attached = -1;
+    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 1, &attached) == CZK_OK);
+    CHECK_EQ_INT(attached, 0);
+    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 2, &attached) == CZK_OK);
+    CHECK_EQ_INT(attached, 1);
+    czk_job_result r1, r2;
+    czk_engine_await(e, "dup", 0, &r1, NULL);
+    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 3, &attached) == CZK_OK);
+    CHECK_EQ_INT(attached, 1);
+    czk_engine_await(e, "dup", 0, &r2, NULL);
+    CHECK(r1.status == CZK_JOB_COMPLETED && r2.status == CZK_JOB_COMPLETED);
+    CHECK(r1.proof_len == r2.proof_len && memcmp(r1.proof, r2.proof, r1.proof_len) == 0);
+    czk_groth16_vk vk;
+    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+    CHECK(check_result(&vk, &r1, 2) == CZK_OK);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    CHECK_EQ_INT(st.jobs_completed, 1);
+    CHECK_EQ_INT(st.partitions_proved, 2);
+    czk_engine_status_clear(&st);
+    czk_job_result_clear(&r1);
+    czk_job_result_clear(&r2);
+    czk_engine_destroy(e);
+}
+
+/* Polls status until `pred` holds or ~10 s pass. */
+static int wait_status(czk_engine *e, int (*pred)(const czk_engine_status *, uint64_t),
+                       uint64_t arg) {
+    for (int i = 0; i < 1000; i++) {
+        czk_engine_status st;
+        if (czk_engine_get_status(e, &st) != CZK_OK)
+            return 0;
+        int ok = pred(&st, arg);
+        czk_engine_status_clear(&st);
+        if (ok)
+            return 1;
+        sleep_ms(10);
+    }
+    return 0;
+}
+
+static int some_in_progress(const czk_engine_status *st, uint64_t arg) {
+    (void)arg;
+    return st->in_progress_by_priority[CZK_PRIORITY_NORMAL] > 0;
+}
+
+static int reserved_is(const czk_engine_status *st, uint64_t bytes) {
+    return st->host_reserved_bytes == bytes;
+}
+
+CZK_TEST(engine_cancel_queued_and_running) {
+    /* Budget for the key and two partitions: the second job cannot start while the first
+     * runs, so it is cancelled while queued. */
+    czk_engine_config cfg = small_config();
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
+    CHECK(czk_engine_preload(e, "porep10", NULL, NULL, NULL) == CZK_OK);
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    uint64_t key = st.circuits[0].size_bytes;
+    czk_engine_status_clear(&st);
+    czk_engine_destroy(e);
+
+    cfg.host_budget_bytes = key + 2 * synth_part_bytes(10) + 1000;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
+    CHECK(czk_engine_preload(e, "porep10", NULL, NULL, NULL) == CZK_OK);
+    CHECK(submit_synth(e, "A", "porep10", CZK_PRIORITY_NORMAL, 6, 1, NULL) == CZK_OK);
+    CHECK(submit_synth(e, "B", "porep10", CZK_PRIORITY_NORMAL, 2, 2, NULL) == CZK_OK);
+    CHECK(wait_status(e, some_in_progress, 0));
+    int was_running = -1;
+    CHECK(czk_engine_cancel(e, "B", &was_running, NULL) == CZK_OK);
+    CHECK_EQ_INT(was_running, 0);
+    czk_job_result res;
+    czk_engine_await(e, "B", 0, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_CANCELLED);
+    czk_job_result_clear(&res);
+    CHECK(czk_engine_cancel(e, "A", &was_running, NULL) == CZK_OK);
+    CHECK_EQ_INT(was_running, 1);
+    czk_engine_await(e, "A", 1000, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_CANCELLED);
+    CHECK(res.proof == NULL);
+    czk_job_result_clear(&res);
+    /* Running partitions finish and are discarded: only the key stays reserved. */
+    CHECK(wait_status(e, reserved_is, key));
+    CHECK(czk_engine_cancel(e, "nope", NULL, NULL) == CZK_EINVAL);
+    /* The engine goes on proving. */
+    CHECK(submit_synth(e, "C", "porep10", CZK_PRIORITY_NORMAL, 1, 3, NULL) == CZK_OK);
+    czk_groth16_vk vk;
+    CHECK(czk__engine_circuit_vk(e, "porep10", &vk) == CZK_OK);
+    int rc = await_verify(e, "C", &vk, 1);
+    czk_groth16_vk_clear(&vk);
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    uint64_t cancelled = st.jobs_cancelled;
+    czk_engine_status_clear(&st);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(rc, CZK_OK);
+    CHECK_EQ_INT(cancelled, 2);
+}
+
+CZK_TEST(engine_await_timeout) {
+    czk_engine_config cfg = small_config();
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
+    CHECK(submit_synth(e, "slow", "porep10", CZK_PRIORITY_NORMAL, 4, 1, NULL) == CZK_OK);
+    czk_job_result res;
+    uint64_t t0 = czk_time_ns();
+    czk_engine_await(e, "slow", 20, &res, NULL);
+    uint64_t waited = (czk_time_ns() - t0) / 1000000;
+    CHECK_EQ_INT(res.status, CZK_JOB_TIMEOUT);
+    CHECKF(waited >= 19 && waited < 2000, "waited %llu ms", (unsigned long long)waited);
+    czk_job_result_clear(&res);
+    czk_engine_await(e, "slow", 0, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
+    CHECK(res.total_ms >= res.gpu_compute_ms);
+    czk_job_result_clear(&res);
+    czk_engine_await(e, "never-submitted", 10, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_UNKNOWN);
+    czk_job_result_clear(&res);
+    czk_engine_destroy(e);
+}
+
+CZK_TEST(engine_job_larger_than_budget) {
+    czk_engine_config cfg = small_config();
+    cfg.host_budget_bytes = 64 * 1024;
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
+    uint64_t t0 = czk_time_ns();
+    CHECK(submit_synth(e, "huge", "porep10", CZK_PRIORITY_NORMAL, 2, 1, NULL) == CZK_OK);
+    czk_job_result res;
+    czk_engine_await(e, "huge", 5000, &res, NULL);
+    uint64_t ms = (czk_time_ns() - t0) / 1000000;
+    CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
+    CHECKF(strstr(res.error, "budget") != NULL, "message: %s", res.error);
+    CHECKF(ms < 1000, "took %llu ms", (unsigned long long)ms);
+    czk_job_result_clear(&res);
+    int loaded = -1;
+    czk_err err = {0, ""};
+    CHECK(czk_engine_preload(e, "porep10", &loaded, NULL, &err) == CZK_ENOMEM);
+    czk_engine_destroy(e);
+}
+
+CZK_TEST(engine_injected_failure_retried) {
+    logcap cap;
+    cap_init(&cap);
+    czk_engine_config cfg = small_config();
+    cfg.log = cap_log;
+    cfg.log_arg = &cap;
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
+    czk_groth16_vk vk;
+    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+    czk_engine_inject_failures(e, 1);
+    CHECK(submit_synth(e, "retry", "porep8", CZK_PRIORITY_NORMAL, 2, 5, NULL) == CZK_OK);
+    int rc = await_verify(e, "retry", &vk, 2);
+    czk_groth16_vk_clear(&vk);
+    /* Two failures of one single-partition job: retried once, then FAILED naming it. */
+    czk_engine_inject_failures(e, 2);
+    CHECK(submit_synth(e, "doomed", "porep8", CZK_PRIORITY_NORMAL, 1, 6, NULL) == CZK_OK);
+    czk_job_result res;
+    czk_engine_await(e, "doomed", 0, &res, NULL);
+    czk_job_status doomed = res.status;
+    int names_part = strstr(res.error, "partition 0") != NULL;
+    czk_job_result_clear(&res);
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    uint64_t retried = st.partitions_retried, failed = st.partitions_failed;
+    czk_engine_status_clear(&st);
+    czk_engine_destroy(e);
+    int saw_retry_line = 0;
+    for (size_t i = 0; i < cap.n; i++)
+        saw_retry_line |= strstr(cap.lines[i], "result=retry") != NULL;
+    cap_free(&cap);
+    CHECK_EQ_INT(rc, CZK_OK);
+    CHECK_EQ_INT(doomed, CZK_JOB_FAILED);
+    CHECK(names_part);
+    CHECK_EQ_INT(retried, 2);
+    CHECK_EQ_INT(failed, 1);
+    CHECK(saw_retry_line);
+}
+
+typedef struct waiter {
+    czk_engine *e;
+    char id[32];
+    czk_job_status status;
+} waiter;
+
+static void *waiter_main(void *arg) {
+    waiter *w = arg;
+    czk_job_result res;
+    czk_engine_await(w->e, w->id, 0, &res, NULL);
+    w->status = res.status;
+    czk_job_result_clear(&res);
+    return NULL;
+}
+
+CZK_TEST(engine_shutdown_answers_waiters) {
+    for (int grace = 0; grace < 2; grace++) {
+        czk_engine_config cfg = small_config();
+        czk_engine *e;
+        CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+        CHECK(czk_engine_register_synthetic(e, "porep9", 9, NULL) == CZK_OK);
+        waiter w[4];
+        pthread_t th[4];
+        for (int i = 0; i < 4; i++) {
+            w[i].e = e;
+            snprintf(w[i].id, sizeof w[i].id, "s%d", i);
+            w[i].status = CZK_JOB_UNKNOWN;
+            CHECK(submit_synth(e, w[i].id, "porep9", CZK_PRIORITY_NORMAL, 2, (uint64_t)i, NULL) ==
+                  CZK_OK);
+            pthread_create(&th[i], NULL, waiter_main, &w[i]);
+        }
+        sleep_ms(5);
+        czk_engine_shutdown(e, grace ? 60000 : 0);
+        for (int i = 0; i < 4; i++)
+            pthread_join(th[i], NULL);
+        CHECK(submit_synth(e, "late", "porep9", CZK_PRIORITY_NORMAL, 1, 9, NULL) == CZK_ECANCELED);
+        for (int i = 0; i < 4; i++) {
+            /* Every accepted job has an answer: done, or (no grace) cancelled. */
+            if (grace)
+                CHECKF(w[i].status == CZK_JOB_COMPLETED, "%s: %d", w[i].id, w[i].status);
+            else
+                CHECKF(w[i].status == CZK_JOB_COMPLETED || w[i].status == CZK_JOB_CANCELLED,
+                       "%s: %d", w[i].id, w[i].status);
+            czk_job_result res;
+            czk_engine_await(e, w[i].id, 100, &res, NULL);
+            CHECK(res.status == w[i].status);
+            czk_job_result_clear(&res);
+        }
+        czk_engine_status st;
+        CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+        CHECK_EQ_INT(st.jobs_completed + st.jobs_cancelled, 4);
+        CHECK(st.shutting_down);
+        czk_engine_status_clear(&st);
+        czk_engine_destroy(e);
+    }
+}
+
+CZK_TEST(engine_results_pruned_after_ttl) {
+    czk_engine_config cfg = small_config();
+    cfg.result_ttl_ms = 150;
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(submit_synth(e, "ttl", "porep8", CZK_PRIORITY_NORMAL, 1, 1, NULL) == CZK_OK);
+    czk_job_result res;
+    czk_engine_await(e, "ttl", 0, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
+    czk_job_result_clear(&res);
+    czk_engine_await(e, "ttl", 0, &res, NULL); /* still stored */
+    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
+    czk_job_result_clear(&res);
+    sleep_ms(400);
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    CHECK_EQ_INT(st.jobs_known, 0);
+    czk_engine_status_clear(&st);
+    czk_engine_await(e, "ttl", 10, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_UNKNOWN);
+    czk_job_result_clear(&res);
+    czk_engine_destroy(e);
+}
+
+CZK_TEST(engine_status_metrics_preload_evict) {
+    czk_engine_config cfg = small_config();
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "a8", 8, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "b8", 8, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "a8", 8, NULL) == CZK_EINVAL);
+    int loaded = -1;
+    uint64_t ms = 99;
+    CHECK(czk_engine_preload(e, "a8", &loaded, &ms, NULL) == CZK_OK);
+    CHECK_EQ_INT(loaded, 0);
+    CHECK(czk_engine_preload(e, "a8", &loaded, &ms, NULL) == CZK_OK);
+    CHECK_EQ_INT(loaded, 1);
+    CHECK(czk_engine_preload(e, "zz", &loaded, &ms, NULL) == CZK_EINVAL);
+    CHECK(submit_synth(e, "j1", "a8", CZK_PRIORITY_HIGH, 2, 1, NULL) == CZK_OK);
+    czk_job_result res;
+    czk_engine_await(e, "j1", 0, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
+    czk_job_result_clear(&res);
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    CHECK_EQ_INT(st.n_circuits, 2);
+    CHECK_EQ_INT(st.n_devices, 1);
+    int hot_a = -1, tier_b = -1;
+    uint64_t a_bytes = 0;
+    for (size_t i = 0; i < st.n_circuits; i++) {
+        if (strcmp(st.circuits[i].circuit_id, "a8") == 0) {
+            hot_a = st.circuits[i].tier;
+            a_bytes = st.circuits[i].size_bytes;
+        } else {
+            tier_b = st.circuits[i].tier;
+        }
+    }
+    CHECK_EQ_INT(hot_a, 0);
+    CHECK_EQ_INT(tier_b, 2);
+    CHECK(st.host_reserved_bytes == a_bytes && a_bytes > 0);
+    CHECK_EQ_INT(st.jobs_completed, 1);
+    czk_engine_status_clear(&st);
+    char *text = NULL;
+    CHECK(czk_engine_metrics(e, &text) == CZK_OK);
+    CHECKF(strstr(text, "czk_jobs_completed_total 1\n") != NULL, "%s", text);
+    CHECK(strstr(text, "czk_partitions_proved_total 2\n") != NULL);
+    CHECK(strstr(text, "czk_circuit_bytes{circuit=\"a8\",tier=\"hot\"}") != NULL);
+    czk_free(text);
+    int was = -1;
+    uint64_t freed = 0;
+    CHECK(czk_engine_evict(e, "a8", &was, &freed, NULL) == CZK_OK);
+    CHECK(was == 1 && freed == a_bytes);
+    CHECK(czk_engine_evict(e, "a8", &was, &freed, NULL) == CZK_OK);
+    CHECK(was == 0 && freed == 0);
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    CHECK_EQ_INT(st.host_reserved_bytes, 0);
+    czk_engine_status_clear(&st);
+    /* An evicted circuit loads again for the next job. */
+    CHECK(submit_synth(e, "j2", "a8", CZK_PRIORITY_LOW, 1, 2, NULL) == CZK_OK);
+    czk_engine_await(e, "j2", 0, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
+    czk_job_result_clear(&res);
+    czk_engine_destroy(e);
+}
+
+static int read_file(const char *path, uint8_t **data, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *data = malloc((size_t)n);
+    *len = fread(*data, 1, (size_t)n, f);
+    fclose(f);
+    return *len == (size_t)n ? 0 : -1;
+}
+
+/* A .zkey circuit and a bellperson .params + czk R1CS circuit, witnesses as .wtns images. */
+CZK_TEST(engine_registered_circuits) {
+    char dir[] = "/tmp/czk_engine_testXXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char zkey[128], params[128], r1cs[128], wtns[128];
+    snprintf(zkey, sizeof zkey, "%s/c.zkey", dir);
+    snprintf(params, sizeof params, "%s/c.params", dir);
+    snprintf(r1cs, sizeof r1cs, "%s/c.czkr1cs", dir);
+    snprintf(wtns, sizeof wtns, "%s/w.wtns", dir);
+    czk_r1cs cs;
+    czk_fr *w = NULL;
+    CHECK(czk_synth_porep_shaped(&cs, &w, 8, 7, NULL, NULL) == CZK_OK);
+    czk_rng rng;
+    czk_rng_seed(&rng, t->seed);
+    czk_groth16_pk pk_z, pk_p;
+    CHECK(czk_groth16_setup_dev(&pk_z, &cs, CZK_H_ODD_COSET, &rng, NULL, NULL) == CZK_OK);
+    CHECK(czk_groth16_setup_dev(&pk_p, &cs, CZK_H_MONOMIAL, &rng, NULL, NULL) == CZK_OK);
+    CHECK(czk_zkey_write(zkey, &pk_z, &cs, NULL) == CZK_OK);
+    CHECK(czk_bellperson_params_write(params, &pk_p, NULL) == CZK_OK);
+    CHECK(czk_r1cs_save(&cs, r1cs, NULL) == CZK_OK);
+    CHECK(czk_circom_wtns_write(wtns, w, cs.n_vars, NULL) == CZK_OK);
+    uint8_t *img = NULL;
+    size_t img_len = 0;
+    CHECK(read_file(wtns, &img, &img_len) == 0);
+
+    czk_engine_config cfg = small_config();
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_circuit(e, "zk", zkey, NULL, NULL) == CZK_OK);
+    CHECK(czk_engine_register_circuit(e, "bp", params, r1cs, NULL) == CZK_OK);
+    const uint8_t *imgs[2] = {img, img};
+    size_t lens[2] = {img_len, img_len};
+    const char *circuits[2] = {"zk", "bp"};
+    const czk_groth16_vk *vks[2] = {&pk_z.vk, &pk_p.vk};
+    for (int c = 0; c < 2; c++) {
+        czk_job_request req;
+        memset(&req, 0, sizeof req);
+        req.request_id = circuits[c];
+        req.circuit_id = circuits[c];
+        req.n_partitions = 2;
+        req.wtns = imgs;
+        req.wtns_len = lens;
+        char id[128];
+        czk_err err = {0, ""};
+        CHECKF(czk_engine_submit(e, &req, id, NULL, NULL, &err) == CZK_OK, "%s", err.msg);
+        czk_job_result res;
+        czk_engine_await(e, id, 0, &res, NULL);
+        CHECKF(res.status == CZK_JOB_COMPLETED, "%s: %s", circuits[c], res.error);
+        CHECK(check_result(vks[c], &res, 2) == CZK_OK);
+        czk_job_result_clear(&res);
+    }
+    /* A truncated witness fails the job, naming the partition. */
+    lens[1] = img_len - 32;
+    czk_job_request req;
+    memset(&req, 0, sizeof req);
+    req.request_id = "bad";
+    req.circuit_id = "zk";
+    req.n_partitions = 2;
+    req.wtns = imgs;
+    req.wtns_len = lens;
+    char id[128];
+    CHECK(czk_engine_submit(e, &req, id, NULL, NULL, NULL) == CZK_OK);
+    czk_job_result res;
+    czk_engine_await(e, id, 0, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
+    CHECKF(strstr(res.error, "partition 1") != NULL, "%s", res.error);
+    czk_job_result_clear(&res);
+    /* A synthetic-style request (no witness) on a registered circuit is refused. */
+    req.request_id = "nowtns";
+    req.wtns = NULL;
+    CHECK(czk_engine_submit(e, &req, id, NULL, NULL, NULL) == CZK_EINVAL);
+    czk_engine_destroy(e);
+
+    free(img);
+    czk_free(w);
+    czk_r1cs_clear(&cs);
+    czk_groth16_pk_clear(&pk_z);
+    czk_groth16_pk_clear(&pk_p);
+    unlink(zkey);
+    unlink(params);
+    unlink(r1cs);
+    unlink(wtns);
+    rmdir(dir);
+}
+
+/* Engine overhead per partition: submit → complete minus synthesis, proving and verifying,
+ * from the job lines, for sequential single-partition jobs on a tiny circuit. */
+CZK_TEST(engine_overhead) {
+    logcap cap;
+    cap_init(&cap);
+    czk_engine_config cfg = small_config();
+    cfg.log = cap_log;
+    cfg.log_arg = &cap;
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
+    enum { N = 10 };
+    for (int i = 0; i < N; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "o%d", i);
+        CHECK(submit_synth(e, id, "porep8", CZK_PRIORITY_NORMAL, 1, (uint64_t)i, NULL) == CZK_OK);
+        czk_job_result res;
+        czk_engine_await(e, id, 0, &res, NULL);
+        CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
+        czk_job_result_clear(&res);
+    }
+    czk_engine_destroy(e);
+    unsigned long long total = 0, synth = 0, prove = 0, verify = 0, over = 0, omin = ~0ULL,
+                       omax = 0;
+    int jobs = 0;
+    for (size_t i = 0; i < cap.n; i++) {
+        const char *p = strstr(cap.lines[i], "total_us=");
+        if (strncmp(cap.lines[i], "job id=", 7) != 0 || p == NULL)
+            continue;
+        unsigned long long a, b, c, d, o;
+        if (sscanf(p, "total_us=%llu synth_us=%llu prove_us=%llu verify_us=%llu overhead_us=%llu",
+                   &a, &b, &c, &d, &o) != 5)
+            continue;
+        total += a;
+        synth += b;
+        prove += c;
+        verify += d;
+        over += o - 0;
+        omin = o < omin ? o : omin;
+        omax = o > omax ? o : omax;
+        jobs++;
+    }
+    cap_free(&cap);
+    CHECK_EQ_INT(jobs, N);
+    fprintf(stderr,
+            "engine overhead, 2^8 partitions, %d sequential jobs: mean total %llu us = synth %llu "
+            "+ prove %llu + verify %llu + engine %llu us (min %llu, max %llu)\n",
+            jobs, total / N, synth / N, prove / N, verify / N, over / N, omin, omax);
+    CHECK(over / N < 50000); /* hand-offs, not milliseconds of waiting */
+}
