@@ -25,6 +25,13 @@ int czk_cli_verify(int argc, char **argv);
 int czk_cli_setup(int argc, char **argv);
 int czk_cli_synth(int argc, char **argv);
 int czk_cli_demo(int argc, char **argv);
+/* The daemon and its clients (daemon_cmds.c). */
+int czk_cli_daemon(int argc, char **argv);
+int czk_cli_submit(int argc, char **argv);
+int czk_cli_await(int argc, char **argv);
+int czk_cli_status(int argc, char **argv);
+int czk_cli_cancel(int argc, char **argv);
+int czk_cli_bench(int argc, char **argv);
 
 /* Options most subcommands share. */
 typedef struct czk_cli_common {

@@ -1,0 +1,551 @@
+/*
+ * The daemon and its clients: `czk daemon` (server/daemon.c), and `czk submit | await |
+ * status | cancel | bench`, which talk to a daemon over gRPC (server/grpc/client.h).
+ */
+#include "cli/cli.h"
+
+#include "server/daemon.h"
+#include "server/grpc/client.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_ADDR "127.0.0.1:9820"
+#define MAX_WTNS 1024
+
+int czk_cli_daemon(int argc, char **argv) {
+    return czk_server_daemon_main(argc, argv);
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Options of the client commands. */
+typedef struct client_opts {
+    const char *addr;
+    const char *circuit;
+    const char *request_id;
+    const char *out;
+    const char *wtns_paths[MAX_WTNS];
+    size_t n_wtns;
+    uint32_t partitions;
+    int priority;
+    uint64_t seed;
+    uint64_t timeout_ms;
+    unsigned long count, inflight;
+    int wait, metrics;
+    const char *positional;
+} client_opts;
+
+static int parse_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 0);
+    if (v[0] == '-' || errno != 0 || end == v || *end != '\0' || n > max) {
+        fprintf(stderr, "czk %s: %s takes a number up to %llu, not '%s'\n", cmd, opt,
+                (unsigned long long)max, v);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+static int parse_priority(const char *cmd, const char *v, int *out) {
+    static const char *const names[] = {"default", "low", "normal", "high", "critical"};
+    for (int i = 0; i < 5; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    fprintf(stderr, "czk %s: --priority takes default, low, normal, high or critical\n", cmd);
+    return -1;
+}
+
+/* Parses the options every client command shares; `allowed` lists the ones this command
+ * takes (flag letters: c circuit, r request-id, w wtns, p partitions, P priority, s seed,
+ * t timeout, o out, W wait, C count, J inflight, M metrics, 1 one positional). */
+static int parse_client(client_opts *o, const char *cmd, const char *allowed, int argc,
+                        char **argv) {
+    memset(o, 0, sizeof *o);
+    o->addr = DEFAULT_ADDR;
+    o->count = 1;
+    o->inflight = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        char flag = 0;
+        if (strcmp(a, "--addr") == 0)
+            flag = 'a';
+        else if (strcmp(a, "--circuit") == 0)
+            flag = 'c';
+        else if (strcmp(a, "--request-id") == 0)
+            flag = 'r';
+        else if (strcmp(a, "--wtns") == 0)
+            flag = 'w';
+        else if (strcmp(a, "--partitions") == 0)
+            flag = 'p';
+        else if (strcmp(a, "--priority") == 0)
+            flag = 'P';
+        else if (strcmp(a, "--seed") == 0)
+            flag = 's';
+        else if (strcmp(a, "--timeout-ms") == 0)
+            flag = 't';
+        else if (strcmp(a, "--out") == 0)
+            flag = 'o';
+        else if (strcmp(a, "--wait") == 0)
+            flag = 'W';
+        else if (strcmp(a, "-c") == 0 || strcmp(a, "--count") == 0)
+            flag = 'C';
+        else if (strcmp(a, "-j") == 0 || strcmp(a, "--inflight") == 0)
+            flag = 'J';
+        else if (strcmp(a, "--metrics") == 0)
+            flag = 'M';
+        if (flag == 0 && a[0] != '-' && strchr(allowed, '1') != NULL && o->positional == NULL) {
+            o->positional = a;
+            continue;
+        }
+        if (flag == 0 || (flag != 'a' && strchr(allowed, flag) == NULL)) {
+            fprintf(stderr, "czk %s: unknown option '%s' (see czk %s --help)\n", cmd, a, cmd);
+            return -1;
+        }
+        if (flag == 'W') {
+            o->wait = 1;
+            continue;
+        }
+        if (flag == 'M') {
+            o->metrics = 1;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "czk %s: %s needs a value\n", cmd, a);
+            return -1;
+        }
+        const char *v = argv[++i];
+        uint64_t n = 0;
+        switch (flag) {
+        case 'a':
+            o->addr = v;
+            break;
+        case 'c':
+            o->circuit = v;
+            break;
+        case 'r':
+            o->request_id = v;
+            break;
+        case 'o':
+            o->out = v;
+            break;
+        case 'w':
+            if (o->n_wtns == MAX_WTNS) {
+                fprintf(stderr, "czk %s: at most %d --wtns\n", cmd, MAX_WTNS);
+                return -1;
+            }
+            o->wtns_paths[o->n_wtns++] = v;
+            break;
+        case 'p':
+            if (parse_u64(cmd, a, v, 1024, &n) != 0)
+                return -1;
+            o->partitions = (uint32_t)n;
+            break;
+        case 'P':
+            if (parse_priority(cmd, v, &o->priority) != 0)
+                return -1;
+            break;
+        case 's':
+            if (parse_u64(cmd, a, v, UINT64_MAX, &o->seed) != 0)
+                return -1;
+            break;
+        case 't':
+            if (parse_u64(cmd, a, v, UINT64_MAX, &o->timeout_ms) != 0)
+                return -1;
+            break;
+        case 'C':
+            if (parse_u64(cmd, a, v, 10000000, &n) != 0 || n == 0)
+                return -1;
+            o->count = (unsigned long)n;
+            break;
+        case 'J':
+            if (parse_u64(cmd, a, v, 4096, &n) != 0 || n == 0)
+                return -1;
+            o->inflight = (unsigned long)n;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* The witness files' bytes, read whole. */
+typedef struct wtns_set {
+    uint8_t *data[MAX_WTNS];
+    size_t len[MAX_WTNS];
+    size_t n;
+} wtns_set;
+
+static void wtns_clear(wtns_set *w) {
+    for (size_t i = 0; i < w->n; i++)
+        free(w->data[i]);
+    w->n = 0;
+}
+
+static int wtns_read(wtns_set *w, const client_opts *o, const char *cmd) {
+    w->n = 0;
+    for (size_t i = 0; i < o->n_wtns; i++) {
+        FILE *f = fopen(o->wtns_paths[i], "rb");
+        if (f == NULL) {
+            fprintf(stderr, "czk %s: %s: %s\n", cmd, o->wtns_paths[i], strerror(errno));
+            wtns_clear(w);
+            return -1;
+        }
+        uint8_t *p = NULL;
+        size_t n = 0, cap = 0;
+        for (;;) {
+            if (n == cap) {
+                cap = cap * 2 + (1 << 16);
+                uint8_t *q = realloc(p, cap);
+                if (q == NULL)
+                    break;
+                p = q;
+            }
+            size_t got = fread(p + n, 1, cap - n, f);
+            n += got;
+            if (got == 0)
+                break;
+        }
+        int bad = ferror(f) || n == 0;
+        fclose(f);
+        if (bad) {
+            fprintf(stderr, "czk %s: %s: cannot read (or empty)\n", cmd, o->wtns_paths[i]);
+            free(p);
+            wtns_clear(w);
+            return -1;
+        }
+        w->data[w->n] = p;
+        w->len[w->n++] = n;
+    }
+    return 0;
+}
+
+static void fill_request(czk_rpc_request *r, const client_opts *o, const wtns_set *w) {
+    memset(r, 0, sizeof *r);
+    r->request_id = o->request_id;
+    r->circuit_id = o->circuit;
+    r->priority = o->priority;
+    r->n_partitions = o->partitions;
+    r->wtns = (const uint8_t *const *)w->data;
+    r->wtns_len = w->len;
+    r->n_wtns = w->n;
+    r->synth_seed = o->seed;
+    r->client_id = "czk-cli";
+}
+
+static int client_fail(const char *cmd, int rc, const czk_err *err) {
+    fprintf(stderr, "czk %s: %s\n", cmd, err->msg[0] != '\0' ? err->msg : czk_strerror(rc));
+    return CZK_EXIT_ERROR;
+}
+
+/* Prints a result; writes the proof to o->out when COMPLETED. Exit code: 0 COMPLETED, 1
+ * otherwise (FAILED, CANCELLED, TIMEOUT, UNKNOWN), 2 when the proof cannot be written. */
+static int report(const char *cmd, const client_opts *o, const czk_rpc_result *r) {
+    printf("job %s: %s", r->job_id, czk_rpc_status_name(r->status));
+    if (r->status == 1)
+        printf(" proof_bytes=%zu partitions=%zu", r->proof_len, r->proof_len / 192);
+    printf(" total_ms=%llu queue_ms=%llu srs_load_ms=%llu synthesis_ms=%llu gpu_ms=%llu\n",
+           (unsigned long long)r->total_ms, (unsigned long long)r->queue_wait_ms,
+           (unsigned long long)r->srs_load_ms, (unsigned long long)r->synthesis_ms,
+           (unsigned long long)r->gpu_compute_ms);
+    if (r->error[0] != '\0')
+        printf("  %s\n", r->error);
+    if (r->status != 1)
+        return CZK_EXIT_INVALID;
+    if (o->out != NULL) {
+        FILE *f = fopen(o->out, "wb");
+        int ok = f != NULL && fwrite(r->proof, 1, r->proof_len, f) == r->proof_len;
+        if (f != NULL && fclose(f) != 0)
+            ok = 0;
+        if (!ok) {
+            fprintf(stderr, "czk %s: cannot write %s: %s\n", cmd, o->out, strerror(errno));
+            return CZK_EXIT_ERROR;
+        }
+    }
+    return CZK_EXIT_OK;
+}
+
+int czk_cli_submit(int argc, char **argv) {
+    const char *cmd = "submit";
+    if (czk_cli_wants_help(argc, argv)) {
+        printf("usage: czk submit [--addr ADDR] --circuit ID [--request-id ID] [--wtns F]...\n"
+               "                  [--partitions P] [--seed S] [--priority P] [--wait "
+               "[--out F]]\n"
+               "Submits a proof to a czk daemon (default %s) and prints its job id;\n"
+               "--wait also awaits it (exit 0 only when COMPLETED).\n",
+               DEFAULT_ADDR);
+        return CZK_EXIT_OK;
+    }
+    client_opts o;
+    if (parse_client(&o, cmd, "crwpPsoW", argc, argv) != 0)
+        return CZK_EXIT_ERROR;
+    if (o.circuit == NULL) {
+        fprintf(stderr, "czk %s: --circuit is required\n", cmd);
+        return CZK_EXIT_ERROR;
+    }
+    wtns_set w;
+    if (wtns_read(&w, &o, cmd) != 0)
+        return CZK_EXIT_ERROR;
+    czk_grpc_client *c = NULL;
+    czk_err err = {0};
+    int code = CZK_EXIT_ERROR;
+    int rc = czk_grpc_client_create(&c, o.addr, &err);
+    if (rc == CZK_OK) {
+        czk_rpc_request req;
+        fill_request(&req, &o, &w);
+        char job_id[128];
+        uint32_t pos = 0;
+        int attached = 0;
+        rc = czk_grpc_client_submit(c, &req, job_id, &pos, &attached, &err);
+        if (rc == CZK_OK) {
+            printf("job %s queue_position=%u%s\n", job_id, pos, attached ? " attached" : "");
+            code = CZK_EXIT_OK;
+            if (o.wait) {
+                czk_rpc_result res;
+                rc = czk_grpc_client_await(c, job_id, 0, &res, &err);
+                code = rc == CZK_OK ? report(cmd, &o, &res) : CZK_EXIT_ERROR;
+                czk_rpc_result_clear(&res);
+            }
+        }
+    }
+    if (rc != CZK_OK)
+        code = client_fail(cmd, rc, &err);
+    czk_grpc_client_destroy(c);
+    wtns_clear(&w);
+    return code;
+}
+
+int czk_cli_await(int argc, char **argv) {
+    const char *cmd = "await";
+    if (czk_cli_wants_help(argc, argv)) {
+        printf("usage: czk await [--addr ADDR] JOB_ID [--timeout-ms T] [--out F]\n"
+               "Waits for a job (T = 0: forever) and prints its status and timings; exit 0\n"
+               "when COMPLETED, 1 for FAILED, CANCELLED, TIMEOUT or UNKNOWN.\n");
+        return CZK_EXIT_OK;
+    }
+    client_opts o;
+    if (parse_client(&o, cmd, "to1", argc, argv) != 0)
+        return CZK_EXIT_ERROR;
+    if (o.positional == NULL) {
+        fprintf(stderr, "czk %s: which job? (czk await JOB_ID)\n", cmd);
+        return CZK_EXIT_ERROR;
+    }
+    czk_grpc_client *c = NULL;
+    czk_err err = {0};
+    int code = CZK_EXIT_ERROR;
+    int rc = czk_grpc_client_create(&c, o.addr, &err);
+    if (rc == CZK_OK) {
+        czk_rpc_result res;
+        rc = czk_grpc_client_await(c, o.positional, o.timeout_ms, &res, &err);
+        if (rc == CZK_OK)
+            code = report(cmd, &o, &res);
+        czk_rpc_result_clear(&res);
+    }
+    if (rc != CZK_OK)
+        code = client_fail(cmd, rc, &err);
+    czk_grpc_client_destroy(c);
+    return code;
+}
+
+int czk_cli_status(int argc, char **argv) {
+    const char *cmd = "status";
+    if (czk_cli_wants_help(argc, argv)) {
+        printf("usage: czk status [--addr ADDR] [--metrics]\n"
+               "Prints a daemon's GetStatus as JSON, or its GetMetrics (Prometheus text).\n");
+        return CZK_EXIT_OK;
+    }
+    client_opts o;
+    if (parse_client(&o, cmd, "M", argc, argv) != 0)
+        return CZK_EXIT_ERROR;
+    czk_grpc_client *c = NULL;
+    czk_err err = {0};
+    char *text = NULL;
+    int rc = czk_grpc_client_create(&c, o.addr, &err);
+    if (rc == CZK_OK)
+        rc = o.metrics ? czk_grpc_client_metrics(c, &text, &err)
+                       : czk_grpc_client_status_json(c, &text, &err);
+    int code = CZK_EXIT_OK;
+    if (rc == CZK_OK)
+        fputs(text, stdout);
+    else
+        code = client_fail(cmd, rc, &err);
+    free(text);
+    czk_grpc_client_destroy(c);
+    return code;
+}
+
+int czk_cli_cancel(int argc, char **argv) {
+    const char *cmd = "cancel";
+    if (czk_cli_wants_help(argc, argv)) {
+        printf("usage: czk cancel [--addr ADDR] JOB_ID\n"
+               "Cancels a job: queued partitions are dropped, its waiters get CANCELLED.\n");
+        return CZK_EXIT_OK;
+    }
+    client_opts o;
+    if (parse_client(&o, cmd, "1", argc, argv) != 0)
+        return CZK_EXIT_ERROR;
+    if (o.positional == NULL) {
+        fprintf(stderr, "czk %s: which job? (czk cancel JOB_ID)\n", cmd);
+        return CZK_EXIT_ERROR;
+    }
+    czk_grpc_client *c = NULL;
+    czk_err err = {0};
+    int was_running = 0;
+    int rc = czk_grpc_client_create(&c, o.addr, &err);
+    if (rc == CZK_OK)
+        rc = czk_grpc_client_cancel(c, o.positional, &was_running, &err);
+    int code = CZK_EXIT_OK;
+    if (rc == CZK_OK)
+        printf("job %s cancelled%s\n", o.positional, was_running ? " (was running)" : "");
+    else
+        code = client_fail(cmd, rc, &err);
+    czk_grpc_client_destroy(c);
+    return code;
+}
+
+/* ---- bench: cuzk-bench batch mode over Prove ----------------------------------------- */
+
+typedef struct bench {
+    const client_opts *o;
+    const wtns_set *w;
+    czk_grpc_client *client;
+    char prefix[64];
+    atomic_ulong next;  /* the next proof index to start; relaxed: only a counter */
+    pthread_mutex_t mu; /* guards the fields below and stdout */
+    unsigned long done, completed, failed;
+    double t0, last_progress;
+    double sum_wall_ms, sum_gpu_ms, sum_queue_ms;
+} bench;
+
+static void *bench_worker(void *arg) {
+    bench *b = arg;
+    for (;;) {
+        unsigned long i = atomic_fetch_add_explicit(&b->next, 1, memory_order_relaxed);
+        if (i >= b->o->count)
+            return NULL;
+        char rid[128];
+        snprintf(rid, sizeof rid, "%s-%lu", b->prefix, i);
+        client_opts o = *b->o;
+        o.request_id = rid;
+        o.seed = b->o->seed + i;
+        czk_rpc_request req;
+        fill_request(&req, &o, b->w);
+        czk_rpc_result res;
+        czk_err err = {0};
+        double t = now_s();
+        int rc = czk_grpc_client_prove(b->client, &req, &res, &err);
+        double wall_ms = (now_s() - t) * 1e3;
+        pthread_mutex_lock(&b->mu);
+        b->done++;
+        int ok = rc == CZK_OK && res.status == 1;
+        if (ok) {
+            b->completed++;
+            b->sum_wall_ms += wall_ms;
+            b->sum_gpu_ms += (double)res.gpu_compute_ms;
+            b->sum_queue_ms += (double)res.queue_wait_ms;
+        } else {
+            b->failed++;
+        }
+        if (rc == CZK_OK)
+            printf("proof %lu/%lu %s: %s wall_ms=%.1f gpu_ms=%llu queue_ms=%llu "
+                   "synthesis_ms=%llu engine_total_ms=%llu bytes=%zu%s%s\n",
+                   b->done, b->o->count, rid, czk_rpc_status_name(res.status), wall_ms,
+                   (unsigned long long)res.gpu_compute_ms, (unsigned long long)res.queue_wait_ms,
+                   (unsigned long long)res.synthesis_ms, (unsigned long long)res.total_ms,
+                   res.proof_len, res.error[0] != '\0' ? " error=" : "", res.error);
+        else
+            printf("proof %lu/%lu %s: ERROR %s\n", b->done, b->o->count, rid, err.msg);
+        double now = now_s();
+        if (now - b->last_progress >= 10.0 && b->done < b->o->count) {
+            double el = now - b->t0;
+            fprintf(stderr,
+                    "czk bench: progress %lu/%lu done, %lu failed, %.1f s elapsed, "
+                    "%.3f s/proof so far\n",
+                    b->done, b->o->count, b->failed, el,
+                    b->completed > 0 ? el / (double)b->completed : 0.0);
+            b->last_progress = now;
+        }
+        fflush(stdout);
+        pthread_mutex_unlock(&b->mu);
+        czk_rpc_result_clear(&res);
+    }
+}
+
+int czk_cli_bench(int argc, char **argv) {
+    const char *cmd = "bench";
+    if (czk_cli_wants_help(argc, argv)) {
+        printf("usage: czk bench [--addr ADDR] -c COUNT -j INFLIGHT --circuit ID\n"
+               "                 [--partitions P] [--wtns F]... [--priority P] [--seed S]\n"
+               "COUNT proofs through Prove, at most INFLIGHT at once (cuzk-bench batch mode):\n"
+               "one line per proof, then throughput as wall time / completed proofs (s/proof).\n"
+               "A synthetic circuit's proof i uses seed S + i. Exit 0 when all completed.\n");
+        return CZK_EXIT_OK;
+    }
+    client_opts o;
+    if (parse_client(&o, cmd, "cwpPsCJ", argc, argv) != 0)
+        return CZK_EXIT_ERROR;
+    if (o.circuit == NULL) {
+        fprintf(stderr, "czk %s: --circuit is required\n", cmd);
+        return CZK_EXIT_ERROR;
+    }
+    wtns_set w;
+    if (wtns_read(&w, &o, cmd) != 0)
+        return CZK_EXIT_ERROR;
+    bench b;
+    memset(&b, 0, sizeof b);
+    b.o = &o;
+    b.w = &w;
+    atomic_init(&b.next, 0);
+    pthread_mutex_init(&b.mu, NULL);
+    /* Request ids unique per run: a re-used id would attach to an old job's result. */
+    snprintf(b.prefix, sizeof b.prefix, "bench-%ld-%ld", (long)getpid(), (long)time(NULL));
+    czk_err err = {0};
+    int rc = czk_grpc_client_create(&b.client, o.addr, &err);
+    if (rc != CZK_OK) {
+        wtns_clear(&w);
+        return client_fail(cmd, rc, &err);
+    }
+    unsigned long n = o.inflight < o.count ? o.inflight : o.count;
+    pthread_t *threads = calloc(n, sizeof *threads);
+    unsigned long started = 0;
+    printf("czk bench: %lu proofs of %s, %lu in flight, against %s\n", o.count, o.circuit, n,
+           o.addr);
+    fflush(stdout);
+    b.t0 = b.last_progress = now_s();
+    for (; threads != NULL && started < n; started++)
+        if (pthread_create(&threads[started], NULL, bench_worker, &b) != 0)
+            break;
+    if (started == 0)
+        bench_worker(&b);
+    for (unsigned long i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    double wall = now_s() - b.t0;
+    printf("czk bench: c=%lu j=%lu completed=%lu failed=%lu wall=%.3f s throughput=%.4f "
+           "s/proof (%.2f proofs/s)",
+           o.count, n, b.completed, b.failed, wall,
+           b.completed > 0 ? wall / (double)b.completed : 0.0,
+           wall > 0 ? (double)b.completed / wall : 0.0);
+    if (b.completed > 0)
+        printf(" mean_wall_ms=%.1f mean_gpu_ms=%.1f mean_queue_ms=%.1f",
+               b.sum_wall_ms / (double)b.completed, b.sum_gpu_ms / (double)b.completed,
+               b.sum_queue_ms / (double)b.completed);
+    printf("\n");
+    free(threads);
+    czk_grpc_client_destroy(b.client);
+    pthread_mutex_destroy(&b.mu);
+    wtns_clear(&w);
+    return b.failed == 0 ? CZK_EXIT_OK : CZK_EXIT_INVALID;
+}

@@ -1,0 +1,348 @@
+/*
+ * DESIGN
+ *
+ * The daemon's configuration is one table of keys (valkey's config.c): each row names its
+ * TOML key, its type, where it lands in czk_server_config, its default (as text, parsed by the
+ * same code as the file's values, so the default is always a valid value) and its bounds. The
+ * TOML file is read through toml++ (server/grpc/toml.h) and every value found goes through
+ * czk_server_config_set, as command-line overrides do.
+ *
+ * Key names are cuzk's where the meaning is the same (CUZK.md, "Configuration knobs"). Keys
+ * cuzk has and czk does not use yet are in the table as CZK_CFG_UNUSED: accepted (so a cuzk
+ * config file loads) and noted on the log.
+ */
+#include "server/config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/grpc/toml.h"
+
+typedef enum cfg_type {
+    CFG_STRING, /* char * */
+    CFG_LIST,   /* char ** plus size_t count right after it */
+    CFG_UINT,   /* uint64_t in [min, max] */
+    CFG_BYTES,  /* uint64_t, czk_server_parse_bytes; "auto" = 0 */
+    CFG_ENUM,   /* char *, one of choices */
+    CFG_UNUSED, /* accepted and ignored */
+} cfg_type;
+
+typedef struct cfg_key {
+    const char *name;
+    cfg_type type;
+    size_t offset;
+    const char *def; /* NULL: empty (lists, strings) */
+    uint64_t min, max;
+    const char *const *choices; /* CFG_ENUM: NULL-terminated */
+    const char *help;
+} cfg_key;
+
+#define OFF(field) offsetof(czk_server_config, field)
+/* A list is its array followed by its count. */
+_Static_assert(offsetof(czk_server_config, n_listen) ==
+                   offsetof(czk_server_config, listen) + sizeof(char **),
+               "list layout");
+_Static_assert(offsetof(czk_server_config, n_circuits) ==
+                   offsetof(czk_server_config, circuits) + sizeof(char **),
+               "list layout");
+_Static_assert(offsetof(czk_server_config, n_synthetic) ==
+                   offsetof(czk_server_config, synthetic) + sizeof(char **),
+               "list layout");
+
+static const char *const backends[] = {"auto", "cpu", "cuda", NULL};
+static const char *const levels[] = {"error", "warn", "info", "debug", NULL};
+
+static const cfg_key keys[] = {
+    {"daemon.listen", CFG_LIST, OFF(listen), "0.0.0.0:9820", 0, 0, NULL,
+     "gRPC addresses: host:port or unix:///path (a list: several at once)"},
+    {"daemon.status_listen", CFG_STRING, OFF(status_listen), "127.0.0.1:9821", 0, 0, NULL,
+     "HTTP GET /status (JSON) and /metrics (Prometheus) on host:port; \"\" turns it off"},
+    {"daemon.max_message_size", CFG_BYTES, OFF(max_message_bytes), "128MiB", 1 << 20,
+     (uint64_t)2047 << 20, NULL, "largest gRPC request or response"},
+    {"daemon.shutdown_grace_ms", CFG_UINT, OFF(shutdown_grace_ms), "60000", 0, 86400000, NULL,
+     "on SIGTERM/SIGINT: how long queued and running jobs may finish before they are cancelled"},
+    {"daemon.result_ttl_ms", CFG_UINT, OFF(result_ttl_ms), "600000", 1000, 604800000, NULL,
+     "how long a finished job's result stays available to AwaitProof"},
+    {"memory.total_budget", CFG_BYTES, OFF(total_budget), "auto", 0, UINT64_MAX, NULL,
+     "host RAM the engine may use; auto = MemTotal - memory.safety_margin"},
+    {"memory.safety_margin", CFG_BYTES, OFF(safety_margin), "5GiB", 0, UINT64_MAX, NULL,
+     "what auto leaves to the rest of the machine"},
+    {"memory.pinned_budget", CFG_BYTES, OFF(pinned_budget), "auto", 0, UINT64_MAX, NULL,
+     "pinned host staging memory for GPU uploads"},
+    {"memory.eviction_min_idle", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
+    {"gpus.devices", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
+    {"gpus.workers_per_device", CFG_UINT, OFF(workers_per_device), "2", 1, 64, NULL,
+     "prove workers per device: two hide one's CPU work behind the other's kernels"},
+    {"gpus.gpu_workers_per_device", CFG_UINT, OFF(workers_per_device), NULL, 1, 64, NULL,
+     "cuzk's name of gpus.workers_per_device"},
+    {"gpus.gpu_threads", CFG_UINT, OFF(prove_threads), "0", 0, 1024, NULL,
+     "CPU threads of the prover's parallel loops; 0 = automatic"},
+    {"gpus.backend", CFG_ENUM, OFF(backend), "auto", 0, 0, backends,
+     "where partitions are proved: auto (a GPU when present), cpu or cuda"},
+    {"synthesis.threads", CFG_UINT, OFF(synth_threads), "0", 0, 1024, NULL,
+     "partitions synthesized at once at most; 0 = automatic (from the memory budget)"},
+    {"pipeline.max_parallel_synthesis", CFG_UINT, OFF(synth_threads), NULL, 0, 1024, NULL,
+     "cuzk's name of synthesis.threads"},
+    {"synthesis.finalizer_threads", CFG_UINT, OFF(finalizer_threads), "0", 0, 256, NULL,
+     "threads that verify proofs before they leave; 0 = 1"},
+    {"pipeline.max_queued_jobs", CFG_UINT, OFF(max_queued_jobs), "1024", 1, 1000000, NULL,
+     "unfinished jobs accepted at most; more get RESOURCE_EXHAUSTED"},
+    {"pipeline.max_gpu_queue_depth", CFG_UNUSED, 0, NULL, 0, 0, NULL,
+     "(cuzk; czk queues by priority, see pipeline.max_queued_jobs)"},
+    {"scheduler.max_batch_size", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
+    {"scheduler.max_batch_wait_ms", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
+    {"srs.param_cache", CFG_UNUSED, 0, NULL, 0, 0, NULL,
+     "(cuzk; czk names each key file in circuits.register)"},
+    {"logging.level", CFG_ENUM, OFF(log_level), "info", 0, 0, levels,
+     "engine log lines up to this level go to stderr (info: one line per partition)"},
+    {"circuits.register", CFG_LIST, OFF(circuits), NULL, 0, 0, NULL,
+     "circuits to serve: \"id=key.zkey\" or \"id=key.params,circuit.r1cs\" (a list)"},
+    {"circuits.synthetic", CFG_LIST, OFF(synthetic), NULL, 0, 0, NULL,
+     "synthetic PoRep-shaped circuits with DEV keys: \"id=K\" for 2^K constraints (a list)"},
+};
+
+#define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+
+static const cfg_key *find_key(const char *name) {
+    for (size_t i = 0; i < N_KEYS; i++)
+        if (strcmp(keys[i].name, name) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+int czk_server_parse_bytes(uint64_t *out, const char *text) {
+    *out = 0;
+    if (strcmp(text, "auto") == 0)
+        return CZK_OK;
+    char *end = NULL;
+    errno = 0;
+    if (text[0] < '0' || text[0] > '9')
+        return CZK_EINVAL;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno != 0 || end == text)
+        return CZK_EINVAL;
+    while (*end == ' ')
+        end++;
+    unsigned shift = 0;
+    switch (*end) {
+    case '\0':
+        break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        break;
+    default:
+        return CZK_EINVAL;
+    }
+    if (shift != 0) {
+        end++;
+        if (strcmp(end, "") != 0 && strcmp(end, "B") != 0 && strcmp(end, "iB") != 0 &&
+            strcmp(end, "b") != 0)
+            return CZK_EINVAL;
+        if (v > (UINT64_MAX >> shift))
+            return CZK_EINVAL;
+    }
+    *out = (uint64_t)v << shift;
+    return CZK_OK;
+}
+
+static char *dup_text(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p != NULL)
+        memcpy(p, s, n);
+    return p;
+}
+
+static void list_clear(char ***list, size_t *n) {
+    for (size_t i = 0; i < *n; i++)
+        free((*list)[i]);
+    free(*list);
+    *list = NULL;
+    *n = 0;
+}
+
+static int set_value(czk_server_config *cfg, const cfg_key *k, const char *value, int replace_list,
+                     czk_err *err) {
+    char *base = (char *)cfg;
+    switch (k->type) {
+    case CFG_UNUSED:
+        return CZK_OK;
+    case CFG_STRING:
+    case CFG_ENUM: {
+        if (value == NULL)
+            return czk_err_set(err, CZK_EINVAL, "%s: an empty list is not a value", k->name);
+        if (k->type == CFG_ENUM) {
+            size_t i = 0;
+            while (k->choices[i] != NULL && strcmp(k->choices[i], value) != 0)
+                i++;
+            if (k->choices[i] == NULL) {
+                char all[128] = "";
+                for (size_t j = 0; k->choices[j] != NULL; j++) {
+                    strncat(all, j > 0 ? ", " : "", sizeof all - strlen(all) - 1);
+                    strncat(all, k->choices[j], sizeof all - strlen(all) - 1);
+                }
+                return czk_err_set(err, CZK_EINVAL, "%s: '%s' is not one of %s", k->name, value,
+                                   all);
+            }
+        }
+        char *copy = dup_text(value);
+        if (copy == NULL)
+            return czk_err_set(err, CZK_ENOMEM, "no memory");
+        char **slot = (char **)(base + k->offset);
+        free(*slot);
+        *slot = copy;
+        return CZK_OK;
+    }
+    case CFG_LIST: {
+        char ***list = (char ***)(base + k->offset);
+        size_t *n = (size_t *)(base + k->offset + sizeof(char **));
+        if (replace_list)
+            list_clear(list, n);
+        if (value == NULL) /* an empty TOML array */
+            return CZK_OK;
+        if (value[0] == '\0')
+            return czk_err_set(err, CZK_EINVAL, "%s: an empty entry", k->name);
+        char **grown = realloc(*list, (*n + 1) * sizeof(char *));
+        if (grown == NULL)
+            return czk_err_set(err, CZK_ENOMEM, "no memory");
+        *list = grown;
+        if ((grown[*n] = dup_text(value)) == NULL)
+            return czk_err_set(err, CZK_ENOMEM, "no memory");
+        (*n)++;
+        return CZK_OK;
+    }
+    case CFG_UINT:
+    case CFG_BYTES: {
+        if (value == NULL)
+            return czk_err_set(err, CZK_EINVAL, "%s: an empty list is not a value", k->name);
+        uint64_t v = 0;
+        if (k->type == CFG_BYTES) {
+            if (czk_server_parse_bytes(&v, value) != CZK_OK)
+                return czk_err_set(err, CZK_EINVAL,
+                                   "%s: '%s' is not a size (bytes, 512MiB, 64GiB or auto)", k->name,
+                                   value);
+            if (v == 0 && strcmp(value, "auto") == 0 && k->min > 0)
+                return czk_err_set(err, CZK_EINVAL, "%s: auto is not allowed", k->name);
+        } else {
+            char *end = NULL;
+            errno = 0;
+            unsigned long long u = strtoull(value, &end, 10);
+            if (value[0] < '0' || value[0] > '9' || errno != 0 || *end != '\0')
+                return czk_err_set(err, CZK_EINVAL, "%s: '%s' is not a whole number", k->name,
+                                   value);
+            v = u;
+        }
+        if (v < k->min || v > k->max)
+            return czk_err_set(err, CZK_EINVAL, "%s: %s is outside %llu..%llu", k->name, value,
+                               (unsigned long long)k->min, (unsigned long long)k->max);
+        *(uint64_t *)(base + k->offset) = v;
+        return CZK_OK;
+    }
+    }
+    return czk_err_set(err, CZK_EINTERNAL, "%s: bad table row", k->name);
+}
+
+int czk_server_config_init(czk_server_config *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    for (size_t i = 0; i < N_KEYS; i++) {
+        const char *def = keys[i].def;
+        if (keys[i].type == CFG_STRING && def == NULL)
+            def = "";
+        if (def == NULL)
+            continue;
+        int rc = set_value(cfg, &keys[i], def, 1, NULL);
+        if (rc != CZK_OK) {
+            czk_server_config_clear(cfg);
+            return rc;
+        }
+    }
+    return CZK_OK;
+}
+
+void czk_server_config_clear(czk_server_config *cfg) {
+    if (cfg == NULL)
+        return;
+    list_clear(&cfg->listen, &cfg->n_listen);
+    list_clear(&cfg->circuits, &cfg->n_circuits);
+    list_clear(&cfg->synthetic, &cfg->n_synthetic);
+    free(cfg->status_listen);
+    free(cfg->backend);
+    free(cfg->log_level);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+int czk_server_config_set(czk_server_config *cfg, const char *key, const char *value,
+                          int replace_list, czk_err *err) {
+    const cfg_key *k = find_key(key);
+    if (k == NULL)
+        return czk_err_set(err, CZK_EINVAL, "unknown config key '%s'", key);
+    return set_value(cfg, k, value, replace_list, err);
+}
+
+/* The TOML reader's callback state: which list keys the file has already started (a list in
+ * the file replaces the default; its later elements append). */
+typedef struct load_state {
+    czk_server_config *cfg;
+    FILE *log;
+    const cfg_key *started[N_KEYS];
+    size_t n_started;
+} load_state;
+
+static int on_value(void *arg, const char *key, czk_toml_type type, const char *text, int in_array,
+                    czk_err *err) {
+    load_state *s = arg;
+    const cfg_key *k = find_key(key);
+    if (k == NULL)
+        return czk_err_set(err, CZK_EINVAL, "unknown config key '%s'", key);
+    if (k->type == CFG_UNUSED) {
+        if (s->log != NULL)
+            fprintf(s->log, "czk daemon: config key %s is accepted and ignored %s\n", key, k->help);
+        return CZK_OK;
+    }
+    int numeric = k->type == CFG_UINT || k->type == CFG_BYTES;
+    if (type != CZK_TOML_STRING && !(numeric && type == CZK_TOML_INTEGER))
+        return czk_err_set(err, CZK_EINVAL, "%s: wrong type (%s expected)", key,
+                           numeric ? "a number" : "a string");
+    if (in_array && k->type != CFG_LIST)
+        return czk_err_set(err, CZK_EINVAL, "%s: takes one value, not a list", key);
+    int replace = 1;
+    for (size_t i = 0; i < s->n_started; i++)
+        if (s->started[i] == k)
+            replace = 0;
+    if (replace && s->n_started < N_KEYS)
+        s->started[s->n_started++] = k;
+    return set_value(s->cfg, k, text, replace, err);
+}
+
+int czk_server_config_load(czk_server_config *cfg, const char *path, FILE *log, czk_err *err) {
+    load_state s;
+    memset(&s, 0, sizeof s);
+    s.cfg = cfg;
+    s.log = log;
+    return czk_toml_read(path, on_value, &s, err);
+}
+
+void czk_server_config_print_help(FILE *f) {
+    fprintf(f, "config keys (TOML sections and keys; --set KEY=VALUE overrides one):\n");
+    for (size_t i = 0; i < N_KEYS; i++) {
+        const cfg_key *k = &keys[i];
+        fprintf(f, "  %-32s default %s\n      %s\n", k->name,
+                k->def == NULL ? (k->type == CFG_UNUSED ? "-" : "(none)")
+                               : (k->def[0] == '\0' ? "\"\"" : k->def),
+                k->help);
+    }
+}

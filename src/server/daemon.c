@@ -1,0 +1,304 @@
+/*
+ * DESIGN
+ *
+ * The daemon's main thread owns start-up and shutdown and nothing else. It blocks SIGTERM and
+ * SIGINT before any thread exists (so every thread inherits the mask and the signals stay
+ * pending for the main thread), starts the engine, the gRPC server and the HTTP endpoint, and
+ * waits in sigwait. On the first signal it drains: the gRPC server stops taking new proofs
+ * (UNAVAILABLE), the engine finishes what it holds within the grace period and cancels the
+ * rest, which answers every waiting AwaitProof/Prove call, then the servers stop. A second
+ * signal during the drain ends the process at once (exit 1).
+ */
+#include "server/daemon.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "czk.h"
+#include "server/config.h"
+#include "server/grpc/server.h"
+#include "server/http.h"
+
+static const char *const level_names[] = {"error", "warn", "info", "debug"};
+
+/* The engine's log sink: one line to stderr, with a UTC timestamp. One fprintf per line keeps
+ * lines whole (stdio locks the stream per call). */
+static void log_line(void *arg, int level, const char *line) {
+    (void)arg;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    fprintf(stderr, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ %s %s\n", tm.tm_year + 1900,
+            tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000,
+            level >= 0 && level <= 3 ? level_names[level] : "info", line);
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    log_line(NULL, CZK_LOG_INFO, msg);
+}
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: czk daemon [--config FILE] [--listen ADDR]... [--status-listen ADDR]\n"
+            "                  [--circuit ID=KEY[,R1CS]]... [--synthetic ID=K]...\n"
+            "                  [--set KEY=VALUE]... [--help-config]\n"
+            "\n"
+            "Serves cuzk.v1.ProvingEngine over gRPC (default %s; ADDR is host:port or\n"
+            "unix:///path, --listen may repeat) and GET /status, /metrics over HTTP on\n"
+            "--status-listen (\"\" turns it off). --circuit registers a snarkjs .zkey, or a\n"
+            "bellperson .params with its .r1cs; --synthetic a PoRep-shaped circuit of 2^K\n"
+            "constraints with DEV keys. Command-line values override the config file.\n"
+            "SIGTERM/SIGINT: stop intake, drain (daemon.shutdown_grace_ms), exit 0.\n",
+            CZK_GRPC_DEFAULT_LISTEN);
+}
+
+/* The value of option argv[*i], advancing *i; NULL (after saying so) when missing. */
+static const char *value_of(int argc, char **argv, int *i) {
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "czk daemon: %s needs a value\n", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* Applies the command line over cfg (which already holds the file's values). */
+static int parse_args(czk_server_config *cfg, int argc, char **argv, czk_err *err) {
+    int listen_seen = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = NULL;
+        int rc = CZK_OK;
+        if (strcmp(a, "--config") == 0) {
+            if (value_of(argc, argv, &i) == NULL)
+                return CZK_EINVAL;
+        } else if (strcmp(a, "--listen") == 0) {
+            if ((v = value_of(argc, argv, &i)) == NULL)
+                return CZK_EINVAL;
+            rc = czk_server_config_set(cfg, "daemon.listen", v, !listen_seen, err);
+            listen_seen = 1;
+        } else if (strcmp(a, "--status-listen") == 0) {
+            if ((v = value_of(argc, argv, &i)) == NULL)
+                return CZK_EINVAL;
+            rc = czk_server_config_set(cfg, "daemon.status_listen", v, 0, err);
+        } else if (strcmp(a, "--circuit") == 0) {
+            if ((v = value_of(argc, argv, &i)) == NULL)
+                return CZK_EINVAL;
+            rc = czk_server_config_set(cfg, "circuits.register", v, 0, err);
+        } else if (strcmp(a, "--synthetic") == 0) {
+            if ((v = value_of(argc, argv, &i)) == NULL)
+                return CZK_EINVAL;
+            rc = czk_server_config_set(cfg, "circuits.synthetic", v, 0, err);
+        } else if (strcmp(a, "--set") == 0) {
+            if ((v = value_of(argc, argv, &i)) == NULL)
+                return CZK_EINVAL;
+            const char *eq = strchr(v, '=');
+            char key[128];
+            if (eq == NULL || (size_t)(eq - v) >= sizeof key)
+                return czk_err_set(err, CZK_EINVAL, "--set takes KEY=VALUE, not '%s'", v);
+            memcpy(key, v, (size_t)(eq - v));
+            key[eq - v] = '\0';
+            rc = czk_server_config_set(cfg, key, eq + 1, 0, err);
+        } else {
+            return czk_err_set(err, CZK_EINVAL, "unknown option '%s' (see czk daemon --help)", a);
+        }
+        if (rc != CZK_OK)
+            return rc;
+    }
+    return CZK_OK;
+}
+
+/* Registers "id=key[,r1cs]" and "id=K" entries. */
+static int register_circuits(czk_engine *e, const czk_server_config *cfg, czk_err *err) {
+    for (size_t i = 0; i < cfg->n_circuits; i++) {
+        char spec[4096];
+        snprintf(spec, sizeof spec, "%s", cfg->circuits[i]);
+        char *eq = strchr(spec, '=');
+        if (eq == NULL || eq == spec || eq[1] == '\0')
+            return czk_err_set(err, CZK_EINVAL, "circuit '%s' is not ID=KEY[,R1CS]",
+                               cfg->circuits[i]);
+        *eq = '\0';
+        char *key = eq + 1;
+        char *r1cs = strchr(key, ',');
+        if (r1cs != NULL)
+            *r1cs++ = '\0';
+        int rc = czk_engine_register_circuit(e, spec, key, r1cs, err);
+        if (rc != CZK_OK)
+            return rc;
+        say("czk daemon: circuit %s: %s%s%s", spec, key, r1cs != NULL ? " + " : "",
+            r1cs != NULL ? r1cs : "");
+    }
+    for (size_t i = 0; i < cfg->n_synthetic; i++) {
+        char spec[256];
+        snprintf(spec, sizeof spec, "%s", cfg->synthetic[i]);
+        char *eq = strchr(spec, '=');
+        char *end = NULL;
+        unsigned long k = eq != NULL ? strtoul(eq + 1, &end, 10) : 0;
+        if (eq == NULL || eq == spec || end == eq + 1 || *end != '\0')
+            return czk_err_set(err, CZK_EINVAL, "synthetic circuit '%s' is not ID=K",
+                               cfg->synthetic[i]);
+        *eq = '\0';
+        int rc = czk_engine_register_synthetic(e, spec, (unsigned)k, err);
+        if (rc != CZK_OK)
+            return rc;
+        say("czk daemon: circuit %s: synthetic, 2^%lu constraints, DEV keys", spec, k);
+    }
+    return CZK_OK;
+}
+
+/* MemTotal minus the margin (the engine's own auto uses a fixed 5 GiB). */
+static uint64_t auto_budget(uint64_t margin) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    unsigned long long kib = 0;
+    if (f != NULL) {
+        char line[256];
+        while (fgets(line, sizeof line, f) != NULL)
+            if (sscanf(line, "MemTotal: %llu kB", &kib) == 1)
+                break;
+        fclose(f);
+    }
+    uint64_t total = (uint64_t)kib << 10;
+    return total > margin ? total - margin : total / 2;
+}
+
+/* A czk_err message without its "file.c:123: " prefix: operators want the fault. */
+static const char *user_message(const char *msg) {
+    const char *colon = strchr(msg, ':');
+    size_t n = colon != NULL ? (size_t)(colon - msg) : 0;
+    if (!(n > 2 && strncmp(colon - 2, ".c", 2) == 0) &&
+        !(n > 4 && strncmp(colon - 4, ".cpp", 4) == 0))
+        return msg;
+    const char *p = colon + 1;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p > colon + 1 && strncmp(p, ": ", 2) == 0 ? p + 2 : msg;
+}
+
+static void *second_signal(void *arg) {
+    sigset_t *set = arg;
+    int sig = 0;
+    sigwait(set, &sig);
+    fprintf(stderr, "czk daemon: second signal %d during the drain: exiting now\n", sig);
+    _exit(1);
+    return NULL;
+}
+
+int czk_server_daemon_main(int argc, char **argv) {
+    int code = 2;
+    czk_err err = {0};
+    czk_server_config cfg;
+    czk_engine *engine = NULL;
+    czk_grpc_server *grpc = NULL;
+    czk_http *http = NULL;
+    int rc = czk_server_config_init(&cfg);
+    if (rc != CZK_OK) {
+        fprintf(stderr, "czk daemon: %s\n", czk_strerror(rc));
+        return 2;
+    }
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            code = 0;
+            goto out;
+        }
+        if (strcmp(argv[i], "--help-config") == 0) {
+            czk_server_config_print_help(stdout);
+            code = 0;
+            goto out;
+        }
+    }
+    for (int i = 0; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--config") == 0 &&
+            (rc = czk_server_config_load(&cfg, argv[i + 1], stderr, &err)) != CZK_OK)
+            goto fail;
+    if ((rc = parse_args(&cfg, argc, argv, &err)) != CZK_OK)
+        goto fail;
+
+    /* Before any thread: every thread inherits the mask, so the signals wait for sigwait. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    czk_engine_config ec;
+    czk_engine_config_default(&ec);
+    ec.synth_threads = (unsigned)cfg.synth_threads;
+    ec.prove_threads = (unsigned)cfg.prove_threads;
+    ec.workers_per_device = (unsigned)cfg.workers_per_device;
+    ec.finalizer_threads = (unsigned)cfg.finalizer_threads;
+    ec.host_budget_bytes =
+        cfg.total_budget != 0 ? cfg.total_budget : auto_budget(cfg.safety_margin);
+    ec.pinned_budget_bytes = cfg.pinned_budget;
+    ec.result_ttl_ms = cfg.result_ttl_ms;
+    ec.max_queued_jobs = (unsigned)cfg.max_queued_jobs;
+    ec.backend = cfg.backend;
+    ec.log = log_line;
+    ec.log_arg = NULL;
+    ec.log_level = CZK_LOG_INFO;
+    for (int l = 0; l < 4; l++)
+        if (strcmp(cfg.log_level, level_names[l]) == 0)
+            ec.log_level = l;
+    if ((rc = czk_engine_create(&engine, &ec, &err)) != CZK_OK)
+        goto fail;
+    if ((rc = register_circuits(engine, &cfg, &err)) != CZK_OK)
+        goto fail;
+    int port = 0;
+    if ((rc = czk_grpc_server_start(&grpc, &port, engine, (const char *const *)cfg.listen,
+                                    cfg.n_listen, cfg.max_message_bytes, &err)) != CZK_OK)
+        goto fail;
+    for (size_t i = 0; i < cfg.n_listen; i++)
+        say("czk daemon: gRPC cuzk.v1.ProvingEngine on %s", cfg.listen[i]);
+    if (port != 0)
+        say("czk daemon: gRPC port %d", port);
+    if (cfg.status_listen[0] != '\0') {
+        int hport = 0;
+        if ((rc = czk_http_start(&http, &hport, cfg.status_listen, engine, grpc, &err)) != CZK_OK)
+            goto fail;
+        say("czk daemon: HTTP /status and /metrics on %s (port %d)", cfg.status_listen, hport);
+    }
+    say("czk daemon: ready (budget %llu MiB, backend %s)",
+        (unsigned long long)(ec.host_budget_bytes >> 20), cfg.backend);
+
+    int sig = 0;
+    sigwait(&set, &sig);
+    say("czk daemon: signal %d: intake stopped, draining (grace %llu ms)", sig,
+        (unsigned long long)cfg.shutdown_grace_ms);
+    pthread_t t;
+    if (pthread_create(&t, NULL, second_signal, &set) == 0)
+        pthread_detach(t);
+    czk_grpc_server_stop_intake(grpc);
+    czk_engine_shutdown(engine, cfg.shutdown_grace_ms);
+    /* Every waiter now has its answer; give the calls time to send it. */
+    czk_grpc_server_shutdown(grpc, 5000);
+    grpc = NULL;
+    say("czk daemon: stopped");
+    code = 0;
+    goto out;
+fail:
+    fprintf(stderr, "czk daemon: %s\n",
+            err.msg[0] != '\0' ? user_message(err.msg) : czk_strerror(rc));
+    code = 2;
+out:
+    czk_http_stop(http);
+    czk_grpc_server_shutdown(grpc, 0);
+    if (engine != NULL)
+        czk_engine_shutdown(engine, 0);
+    czk_engine_destroy(engine);
+    czk_server_config_clear(&cfg);
+    return code;
+}

@@ -1,0 +1,83 @@
+/*
+ * A client of cuzk.v1.ProvingEngine for the czk command (submit, await, status, cancel,
+ * bench). C++ inside (the generated grpc++ stubs); this header is plain C. A client may be
+ * used from any number of threads at once.
+ */
+#ifndef CZK_SERVER_GRPC_CLIENT_H
+#define CZK_SERVER_GRPC_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct czk_grpc_client czk_grpc_client;
+
+/* A proof request: SubmitProofRequest's fields that czk's generic circuits use. */
+typedef struct czk_rpc_request {
+    const char *request_id; /* "" or NULL: the daemon makes one up */
+    const char *circuit_id;
+    int proof_kind; /* proto ProofKind; 0 for a generic circuit */
+    int priority;   /* proto Priority; 0 = the kind's default */
+    uint32_t n_partitions;
+    const uint8_t *const *wtns; /* n_wtns .wtns images, or none for a synthetic circuit */
+    const size_t *wtns_len;
+    size_t n_wtns;
+    uint64_t synth_seed;
+    const char *client_id; /* may be NULL */
+} czk_rpc_request;
+
+/* AwaitProofResponse, in C. */
+typedef struct czk_rpc_result {
+    char job_id[128];
+    int status;     /* proto AwaitProofResponse.Status: 1 COMPLETED, 2 FAILED, 3 CANCELLED... */
+    uint8_t *proof; /* malloc'ed; czk_rpc_result_clear frees it */
+    size_t proof_len;
+    char error[256];
+    uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms;
+} czk_rpc_result;
+
+/*
+ * Connects to `addr` ("host:port" or "unix:///path"); the connection is made lazily, so an
+ * unreachable daemon shows up as CZK_EIO from the first call. Returns CZK_OK, CZK_EINVAL or
+ * CZK_ENOMEM.
+ */
+int czk_grpc_client_create(czk_grpc_client **out, const char *addr, czk_err *err);
+
+/* Closes the channel; NULL is a no-op. */
+void czk_grpc_client_destroy(czk_grpc_client *c);
+
+/*
+ * The RPCs. Each returns CZK_OK when the daemon answered, or the czk status that the gRPC
+ * code maps to (server/grpc/codes.h), with the daemon's message in err. deadline_ms bounds
+ * the call (0: none).
+ */
+int czk_grpc_client_submit(czk_grpc_client *c, const czk_rpc_request *req, char job_id[128],
+                           uint32_t *queue_position, int *attached, czk_err *err);
+int czk_grpc_client_await(czk_grpc_client *c, const char *job_id, uint64_t timeout_ms,
+                          czk_rpc_result *res, czk_err *err);
+int czk_grpc_client_prove(czk_grpc_client *c, const czk_rpc_request *req, czk_rpc_result *res,
+                          czk_err *err);
+int czk_grpc_client_cancel(czk_grpc_client *c, const char *job_id, int *was_running, czk_err *err);
+
+/* GetStatus as JSON (protobuf's JSON mapping), malloc'ed in *json (free it with free). */
+int czk_grpc_client_status_json(czk_grpc_client *c, char **json, czk_err *err);
+
+/* GetMetrics' Prometheus text, malloc'ed in *text (free it with free). */
+int czk_grpc_client_metrics(czk_grpc_client *c, char **text, czk_err *err);
+
+/* Frees res->proof and zeroes *res; NULL is a no-op. */
+void czk_rpc_result_clear(czk_rpc_result *res);
+
+/* "COMPLETED" for a proto AwaitProofResponse.Status value; "UNKNOWN" for others. */
+const char *czk_rpc_status_name(int status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CZK_SERVER_GRPC_CLIENT_H */

@@ -1,0 +1,282 @@
+/*
+ * GET /status and GET /metrics over libmicrohttpd (http.h). Responses are built into a
+ * growing buffer and handed to libmicrohttpd, which frees them.
+ */
+#include "server/http.h"
+
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+struct czk_http {
+    struct MHD_Daemon *mhd;
+    czk_engine *engine;
+    czk_grpc_server *grpc;
+};
+
+/* A growing text buffer; `failed` sticks after the first allocation failure. */
+typedef struct buf {
+    char *p;
+    size_t len, cap;
+    int failed;
+} buf;
+
+static void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void buf_printf(buf *b, const char *fmt, ...) {
+    if (b->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->len;
+        int n = vsnprintf(b->p != NULL ? b->p + b->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = 1;
+            return;
+        }
+        if ((size_t)n < room) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap * 2 + (size_t)n + 256;
+        char *p = realloc(b->p, cap);
+        if (p == NULL) {
+            b->failed = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+}
+
+/* A JSON string literal of s (ids are client-chosen: escape everything JSON requires). */
+static void buf_json_string(buf *b, const char *s) {
+    buf_printf(b, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\')
+            buf_printf(b, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            buf_printf(b, "\\u%04x", *p);
+        else
+            buf_printf(b, "%c", *p);
+    }
+    buf_printf(b, "\"");
+}
+
+static const char *const tier_names[] = {"HOT", "WARM", "COLD"};
+
+int czk_http_status_json(czk_engine *engine, char **json) {
+    *json = NULL;
+    czk_engine_status st;
+    int rc = czk_engine_get_status(engine, &st);
+    if (rc != CZK_OK)
+        return rc;
+    buf b = {0};
+    buf_printf(&b,
+               "{\"uptime_seconds\": %llu, \"shutting_down\": %s,\n"
+               " \"jobs\": {\"completed\": %llu, \"failed\": %llu, \"cancelled\": %llu, "
+               "\"known\": %u},\n"
+               " \"partitions\": {\"proved\": %llu, \"retried\": %llu, \"failed\": %llu},\n",
+               (unsigned long long)st.uptime_s, st.shutting_down ? "true" : "false",
+               (unsigned long long)st.jobs_completed, (unsigned long long)st.jobs_failed,
+               (unsigned long long)st.jobs_cancelled, st.jobs_known,
+               (unsigned long long)st.partitions_proved, (unsigned long long)st.partitions_retried,
+               (unsigned long long)st.partitions_failed);
+    buf_printf(&b, " \"priorities\": {");
+    for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
+        buf_printf(&b, "%s\"%s\": {\"pending\": %u, \"in_progress\": %u}", p > 1 ? ", " : "",
+                   czk_priority_name((czk_priority)p), st.pending_by_priority[p],
+                   st.in_progress_by_priority[p]);
+    buf_printf(&b, "},\n \"queues\": [");
+    for (size_t i = 0; i < st.n_queues; i++) {
+        buf_printf(&b, "%s{\"proof_kind\": ", i > 0 ? ", " : "");
+        buf_json_string(&b, st.queues[i].kind);
+        buf_printf(&b, ", \"pending\": %u, \"in_progress\": %u}", st.queues[i].pending,
+                   st.queues[i].in_progress);
+    }
+    buf_printf(&b, "],\n \"circuits\": [");
+    for (size_t i = 0; i < st.n_circuits; i++) {
+        const czk_circuit_status *c = &st.circuits[i];
+        buf_printf(&b, "%s\n  {\"circuit_id\": ", i > 0 ? "," : "");
+        buf_json_string(&b, c->circuit_id);
+        buf_printf(&b,
+                   ", \"tier\": \"%s\", \"size_bytes\": %llu, \"ref_count\": %u, "
+                   "\"synthetic\": %s}",
+                   c->tier >= 0 && c->tier <= 2 ? tier_names[c->tier] : "COLD",
+                   (unsigned long long)c->size_bytes, c->ref_count,
+                   c->synthetic ? "true" : "false");
+    }
+    buf_printf(&b, "],\n \"devices\": [");
+    for (size_t i = 0; i < st.n_devices; i++) {
+        const czk_device_status *d = &st.devices[i];
+        buf_printf(&b, "%s\n  {\"ordinal\": %u, \"name\": ", i > 0 ? "," : "", d->ordinal);
+        buf_json_string(&b, d->name);
+        buf_printf(&b,
+                   ", \"vram_total_bytes\": %llu, \"vram_free_bytes\": %llu, "
+                   "\"workers\": %u, \"busy_workers\": %u, \"current_job_id\": ",
+                   (unsigned long long)d->vram_total_bytes, (unsigned long long)d->vram_free_bytes,
+                   d->workers, d->busy_workers);
+        buf_json_string(&b, d->current_job_id);
+        buf_printf(&b, "}");
+    }
+    buf_printf(&b,
+               "],\n \"memory\": {\"host_budget_bytes\": %llu, \"host_reserved_bytes\": %llu, "
+               "\"host_allocated_bytes\": %llu, \"pinned_budget_bytes\": %llu, "
+               "\"pinned_used_bytes\": %llu}}\n",
+               (unsigned long long)st.host_budget_bytes, (unsigned long long)st.host_reserved_bytes,
+               (unsigned long long)st.host_allocated_bytes,
+               (unsigned long long)st.pinned_budget_bytes,
+               (unsigned long long)st.pinned_used_bytes);
+    czk_engine_status_clear(&st);
+    if (b.failed) {
+        free(b.p);
+        return CZK_ENOMEM;
+    }
+    *json = b.p;
+    return CZK_OK;
+}
+
+static int metrics_text(czk_http *h, char **text) {
+    *text = NULL;
+    char *engine_text = NULL;
+    char *grpc_text = NULL;
+    int rc = czk_engine_metrics(h->engine, &engine_text);
+    if (rc == CZK_OK && h->grpc != NULL)
+        rc = czk_grpc_server_metrics(h->grpc, &grpc_text);
+    if (rc == CZK_OK) {
+        buf b = {0};
+        buf_printf(&b, "%s%s", engine_text, grpc_text != NULL ? grpc_text : "");
+        if (b.failed) {
+            free(b.p);
+            rc = CZK_ENOMEM;
+        } else {
+            *text = b.p;
+        }
+    }
+    czk_free(engine_text);
+    free(grpc_text);
+    return rc;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, const char *type,
+                             char *body) {
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+    if (r == NULL) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", type);
+    enum MHD_Result ok = MHD_queue_response(conn, code, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static char *text_copy(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p != NULL)
+        memcpy(p, s, n);
+    return p;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
+                              const char *method, const char *version, const char *upload_data,
+                              size_t *upload_data_size, void **con_cls) {
+    (void)version;
+    (void)upload_data;
+    (void)upload_data_size;
+    (void)con_cls;
+    czk_http *h = cls;
+    char *body = NULL;
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+        body = text_copy("only GET\n");
+        return body != NULL ? reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", body) : MHD_NO;
+    }
+    if (strcmp(url, "/status") == 0) {
+        if (czk_http_status_json(h->engine, &body) == CZK_OK)
+            return reply(conn, MHD_HTTP_OK, "application/json", body);
+    } else if (strcmp(url, "/metrics") == 0) {
+        if (metrics_text(h, &body) == CZK_OK)
+            return reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4", body);
+    } else {
+        body = text_copy("not found: GET /status or /metrics\n");
+        return body != NULL ? reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", body) : MHD_NO;
+    }
+    body = text_copy("out of memory\n");
+    return body != NULL ? reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", body) : MHD_NO;
+}
+
+int czk_http_start(czk_http **out, int *bound_port, const char *listen, czk_engine *engine,
+                   czk_grpc_server *grpc, czk_err *err) {
+    *out = NULL;
+    if (bound_port != NULL)
+        *bound_port = 0;
+    int rc = CZK_OK;
+    struct addrinfo *ai = NULL;
+    czk_http *h = NULL;
+    char host[256];
+    const char *colon = strrchr(listen, ':');
+    size_t hlen = colon != NULL ? (size_t)(colon - listen) : 0;
+    if (colon == NULL || hlen == 0 || hlen >= sizeof host || colon[1] == '\0') {
+        rc = czk_err_set(err, CZK_EINVAL, "status address '%s' is not host:port", listen);
+        goto out;
+    }
+    memcpy(host, listen, hlen);
+    host[hlen] = '\0';
+    if (host[0] == '[' && hlen > 2 && host[hlen - 1] == ']') { /* [::1]:9821 */
+        memmove(host, host + 1, hlen - 2);
+        host[hlen - 2] = '\0';
+    }
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    int gai = getaddrinfo(host, colon + 1, &hints, &ai);
+    if (gai != 0) {
+        rc = czk_err_set(err, CZK_EINVAL, "status address '%s': %s", listen, gai_strerror(gai));
+        goto out;
+    }
+    h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "no memory");
+        goto out;
+    }
+    h->engine = engine;
+    h->grpc = grpc;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+    if (ai->ai_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    h->mhd = MHD_start_daemon(flags, 0, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
+    if (h->mhd == NULL) {
+        rc = czk_err_set(err, CZK_EINVAL, "cannot serve HTTP on %s", listen);
+        goto out;
+    }
+    if (bound_port != NULL) {
+        const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->mhd, MHD_DAEMON_INFO_BIND_PORT);
+        *bound_port = info != NULL ? (int)info->port : 0;
+    }
+    *out = h;
+    h = NULL;
+out:
+    if (ai != NULL)
+        freeaddrinfo(ai);
+    czk_http_stop(h);
+    return rc;
+}
+
+void czk_http_stop(czk_http *h) {
+    if (h == NULL)
+        return;
+    if (h->mhd != NULL)
+        MHD_stop_daemon(h->mhd);
+    free(h);
+}

@@ -1,0 +1,11 @@
+# czk daemon end to end (tests/daemon/run.sh): a real daemon on 127.0.0.1 (random ports) and a
+# unix socket, driven by a Python gRPC client (Debian's grpcio; stubs generated at test time
+# into the build tree) and by `czk bench`. Labelled daemon.
+if(TARGET czk_cli)
+  foreach(mode rpc sigterm bench)
+    add_test(NAME daemon_${mode}
+             COMMAND ${CMAKE_SOURCE_DIR}/tests/daemon/run.sh $<TARGET_FILE:czk_cli>
+                     ${CMAKE_BINARY_DIR}/daemon-test ${mode})
+    set_tests_properties(daemon_${mode} PROPERTIES TIMEOUT 600 LABELS daemon)
+  endforeach()
+endif()

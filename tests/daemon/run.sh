@@ -1,0 +1,18 @@
+#!/bin/sh
+# czk daemon end to end: run.sh CZK_BINARY WORK_DIR rpc|sigterm|bench (tests/daemon/ctest.cmake).
+# Generates the Python stubs from proto/ with Debian's grpc_tools, then runs daemon_test.py.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+czk=$1
+work=$2
+mode=$3
+py=/usr/bin/python3 # Debian's python: it has grpcio and grpc_tools
+mkdir -p "$work/$mode"
+gen="$work/$mode/gen"
+rm -rf "$gen"
+mkdir -p "$gen"
+"$py" -m grpc_tools.protoc -I"$root/proto" --python_out="$gen" --grpc_python_out="$gen" \
+    "$root/proto/cuzk/v1/proving.proto"
+exec "$py" "$here/daemon_test.py" --czk "$czk" --work "$work/$mode" --gen "$gen" \
+    --data "$root/tests/interop/data" --mode "$mode"
