@@ -176,6 +176,10 @@ void czk_pool_run(czk_pool *pool, size_t n, size_t grain, czk_pool_fn fn, void *
         chunk = 1;
     pthread_mutex_lock(&pool->run_mu);
     pthread_mutex_lock(&pool->mu);
+    /* A helper that woke for the previous loop only after it was done may still be inside
+     * work() (finding nothing to claim); let it leave before the fields change under it. */
+    while (pool->active != 0)
+        pthread_cond_wait(&pool->finished, &pool->mu);
     pool->fn = fn;
     pool->arg = arg;
     pool->n = n;
