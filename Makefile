@@ -5,6 +5,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
+TSAN_BUILD ?= build-tsan
 FUZZ_SECONDS ?= 60
 
 .PHONY: all setup build run test bench format clean
@@ -17,6 +18,7 @@ setup:
 build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release \
 	    -DCZK_ASAN_BUILD=$(CURDIR)/$(ASAN_BUILD) -DCZK_FUZZ_BUILD=$(CURDIR)/$(FUZZ_BUILD) \
+	    -DCZK_TSAN_BUILD=$(CURDIR)/$(TSAN_BUILD) \
 	    -DCZK_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
@@ -26,13 +28,16 @@ run: build
 	./$(BUILD)/czk self-check
 	./$(BUILD)/czk demo --k 16
 
-# The whole suite: release unit tests, the @noble/curves cross-check, the unit tests again
-# under ASan+UBSan, every fuzz target for FUZZ_SECONDS, and the lint checks; ends with
-# ctest's summary.
+# The whole suite: release unit tests, the @noble/curves cross-check, snarkjs interop, the
+# daemon over gRPC, the unit tests again under ASan+UBSan and under TSan, every fuzz target
+# for FUZZ_SECONDS, and the lint checks; ends with ctest's summary.
 test: build
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" \
 	    -DCZK_SANITIZE=ON >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS) --target czk_tests czk_xcheck
+	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target czk_tests
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DCZK_FUZZ=ON >/dev/null
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -44,4 +49,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu' '*.cuh' | grep -v '_tests\.h$$' | grep -v 'tests/test_list\.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD)
