@@ -22,11 +22,14 @@ build: setup
 	    -DCZK_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The main job on an embedded default: check the arithmetic, then synthesize a PoRep-shaped
-# circuit of 2^16 constraints, make development keys, prove, verify, and time every step.
+# The main job on an embedded default: check the arithmetic; synthesize a PoRep-shaped circuit
+# of 2^16 constraints, make development keys, prove, verify, and time every step; then start
+# the daemon, run `czk bench` with 10-partition PoRep-shaped jobs against it, print the
+# throughput, and stop the daemon cleanly.
 run: build
 	./$(BUILD)/czk self-check
 	./$(BUILD)/czk demo --k 16
+	./tools/run_daemon_demo.sh ./$(BUILD)/czk 12 20 4 10
 
 # The whole suite: release unit tests, the @noble/curves cross-check, snarkjs interop, the
 # daemon over gRPC, the unit tests again under ASan+UBSan and under TSan, every fuzz target
