@@ -40,7 +40,7 @@ static const char *USAGE =
 typedef struct {
     const char *zkey, *wtns, *proof, *pub, *params, *r1cs;
     int timings;
-    czk_bellperson_check check;
+    czk_key_check check;
 } prove_args;
 
 static void print_timings(const czk_groth16_timings *t, uint64_t load_ns, uint64_t verify_ns) {
@@ -61,7 +61,7 @@ int czk_cli_prove(int argc, char **argv) {
     }
     czk_cli_common c = {0};
     prove_args a = {0};
-    a.check = CZK_BP_CHECK_CURVE;
+    a.check = CZK_KEY_CHECK_CURVE;
     const char *pos[4];
     int npos = 0;
     for (int i = 0; i < argc; i++) {
@@ -90,9 +90,9 @@ int czk_cli_prove(int argc, char **argv) {
         } else if (strcmp(argv[i], "--check") == 0 && i + 1 < argc) {
             const char *v = argv[++i];
             if (strcmp(v, "full") == 0) {
-                a.check = CZK_BP_CHECK_FULL;
+                a.check = CZK_KEY_CHECK_FULL;
             } else if (strcmp(v, "curve") == 0) {
-                a.check = CZK_BP_CHECK_CURVE;
+                a.check = CZK_KEY_CHECK_CURVE;
             } else {
                 fprintf(stderr, "czk prove: --check takes full or curve, not '%s'\n", v);
                 return CZK_EXIT_ERROR;
@@ -144,7 +144,7 @@ int czk_cli_prove(int argc, char **argv) {
     } else {
         rc = czk_zkey_read_ex(
             &pk, &cs, a.zkey,
-            a.check == CZK_BP_CHECK_FULL ? CZK_KEY_CHECK_FULL : CZK_KEY_CHECK_CURVE, pool, &err);
+            a.check == CZK_KEY_CHECK_FULL ? CZK_KEY_CHECK_FULL : CZK_KEY_CHECK_CURVE, pool, &err);
     }
     if (rc == CZK_OK)
         rc = czk_circom_wtns_read(&w, &n_w, a.wtns, &err);

@@ -14,29 +14,23 @@
  * point reported is the lowest bad one however the chunks were scheduled, and the error text
  * is the same with one thread or many.
  *
- * Writes go to a temporary file beside the target, are fsync'ed and renamed over it, so a
- * reader never sees a half-written key.
+ * Writes go through czk_file_writer (formats/file.h): a temporary file beside the target,
+ * fsync'ed and renamed over it, so a reader never sees a half-written key.
  *
- * The mapping is MAP_PRIVATE | MAP_NORESERVE with MADV_SEQUENTIAL: the decode reads each byte
- * once, roughly front to back. A file truncated by another process while mapped still raises
- * SIGBUS; that is outside what a reader of a regular file can defend against.
+ * The file is read through czk_file_map with czk_file_map_advise_sequential: the decode reads
+ * each byte once, roughly front to back. A file truncated by another process while mapped
+ * still raises SIGBUS; that is outside what a reader of a regular file can defend against.
  */
 #include "formats/bellperson.h"
 
 #include "curve/g1.h"
 #include "curve/g2.h"
+#include "formats/file.h"
 #include "util/alloc.h"
-#include "util/rng.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define G1U CZK_G1_UNCOMPRESSED_BYTES /* 96 */
 #define G2U CZK_G2_UNCOMPRESSED_BYTES /* 192 */
@@ -58,13 +52,6 @@ static const size_t FIXED_SIZE[F_COUNT] = {G1U, G1U, G2U, G2U, G1U, G2U};
  * decodes, so the shared claim counter stays out of the profile; not tuned further. */
 #define DECODE_GRAIN 512
 
-/* Messages lead with the file's name; keep a long path's tail so the fault itself fits in
- * czk_err's 256 bytes. */
-static const char *msg_path(const char *path) {
-    size_t n = strlen(path);
-    return n > 96 ? path + (n - 96) : path;
-}
-
 static const char *point_fault(int code) {
     if (code == CZK_EBADENC)
         return "point at infinity, which bellperson refuses here";
@@ -82,59 +69,6 @@ static void put_u32_be(uint8_t *p, uint32_t v) {
     p[3] = (uint8_t)v;
 }
 
-/* ---- reading: the mapping ---------------------------------------------------------------- */
-
-typedef struct bp_map {
-    const uint8_t *data; /* NULL for an empty file */
-    size_t size;
-} bp_map;
-
-static int map_open(bp_map *m, const char *path, czk_err *err) {
-    int rc = CZK_OK;
-    m->data = NULL;
-    m->size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return czk_err_set(err, CZK_EIO, "%s: cannot open: %s", msg_path(path), strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        rc = czk_err_set(err, CZK_EIO, "%s: cannot stat: %s", msg_path(path), strerror(errno));
-        goto out;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        rc = czk_err_set(err, CZK_EIO, "%s: not a regular file", msg_path(path));
-        goto out;
-    }
-#if SIZE_MAX < INTMAX_MAX
-    if ((uintmax_t)st.st_size > SIZE_MAX) {
-        rc = czk_err_set(err, CZK_EIO, "%s: %jd bytes do not fit the address space", msg_path(path),
-                         (intmax_t)st.st_size);
-        goto out;
-    }
-#endif
-    if (st.st_size == 0)
-        goto out; /* mmap refuses length 0; the parsers report the empty file */
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_NORESERVE, fd, 0);
-    if (p == MAP_FAILED) {
-        rc = czk_err_set(err, CZK_EIO, "%s: cannot map %jd bytes: %s", msg_path(path),
-                         (intmax_t)st.st_size, strerror(errno));
-        goto out;
-    }
-    (void)madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL); /* advice only */
-    m->data = p;
-    m->size = (size_t)st.st_size;
-out:
-    close(fd);
-    return rc;
-}
-
-static void map_close(bp_map *m) {
-    if (m->data != NULL)
-        munmap((void *)m->data, m->size);
-    m->data = NULL;
-    m->size = 0;
-}
-
 /* ---- reading: pass one, the layout ------------------------------------------------------- */
 
 typedef struct bp_layout {
@@ -145,34 +79,35 @@ typedef struct bp_layout {
 } bp_layout;
 
 /* Walks the .vk part at the start of the file; sets fixed_off, n_ic, ic_off and end. */
-static int walk_vk(bp_layout *lay, const bp_map *m, const char *path, czk_err *err) {
+static int walk_vk(bp_layout *lay, const czk_file_mapping *m, const char *path, czk_err *err) {
     size_t off = 0;
     for (int f = 0; f < F_COUNT; f++) {
-        if (m->size - off < FIXED_SIZE[f])
+        if (m->len - off < FIXED_SIZE[f])
             return czk_err_set(err, CZK_EFORMAT,
                                "%s: truncated: vk %s needs %zu bytes at offset %zu, file has %zu "
                                "left",
-                               msg_path(path), FIXED_NAME[f], FIXED_SIZE[f], off, m->size - off);
+                               czk_file_msg_path(path), FIXED_NAME[f], FIXED_SIZE[f], off,
+                               m->len - off);
         lay->fixed_off[f] = off;
         off += FIXED_SIZE[f];
     }
-    if (m->size - off < 4)
+    if (m->len - off < 4)
         return czk_err_set(err, CZK_EFORMAT,
                            "%s: truncated: vk ic length prefix needs 4 bytes at offset %zu, file "
                            "has %zu left",
-                           msg_path(path), off, m->size - off);
+                           czk_file_msg_path(path), off, m->len - off);
     uint64_t n_ic = get_u32_be(m->data + off);
     off += 4;
     if (n_ic == 0)
         return czk_err_set(err, CZK_EFORMAT,
                            "%s: vk ic: length 0 at offset %zu; ic[0], the ONE term, is required",
-                           msg_path(path), off - 4);
-    if (n_ic * G1U > (uint64_t)(m->size - off))
+                           czk_file_msg_path(path), off - 4);
+    if (n_ic * G1U > (uint64_t)(m->len - off))
         return czk_err_set(err, CZK_EFORMAT,
                            "%s: vk ic: length %llu needs %llu bytes at offset %zu, file has %zu "
                            "left",
-                           msg_path(path), (unsigned long long)n_ic,
-                           (unsigned long long)(n_ic * G1U), off, m->size - off);
+                           czk_file_msg_path(path), (unsigned long long)n_ic,
+                           (unsigned long long)(n_ic * G1U), off, m->len - off);
     lay->n_ic = (size_t)n_ic;
     lay->ic_off = off;
     lay->end = off + lay->n_ic * G1U;
@@ -180,24 +115,24 @@ static int walk_vk(bp_layout *lay, const bp_map *m, const char *path, czk_err *e
 }
 
 /* Walks the five vectors after the .vk part; sets len, off and end. */
-static int walk_vectors(bp_layout *lay, const bp_map *m, const char *path, czk_err *err) {
+static int walk_vectors(bp_layout *lay, const czk_file_mapping *m, const char *path, czk_err *err) {
     size_t off = lay->end;
     for (int v = 0; v < V_COUNT; v++) {
-        if (m->size - off < 4)
+        if (m->len - off < 4)
             return czk_err_set(err, CZK_EFORMAT,
                                "%s: truncated: vector %s: length prefix needs 4 bytes at offset "
                                "%zu, file has %zu left",
-                               msg_path(path), VEC_NAME[v], off, m->size - off);
+                               czk_file_msg_path(path), VEC_NAME[v], off, m->len - off);
         uint64_t n = get_u32_be(m->data + off);
         off += 4;
         /* n < 2^32 and the element is at most 192 bytes: the product fits in 64 bits. */
         uint64_t need = n * VEC_ELEM[v];
-        if (need > (uint64_t)(m->size - off))
+        if (need > (uint64_t)(m->len - off))
             return czk_err_set(err, CZK_EFORMAT,
                                "%s: vector %s: length %llu needs %llu bytes at offset %zu, file "
                                "has %zu left",
-                               msg_path(path), VEC_NAME[v], (unsigned long long)n,
-                               (unsigned long long)need, off, m->size - off);
+                               czk_file_msg_path(path), VEC_NAME[v], (unsigned long long)n,
+                               (unsigned long long)need, off, m->len - off);
         lay->len[v] = (size_t)n;
         lay->off[v] = off;
         off += (size_t)need;
@@ -308,14 +243,14 @@ static int alloc_points(void **out, size_t n, size_t elem, const char *path, con
         return CZK_OK;
     *out = czk_malloc(n * elem); /* n < 2^32, elem ≤ 192: no overflow on 64-bit size_t */
     if (*out == NULL)
-        return czk_err_set(err, CZK_ENOMEM, "%s: %s: cannot allocate %zu points", msg_path(path),
-                           what, n);
+        return czk_err_set(err, CZK_ENOMEM, "%s: %s: cannot allocate %zu points",
+                           czk_file_msg_path(path), what, n);
     return CZK_OK;
 }
 
 /* Decodes the .vk part walked into `lay`. On failure vk may hold an array: the caller clears. */
-static int decode_vk(czk_groth16_vk *vk, const bp_map *m, const bp_layout *lay, const char *path,
-                     czk_pool *pool, czk_err *err) {
+static int decode_vk(czk_groth16_vk *vk, const czk_file_mapping *m, const bp_layout *lay,
+                     const char *path, czk_pool *pool, czk_err *err) {
     void *fixed_dst[F_COUNT] = {&vk->alpha_g1, &vk->beta_g1,  &vk->beta_g2,
                                 &vk->gamma_g2, &vk->delta_g1, &vk->delta_g2};
     for (int f = 0; f < F_COUNT; f++) {
@@ -324,7 +259,7 @@ static int decode_vk(czk_groth16_vk *vk, const bp_map *m, const bp_layout *lay, 
         int rc = FIXED_SIZE[f] == G1U ? czk_g1_affine_deserialize(fixed_dst[f], s)
                                       : czk_g2_affine_deserialize(fixed_dst[f], s);
         if (rc != CZK_OK)
-            return czk_err_set(err, rc, "%s: vk %s at offset %zu: %s", msg_path(path),
+            return czk_err_set(err, rc, "%s: vk %s at offset %zu: %s", czk_file_msg_path(path),
                                FIXED_NAME[f], lay->fixed_off[f], point_fault(rc));
     }
     int rc = alloc_points((void **)&vk->ic, lay->n_ic, sizeof(czk_g1_affine), path, "vk ic", err);
@@ -335,65 +270,73 @@ static int decode_vk(czk_groth16_vk *vk, const bp_map *m, const bp_layout *lay, 
     /* IC points always get the full checks (bellperson reads them with from_uncompressed). */
     rc = decode_points(vk->ic, m->data + lay->ic_off, lay->n_ic, 0, 1, pool, &bad);
     if (rc != CZK_OK)
-        return czk_err_set(err, rc, "%s: vk ic: point %zu of %zu at offset %zu: %s", msg_path(path),
-                           bad, lay->n_ic, lay->ic_off + bad * G1U, point_fault(rc));
+        return czk_err_set(err, rc, "%s: vk ic: point %zu of %zu at offset %zu: %s",
+                           czk_file_msg_path(path), bad, lay->n_ic, lay->ic_off + bad * G1U,
+                           point_fault(rc));
     return CZK_OK;
+}
+
+/* Maps `path` and walks its .vk part into `lay`; on failure nothing stays mapped. */
+static int map_and_walk_vk(czk_file_mapping *m, bp_layout *lay, const char *path, czk_err *err) {
+    int rc = czk_file_map(m, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    czk_file_map_advise_sequential(m);
+    rc = walk_vk(lay, m, path, err);
+    if (rc != CZK_OK)
+        czk_file_unmap(m);
+    return rc;
 }
 
 int czk_bellperson_vk_read(czk_groth16_vk *vk, const char *path, czk_err *err) {
     if (vk == NULL || path == NULL)
         return czk_err_set(err, CZK_EINVAL, "bellperson vk read: NULL argument");
     memset(vk, 0, sizeof(*vk));
-    bp_map m;
-    int rc = map_open(&m, path, err);
+    czk_file_mapping m;
+    bp_layout lay;
+    int rc = map_and_walk_vk(&m, &lay, path, err);
     if (rc != CZK_OK)
         return rc;
-    bp_layout lay;
-    rc = walk_vk(&lay, &m, path, err);
-    if (rc != CZK_OK)
-        goto out;
-    if (lay.end != m.size) {
+    if (lay.end != m.len) {
         rc =
             czk_err_set(err, CZK_EFORMAT, "%s: %zu trailing bytes after vk ic (ends at offset %zu)",
-                        msg_path(path), m.size - lay.end, lay.end);
+                        czk_file_msg_path(path), m.len - lay.end, lay.end);
         goto out;
     }
     rc = decode_vk(vk, &m, &lay, path, NULL, err);
 out:
-    map_close(&m);
+    czk_file_unmap(&m);
     if (rc != CZK_OK)
         czk_groth16_vk_clear(vk);
     return rc;
 }
 
-int czk_bellperson_params_read(czk_groth16_pk *pk, const char *path, czk_bellperson_check check,
+int czk_bellperson_params_read(czk_groth16_pk *pk, const char *path, czk_key_check check,
                                czk_pool *pool, czk_err *err) {
     if (pk == NULL || path == NULL)
         return czk_err_set(err, CZK_EINVAL, "bellperson params read: NULL argument");
     memset(pk, 0, sizeof(*pk));
-    if (check != CZK_BP_CHECK_FULL && check != CZK_BP_CHECK_CURVE)
-        return czk_err_set(err, CZK_EINVAL, "%s: unknown check mode %d", msg_path(path),
+    if (check != CZK_KEY_CHECK_FULL && check != CZK_KEY_CHECK_CURVE)
+        return czk_err_set(err, CZK_EINVAL, "%s: unknown check mode %d", czk_file_msg_path(path),
                            (int)check);
-    bp_map m;
-    int rc = map_open(&m, path, err);
+    czk_file_mapping m;
+    bp_layout lay;
+    int rc = map_and_walk_vk(&m, &lay, path, err);
     if (rc != CZK_OK)
         return rc;
-    bp_layout lay;
-    rc = walk_vk(&lay, &m, path, err);
-    if (rc != CZK_OK)
-        goto out;
     rc = walk_vectors(&lay, &m, path, err);
     if (rc != CZK_OK)
         goto out;
-    if (lay.end != m.size) {
+    if (lay.end != m.len) {
         rc = czk_err_set(err, CZK_EFORMAT,
                          "%s: %zu trailing bytes after vector b_g2 (ends at offset %zu)",
-                         msg_path(path), m.size - lay.end, lay.end);
+                         czk_file_msg_path(path), m.len - lay.end, lay.end);
         goto out;
     }
     char why[160];
     if (!shape_ok(lay.len, lay.n_ic, why, sizeof(why))) {
-        rc = czk_err_set(err, CZK_EFORMAT, "%s: not a bellperson key: %s", msg_path(path), why);
+        rc = czk_err_set(err, CZK_EFORMAT, "%s: not a bellperson key: %s", czk_file_msg_path(path),
+                         why);
         goto out;
     }
 
@@ -413,10 +356,10 @@ int czk_bellperson_params_read(czk_groth16_pk *pk, const char *path, czk_bellper
         *count[v] = lay.len[v];
         size_t bad = 0;
         rc = decode_points(*dst[v], m.data + lay.off[v], lay.len[v], v == V_B_G2,
-                           check == CZK_BP_CHECK_FULL, pool, &bad);
+                           check == CZK_KEY_CHECK_FULL, pool, &bad);
         if (rc != CZK_OK) {
             czk_err_set(err, rc, "%s: vector %s: point %zu of %zu at offset %zu: %s",
-                        msg_path(path), VEC_NAME[v], bad, lay.len[v],
+                        czk_file_msg_path(path), VEC_NAME[v], bad, lay.len[v],
                         lay.off[v] + bad * VEC_ELEM[v], point_fault(rc));
             goto out;
         }
@@ -427,7 +370,7 @@ int czk_bellperson_params_read(czk_groth16_pk *pk, const char *path, czk_bellper
     pk->n_public = lay.n_ic - 1;
     pk->n_vars = lay.n_ic + lay.len[V_L];
 out:
-    map_close(&m);
+    czk_file_unmap(&m);
     if (rc != CZK_OK)
         czk_groth16_pk_clear(pk);
     return rc;
@@ -435,160 +378,65 @@ out:
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-#define WRITE_BUF_BYTES ((size_t)1 << 20)
-
-typedef struct bp_writer {
-    const char *path;
-    char tmp[PATH_MAX];
-    int fd;
-    uint8_t *buf;
-    size_t len;
-    int write_errno; /* first failed write(2), 0 if none */
-} bp_writer;
-
-static int writer_open(bp_writer *w, const char *path, czk_err *err) {
-    w->path = path;
-    w->fd = -1;
-    w->len = 0;
-    w->write_errno = 0;
-    w->buf = czk_malloc(WRITE_BUF_BYTES);
-    if (w->buf == NULL)
-        return czk_err_set(err, CZK_ENOMEM, "%s: no memory for the write buffer", msg_path(path));
-    /* A random suffix and O_EXCL, rather than mkstemp, so that the file gets the usual
-     * 0666 & ~umask permissions. */
-    for (int attempt = 0; attempt < 16 && w->fd < 0; attempt++) {
-        uint64_t r = 0;
-        if (czk_rng_os(&r, sizeof(r)) != CZK_OK)
-            r = (uint64_t)attempt;
-        int n = snprintf(w->tmp, sizeof(w->tmp), "%s.tmp-%ld-%016llx", path, (long)getpid(),
-                         (unsigned long long)r);
-        if (n < 0 || (size_t)n >= sizeof(w->tmp)) {
-            czk_free(w->buf);
-            return czk_err_set(err, CZK_EINVAL, "%s: path too long", msg_path(path));
-        }
-        w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (w->fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (w->fd < 0) {
-        int e = errno;
-        czk_free(w->buf);
-        return czk_err_set(err, CZK_EIO, "%s: cannot create a temporary file beside it: %s",
-                           msg_path(path), strerror(e));
-    }
-    return CZK_OK;
+/*
+ * The put_* helpers append to a czk_file_writer and keep the first failure in *rc (with its
+ * message in err); once *rc is set they do nothing, so a writer checks *rc once, at the end.
+ */
+static void put_bytes(czk_file_writer *w, const uint8_t *b, size_t n, int *rc, czk_err *err) {
+    if (*rc == CZK_OK)
+        *rc = czk_file_writer_write(w, b, n, err);
 }
 
-static void writer_flush(bp_writer *w) {
-    size_t done = 0;
-    while (done < w->len && w->write_errno == 0) {
-        ssize_t k = write(w->fd, w->buf + done, w->len - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            w->write_errno = k < 0 ? errno : EIO;
-        else
-            done += (size_t)k;
-    }
-    w->len = 0;
+static void put_g1(czk_file_writer *w, const czk_g1_affine *p, int *rc, czk_err *err) {
+    uint8_t b[G1U];
+    czk_g1_affine_serialize(b, p);
+    put_bytes(w, b, sizeof(b), rc, err);
 }
 
-/* Reserves n ≤ 192 bytes in the buffer and returns where to put them. */
-static uint8_t *writer_reserve(bp_writer *w, size_t n) {
-    if (WRITE_BUF_BYTES - w->len < n)
-        writer_flush(w);
-    uint8_t *p = w->buf + w->len;
-    w->len += n;
-    return p;
+static void put_g2(czk_file_writer *w, const czk_g2_affine *p, int *rc, czk_err *err) {
+    uint8_t b[G2U];
+    czk_g2_affine_serialize(b, p);
+    put_bytes(w, b, sizeof(b), rc, err);
 }
 
-static void writer_abort(bp_writer *w) {
-    close(w->fd);
-    unlink(w->tmp);
-    czk_free(w->buf);
+static void put_u32(czk_file_writer *w, size_t v, int *rc, czk_err *err) {
+    uint8_t b[4];
+    put_u32_be(b, (uint32_t)v);
+    put_bytes(w, b, sizeof(b), rc, err);
 }
 
-static int writer_commit(bp_writer *w, czk_err *err) {
-    int rc = CZK_OK;
-    writer_flush(w);
-    if (w->write_errno != 0) {
-        rc = czk_err_set(err, CZK_EIO, "%s: write failed: %s", msg_path(w->path),
-                         strerror(w->write_errno));
-        goto fail;
+/* Commits w if every put succeeded (rc == CZK_OK), else removes the temporary file. */
+static int writer_finish(czk_file_writer *w, int rc, czk_err *err) {
+    if (rc != CZK_OK) {
+        czk_file_writer_abort(w);
+        return rc;
     }
-    if (fsync(w->fd) != 0) {
-        rc = czk_err_set(err, CZK_EIO, "%s: fsync failed: %s", msg_path(w->path), strerror(errno));
-        goto fail;
-    }
-    int fd = w->fd;
-    w->fd = -1;
-    if (close(fd) != 0) {
-        rc = czk_err_set(err, CZK_EIO, "%s: close failed: %s", msg_path(w->path), strerror(errno));
-        goto fail;
-    }
-    if (rename(w->tmp, w->path) != 0) {
-        rc = czk_err_set(err, CZK_EIO, "%s: cannot rename the temporary file over it: %s",
-                         msg_path(w->path), strerror(errno));
-        goto fail;
-    }
-    czk_free(w->buf);
-    /* Make the rename itself durable; a directory that cannot be synced is not an error. */
-    char dir[PATH_MAX];
-    const char *slash = strrchr(w->path, '/');
-    if (slash == NULL) {
-        strcpy(dir, ".");
-    } else {
-        size_t n = (size_t)(slash - w->path);
-        n = n == 0 ? 1 : n; /* "/x" lives in "/" */
-        memcpy(dir, w->path, n);
-        dir[n] = '\0';
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
-    return CZK_OK;
-fail:
-    writer_abort(w);
-    return rc;
-}
-
-static void put_g1(bp_writer *w, const czk_g1_affine *p) {
-    czk_g1_affine_serialize(writer_reserve(w, G1U), p);
-}
-
-static void put_g2(bp_writer *w, const czk_g2_affine *p) {
-    czk_g2_affine_serialize(writer_reserve(w, G2U), p);
-}
-
-static void put_u32(bp_writer *w, size_t v) {
-    put_u32_be(writer_reserve(w, 4), (uint32_t)v);
+    return czk_file_writer_commit(w, err);
 }
 
 /* The IC checks shared by both writers. */
 static int vk_writable(const czk_groth16_vk *vk, const char *path, czk_err *err) {
     if (vk->n_ic == 0 || vk->n_ic > UINT32_MAX || vk->ic == NULL)
         return czk_err_set(err, CZK_EINVAL, "%s: vk has %zu ic points; 1 to 2^32 - 1 are needed",
-                           msg_path(path), vk->n_ic);
+                           czk_file_msg_path(path), vk->n_ic);
     for (size_t i = 0; i < vk->n_ic; i++)
         if (czk_g1_affine_is_infinity(&vk->ic[i]))
             return czk_err_set(err, CZK_EINVAL,
                                "%s: vk ic point %zu is at infinity, which bellperson refuses",
-                               msg_path(path), i);
+                               czk_file_msg_path(path), i);
     return CZK_OK;
 }
 
-static void put_vk(bp_writer *w, const czk_groth16_vk *vk) {
-    put_g1(w, &vk->alpha_g1);
-    put_g1(w, &vk->beta_g1);
-    put_g2(w, &vk->beta_g2);
-    put_g2(w, &vk->gamma_g2);
-    put_g1(w, &vk->delta_g1);
-    put_g2(w, &vk->delta_g2);
-    put_u32(w, vk->n_ic);
-    for (size_t i = 0; i < vk->n_ic; i++)
-        put_g1(w, &vk->ic[i]);
+static void put_vk(czk_file_writer *w, const czk_groth16_vk *vk, int *rc, czk_err *err) {
+    put_g1(w, &vk->alpha_g1, rc, err);
+    put_g1(w, &vk->beta_g1, rc, err);
+    put_g2(w, &vk->beta_g2, rc, err);
+    put_g2(w, &vk->gamma_g2, rc, err);
+    put_g1(w, &vk->delta_g1, rc, err);
+    put_g2(w, &vk->delta_g2, rc, err);
+    put_u32(w, vk->n_ic, rc, err);
+    for (size_t i = 0; i < vk->n_ic && *rc == CZK_OK; i++)
+        put_g1(w, &vk->ic[i], rc, err);
 }
 
 int czk_bellperson_vk_write(const char *path, const czk_groth16_vk *vk, czk_err *err) {
@@ -597,18 +445,18 @@ int czk_bellperson_vk_write(const char *path, const czk_groth16_vk *vk, czk_err 
     int rc = vk_writable(vk, path, err);
     if (rc != CZK_OK)
         return rc;
-    bp_writer w;
-    rc = writer_open(&w, path, err);
+    czk_file_writer w;
+    rc = czk_file_writer_open(&w, path, err);
     if (rc != CZK_OK)
         return rc;
-    put_vk(&w, vk);
-    return writer_commit(&w, err);
+    put_vk(&w, vk, &rc, err);
+    return writer_finish(&w, rc, err);
 }
 
 int czk_bellperson_params_write(const char *path, const czk_groth16_pk *pk, czk_err *err) {
     if (pk == NULL || path == NULL)
         return czk_err_set(err, CZK_EINVAL, "bellperson params write: NULL argument");
-    const char *mp = msg_path(path);
+    const char *mp = czk_file_msg_path(path);
     if (pk->h_basis != CZK_H_MONOMIAL || pk->density != CZK_DENSITY_FILTERED)
         return czk_err_set(err, CZK_EINVAL,
                            "%s: bellperson keys are monomial-basis H with filtered density", mp);
@@ -646,21 +494,21 @@ int czk_bellperson_params_write(const char *path, const czk_groth16_pk *pk, czk_
                                    mp, VEC_NAME[v], i);
         }
 
-    bp_writer w;
-    rc = writer_open(&w, path, err);
+    czk_file_writer w;
+    rc = czk_file_writer_open(&w, path, err);
     if (rc != CZK_OK)
         return rc;
-    put_vk(&w, &pk->vk);
+    put_vk(&w, &pk->vk, &rc, err);
     for (int v = 0; v < V_COUNT; v++) {
-        put_u32(&w, len[v]);
-        for (size_t i = 0; i < len[v]; i++) {
+        put_u32(&w, len[v], &rc, err);
+        for (size_t i = 0; i < len[v] && rc == CZK_OK; i++) {
             if (v == V_B_G2)
-                put_g2(&w, &pk->b_g2[i]);
+                put_g2(&w, &pk->b_g2[i], &rc, err);
             else
-                put_g1(&w, (const czk_g1_affine *)vec[v] + i);
+                put_g1(&w, (const czk_g1_affine *)vec[v] + i, &rc, err);
         }
     }
-    return writer_commit(&w, err);
+    return writer_finish(&w, rc, err);
 }
 
 /* ---- proofs ------------------------------------------------------------------------------ */
@@ -714,22 +562,24 @@ int czk_bellperson_proofs_read(czk_groth16_proof **proofs, size_t *n, const char
         return czk_err_set(err, CZK_EINVAL, "bellperson proofs read: NULL argument");
     *proofs = NULL;
     *n = 0;
-    bp_map m;
-    int rc = map_open(&m, path, err);
+    czk_file_mapping m;
+    int rc = czk_file_map(&m, path, err);
     if (rc != CZK_OK)
         return rc;
+    czk_file_map_advise_sequential(&m);
     czk_groth16_proof *out = NULL;
-    if (m.size == 0 || m.size % CZK_BELLPERSON_PROOF_BYTES != 0) {
+    if (m.len == 0 || m.len % CZK_BELLPERSON_PROOF_BYTES != 0) {
         rc = czk_err_set(err, CZK_EFORMAT,
                          "%s: size %zu bytes is not a positive multiple of the %d-byte proof",
-                         msg_path(path), m.size, CZK_BELLPERSON_PROOF_BYTES);
+                         czk_file_msg_path(path), m.len, CZK_BELLPERSON_PROOF_BYTES);
         goto out;
     }
-    size_t k = m.size / CZK_BELLPERSON_PROOF_BYTES;
+    size_t k = m.len / CZK_BELLPERSON_PROOF_BYTES;
     /* sizeof(proof) is 384, twice the bytes each proof takes in the file. */
     out = czk_malloc(k * sizeof(*out));
     if (out == NULL) {
-        rc = czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu proofs", msg_path(path), k);
+        rc = czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu proofs", czk_file_msg_path(path),
+                         k);
         goto out;
     }
     for (size_t i = 0; i < k; i++) {
@@ -737,8 +587,9 @@ int czk_bellperson_proofs_read(czk_groth16_proof **proofs, size_t *n, const char
         size_t off = i * CZK_BELLPERSON_PROOF_BYTES;
         rc = proof_decode(&out[i], m.data + off, &which);
         if (rc != CZK_OK) {
-            czk_err_set(err, rc, "%s: proof %zu of %zu: %s at offset %zu: %s", msg_path(path), i, k,
-                        PROOF_POINT[which], off + PROOF_POINT_OFF[which], point_fault(rc));
+            czk_err_set(err, rc, "%s: proof %zu of %zu: %s at offset %zu: %s",
+                        czk_file_msg_path(path), i, k, PROOF_POINT[which],
+                        off + PROOF_POINT_OFF[which], point_fault(rc));
             goto out;
         }
     }
@@ -747,7 +598,7 @@ int czk_bellperson_proofs_read(czk_groth16_proof **proofs, size_t *n, const char
     out = NULL;
 out:
     czk_free(out);
-    map_close(&m);
+    czk_file_unmap(&m);
     return rc;
 }
 
@@ -756,7 +607,7 @@ int czk_bellperson_proofs_write(const char *path, const czk_groth16_proof *proof
     if (path == NULL || (proofs == NULL && n > 0))
         return czk_err_set(err, CZK_EINVAL, "bellperson proofs write: NULL argument");
     if (n == 0)
-        return czk_err_set(err, CZK_EINVAL, "%s: no proofs to write", msg_path(path));
+        return czk_err_set(err, CZK_EINVAL, "%s: no proofs to write", czk_file_msg_path(path));
     for (size_t i = 0; i < n; i++) {
         int which = czk_g1_affine_is_infinity(&proofs[i].a)   ? 0
                     : czk_g2_affine_is_infinity(&proofs[i].b) ? 1
@@ -765,13 +616,16 @@ int czk_bellperson_proofs_write(const char *path, const czk_groth16_proof *proof
         if (which >= 0)
             return czk_err_set(err, CZK_EINVAL,
                                "%s: proof %zu: %s is at infinity, which bellperson refuses",
-                               msg_path(path), i, PROOF_POINT[which]);
+                               czk_file_msg_path(path), i, PROOF_POINT[which]);
     }
-    bp_writer w;
-    int rc = writer_open(&w, path, err);
+    czk_file_writer w;
+    int rc = czk_file_writer_open(&w, path, err);
     if (rc != CZK_OK)
         return rc;
-    for (size_t i = 0; i < n; i++)
-        czk_bellperson_proof_encode(writer_reserve(&w, CZK_BELLPERSON_PROOF_BYTES), &proofs[i]);
-    return writer_commit(&w, err);
+    for (size_t i = 0; i < n && rc == CZK_OK; i++) {
+        uint8_t b[CZK_BELLPERSON_PROOF_BYTES];
+        czk_bellperson_proof_encode(b, &proofs[i]);
+        put_bytes(&w, b, sizeof(b), &rc, err);
+    }
+    return writer_finish(&w, rc, err);
 }

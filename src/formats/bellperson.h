@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "formats/file.h"
 #include "groth16/keys.h"
 #include "util/pool.h"
 #include "util/status.h"
@@ -31,21 +32,15 @@
 extern "C" {
 #endif
 
-/* How much of each point of the five big .params vectors the reader checks. */
-typedef enum czk_bellperson_check {
-    /* On the curve and in the prime-order subgroup, for every point. */
-    CZK_BP_CHECK_FULL = 0,
-    /* On the curve only, as rust-fil-proofs opens its parameters (bellperson's `checked =
-     * false`); the subgroup check is most of a G1 decode's cost. The VK points (IC included)
-     * always get the full checks. */
-    CZK_BP_CHECK_CURVE = 1,
-} czk_bellperson_check;
-
 /*
  * Reads a bellperson `.params` file into `pk` (which must not hold arrays: they would leak;
  * pass a zeroed or cleared key). The file is mapped, its whole structure is walked and checked
  * (lengths, trailing bytes, the shape below) before anything is allocated, and then the
  * points are decoded, the big vectors in parallel on `pool` (NULL: on the calling thread).
+ * `check` says how much of each point of the five big vectors is checked: CZK_KEY_CHECK_FULL
+ * (on the curve and in the subgroup) or CZK_KEY_CHECK_CURVE (on the curve only, as
+ * rust-fil-proofs opens its parameters: bellperson's `checked = false`; the subgroup check is
+ * most of a G1 decode's cost). The VK points (IC included) always get the full checks.
  *
  * Shape (true of every file bellperson's generator writes; the prover relies on it): at
  * least one IC point; |h| + 1 a power of two; |b_g1| = |b_g2|; |ic| ≤ |a| ≤ |ic| + |l| and
@@ -59,7 +54,7 @@ typedef enum czk_bellperson_check {
  * failure `pk` is left zeroed. The lowest-indexed bad point of a vector is the one reported,
  * whatever the number of threads. Variable time.
  */
-int czk_bellperson_params_read(czk_groth16_pk *pk, const char *path, czk_bellperson_check check,
+int czk_bellperson_params_read(czk_groth16_pk *pk, const char *path, czk_key_check check,
                                czk_pool *pool, czk_err *err);
 
 /*

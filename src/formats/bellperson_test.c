@@ -314,8 +314,8 @@ static void damage_point(uint8_t *p, int g2, int cls, czk_rng *rng) {
 }
 
 /* Reads `bytes` as a .params file; returns the code, the message in *err, pk cleared. */
-static int read_params_bytes(const char *path, const uint8_t *b, size_t n,
-                             czk_bellperson_check check, czk_pool *pool, czk_err *err) {
+static int read_params_bytes(const char *path, const uint8_t *b, size_t n, czk_key_check check,
+                             czk_pool *pool, czk_err *err) {
     if (put_file(path, b, n) != 0)
         return 1;
     czk_groth16_pk pk;
@@ -469,7 +469,7 @@ CZK_TEST(bp_params_roundtrip) {
         CHECK_MEM(b, img, n);
         free(b);
         free(img);
-        for (int check = CZK_BP_CHECK_FULL; check <= CZK_BP_CHECK_CURVE; check++) {
+        for (int check = CZK_KEY_CHECK_FULL; check <= CZK_KEY_CHECK_CURVE; check++) {
             CHECKF(czk_bellperson_params_read(&back, path, check, NULL, &err) == CZK_OK, "%s",
                    err.msg);
             CHECK(pk_equal(&back, &pk));
@@ -491,11 +491,11 @@ CZK_TEST(bp_params_mt_equals_st) {
     CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL), CZK_OK);
     czk_pool *pool = NULL;
     CHECK_EQ_INT(czk_pool_create(&pool, 4), CZK_OK);
-    CHECK_EQ_INT(czk_bellperson_params_read(&st, path, CZK_BP_CHECK_FULL, NULL, NULL), CZK_OK);
-    CHECK_EQ_INT(czk_bellperson_params_read(&mt, path, CZK_BP_CHECK_FULL, pool, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_bellperson_params_read(&st, path, CZK_KEY_CHECK_FULL, NULL, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_bellperson_params_read(&mt, path, CZK_KEY_CHECK_FULL, pool, NULL), CZK_OK);
     CHECK(pk_equal(&st, &pk) && pk_equal(&mt, &pk));
     czk_groth16_pk_clear(&mt);
-    CHECK_EQ_INT(czk_bellperson_params_read(&mt, path, CZK_BP_CHECK_CURVE, pool, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_bellperson_params_read(&mt, path, CZK_KEY_CHECK_CURVE, pool, NULL), CZK_OK);
     CHECK(pk_equal(&mt, &pk));
     czk_groth16_pk_clear(&mt);
     czk_groth16_pk_clear(&st);
@@ -510,13 +510,13 @@ CZK_TEST(bp_params_mt_equals_st) {
     damage_point(b + h0 + 96 * 700, 0, BAD_GROUP, &t->rng);
     damage_point(b + vec_offset(&pk, 4) + 4 + 192 * 3, 1, BAD_FLAGS, &t->rng);
     czk_err e1 = {0}, e2 = {0};
-    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_BP_CHECK_FULL, NULL, &e1), CZK_ENOTINGROUP);
-    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_BP_CHECK_FULL, pool, &e2), CZK_ENOTINGROUP);
+    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_KEY_CHECK_FULL, NULL, &e1), CZK_ENOTINGROUP);
+    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_KEY_CHECK_FULL, pool, &e2), CZK_ENOTINGROUP);
     CHECKF(strcmp(e1.msg, e2.msg) == 0, "'%s' vs '%s'", e1.msg, e2.msg);
     CHECKF(strstr(e1.msg, "vector h: point 700 of 2047") != NULL, "%s", e1.msg);
     /* Without the subgroup check the first fault is the off-curve point. */
-    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_BP_CHECK_CURVE, NULL, &e1), CZK_ENOTONCURVE);
-    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_BP_CHECK_CURVE, pool, &e2), CZK_ENOTONCURVE);
+    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_KEY_CHECK_CURVE, NULL, &e1), CZK_ENOTONCURVE);
+    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_KEY_CHECK_CURVE, pool, &e2), CZK_ENOTONCURVE);
     CHECKF(strcmp(e1.msg, e2.msg) == 0, "'%s' vs '%s'", e1.msg, e2.msg);
     CHECKF(strstr(e1.msg, "vector h: point 1900 of 2047") != NULL, "%s", e1.msg);
     free(b);
@@ -693,7 +693,7 @@ CZK_TEST(bp_params_truncated) {
     /* Every 7th length, and every length in the last 200 bytes (the b_g2 prefix and points). */
     for (size_t len = 0; len < n; len += len + 200 < n ? 7 : 1) {
         czk_err err = {0};
-        int rc = read_params_bytes(path, b, len, CZK_BP_CHECK_FULL, NULL, &err);
+        int rc = read_params_bytes(path, b, len, CZK_KEY_CHECK_FULL, NULL, &err);
         CHECKF(rc == CZK_EFORMAT, "length %zu: %s (%s)", len, czk_status_name(rc), err.msg);
         CHECKF(strstr(err.msg, "t.params: ") != NULL, "%s", err.msg);
         CHECKF(strstr(err.msg, "offset") != NULL, "%s", err.msg);
@@ -734,7 +734,7 @@ CZK_TEST(bp_params_bad_lengths) {
             c[at[f] + 2] = (uint8_t)(lens[k] >> 8);
             c[at[f] + 3] = (uint8_t)lens[k];
             czk_err err = {0};
-            int rc = read_params_bytes(path, c, n, CZK_BP_CHECK_FULL, NULL, &err);
+            int rc = read_params_bytes(path, c, n, CZK_KEY_CHECK_FULL, NULL, &err);
             free(c);
             CHECKF(rc == CZK_EFORMAT, "%s length %u: %s (%s)", what[f], lens[k],
                    czk_status_name(rc), err.msg);
@@ -747,7 +747,7 @@ CZK_TEST(bp_params_bad_lengths) {
     /* n_ic = 0. */
     memset(b + 864, 0, 4);
     czk_err err = {0};
-    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_BP_CHECK_FULL, NULL, &err), CZK_EFORMAT);
+    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_KEY_CHECK_FULL, NULL, &err), CZK_EFORMAT);
     CHECKF(strstr(err.msg, "l.params: vk ic: length 0") != NULL, "%s", err.msg);
     free(b);
     tmp_remove(dir);
@@ -790,7 +790,7 @@ CZK_TEST(bp_params_bad_points) {
     };
     for (int k = 0; k < 12; k++)
         for (int cls = 0; cls < BAD_COUNT; cls++)
-            for (int check = CZK_BP_CHECK_FULL; check <= CZK_BP_CHECK_CURVE; check++) {
+            for (int check = CZK_KEY_CHECK_FULL; check <= CZK_KEY_CHECK_CURVE; check++) {
                 memcpy(c, b, n);
                 damage_point(c + tg[k].off, tg[k].g2, cls, &t->rng);
                 int want = BAD_CODE[cls];
@@ -798,7 +798,7 @@ CZK_TEST(bp_params_bad_points) {
                  * vectors skip the subgroup check in CURVE mode. */
                 if (cls == BAD_INFINITY && tg[k].index == SIZE_MAX)
                     want = CZK_OK;
-                if (cls == BAD_GROUP && check == CZK_BP_CHECK_CURVE && !tg[k].vk)
+                if (cls == BAD_GROUP && check == CZK_KEY_CHECK_CURVE && !tg[k].vk)
                     want = CZK_OK;
                 czk_err err = {0};
                 int rc = read_params_bytes(path, c, n, check, NULL, &err);
@@ -818,7 +818,7 @@ CZK_TEST(bp_params_bad_points) {
     memcpy(c, b, n);
     damage_point(c + 868, 0, BAD_INFINITY, &t->rng);
     czk_err err = {0};
-    CHECK_EQ_INT(read_params_bytes(path, c, n, CZK_BP_CHECK_CURVE, NULL, &err), CZK_EBADENC);
+    CHECK_EQ_INT(read_params_bytes(path, c, n, CZK_KEY_CHECK_CURVE, NULL, &err), CZK_EBADENC);
     CHECKF(strstr(err.msg, "vk ic: point 0 of 3 at offset 868") != NULL, "%s", err.msg);
     free(c);
     free(b);
@@ -843,7 +843,7 @@ CZK_TEST(bp_params_trailing) {
     static const size_t extra[] = {1, 4, 96, 192};
     for (size_t k = 0; k < sizeof(extra) / sizeof(extra[0]); k++) {
         czk_err err = {0};
-        CHECK_EQ_INT(read_params_bytes(path, c, n + extra[k], CZK_BP_CHECK_FULL, NULL, &err),
+        CHECK_EQ_INT(read_params_bytes(path, c, n + extra[k], CZK_KEY_CHECK_FULL, NULL, &err),
                      CZK_EFORMAT);
         char want[96];
         snprintf(want, sizeof(want), "g.params: %zu trailing bytes after vector b_g2", extra[k]);
@@ -879,7 +879,7 @@ CZK_TEST(bp_params_bad_shape) {
         uint8_t *b = image(&pk.vk, rows[k].len, vec, 1, &n);
         CHECK(b != NULL);
         czk_err err = {0};
-        int rc = read_params_bytes(path, b, n, CZK_BP_CHECK_FULL, NULL, &err);
+        int rc = read_params_bytes(path, b, n, CZK_KEY_CHECK_FULL, NULL, &err);
         free(b);
         CHECKF(rc == CZK_EFORMAT, "row %zu: %s (%s)", k, czk_status_name(rc), err.msg);
         CHECKF(strstr(err.msg, "s.params: not a bellperson key") != NULL, "%s", err.msg);
@@ -1028,13 +1028,12 @@ CZK_TEST(bp_open_errors) {
     czk_groth16_proof *ps = NULL;
     size_t n = 0;
     czk_err err = {0};
-    CHECK_EQ_INT(czk_bellperson_params_read(&pk, path, CZK_BP_CHECK_FULL, NULL, &err), CZK_EIO);
+    CHECK_EQ_INT(czk_bellperson_params_read(&pk, path, CZK_KEY_CHECK_FULL, NULL, &err), CZK_EIO);
     CHECKF(strstr(err.msg, "missing.params: cannot open") != NULL, "%s", err.msg);
     CHECK_EQ_INT(czk_bellperson_vk_read(&vk, dir, &err), CZK_EIO);
     CHECKF(strstr(err.msg, "not a regular file") != NULL, "%s", err.msg);
     CHECK_EQ_INT(czk_bellperson_proofs_read(&ps, &n, path, &err), CZK_EIO);
-    CHECK_EQ_INT(czk_bellperson_params_read(&pk, path, (czk_bellperson_check)7, NULL, &err),
-                 CZK_EINVAL);
+    CHECK_EQ_INT(czk_bellperson_params_read(&pk, path, (czk_key_check)7, NULL, &err), CZK_EINVAL);
     tmp_remove(dir);
 }
 
@@ -1060,7 +1059,7 @@ CZK_TEST(bp_params_random_damage) {
             c[czk_rng_u64(&t->rng) % n] ^= (uint8_t)(1 + czk_rng_u64(&t->rng) % 255);
         size_t len = czk_rng_u64(&t->rng) % 8 == 0 ? czk_rng_u64(&t->rng) % (n + 1) : n;
         czk_err err = {0};
-        int rc = read_params_bytes(path, c, len, CZK_BP_CHECK_FULL, NULL, &err);
+        int rc = read_params_bytes(path, c, len, CZK_KEY_CHECK_FULL, NULL, &err);
         CHECKF(rc <= 0, "iteration %ld: harness failure %d", it, rc);
         CHECKF(rc == CZK_OK || strstr(err.msg, "r.params: ") != NULL, "%s", err.msg);
         CHECK_EQ_INT(czk_alloc_in_use(), in_use);
@@ -1094,8 +1093,8 @@ CZK_TEST(bp_setup_dev_files) {
            err.msg);
     CHECKF(czk_bellperson_params_write(params, &pk, &err) == CZK_OK, "%s", err.msg);
     CHECKF(czk_bellperson_vk_write(vkp, &pk.vk, &err) == CZK_OK, "%s", err.msg);
-    CHECKF(czk_bellperson_params_read(&back, params, CZK_BP_CHECK_FULL, NULL, &err) == CZK_OK, "%s",
-           err.msg);
+    CHECKF(czk_bellperson_params_read(&back, params, CZK_KEY_CHECK_FULL, NULL, &err) == CZK_OK,
+           "%s", err.msg);
     CHECK(pk_equal(&back, &pk));
     CHECKF(czk_bellperson_vk_read(&vk, vkp, &err) == CZK_OK, "%s", err.msg);
     CHECK(vk_equal(&vk, &pk.vk));

@@ -17,23 +17,31 @@
 /* Distinguishes temporary files of concurrent writers within one process. */
 static _Atomic unsigned long writer_seq;
 
+const char *czk_file_msg_path(const char *path) {
+    size_t n = strlen(path);
+    return n > 96 ? path + (n - 96) : path;
+}
+
 static int open_regular(int *fd_out, size_t *len_out, const char *path, czk_err *err) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return czk_err_set(err, CZK_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return czk_err_set(err, CZK_EIO, "%s: cannot open: %s", czk_file_msg_path(path),
+                           strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return czk_err_set(err, CZK_EIO, "%s: cannot stat: %s", path, strerror(e));
+        return czk_err_set(err, CZK_EIO, "%s: cannot stat: %s", czk_file_msg_path(path),
+                           strerror(e));
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return czk_err_set(err, CZK_EIO, "%s: not a regular file", path);
+        return czk_err_set(err, CZK_EIO, "%s: not a regular file", czk_file_msg_path(path));
     }
     if ((uintmax_t)st.st_size > (uintmax_t)SIZE_MAX - 1) {
         close(fd);
-        return czk_err_set(err, CZK_EIO, "%s: file too large for this address space", path);
+        return czk_err_set(err, CZK_EIO, "%s: file too large for this address space",
+                           czk_file_msg_path(path));
     }
     *fd_out = fd;
     *len_out = (size_t)st.st_size;
@@ -48,12 +56,14 @@ int czk_file_map(czk_file_mapping *map, const char *path, czk_err *err) {
     if (rc != CZK_OK)
         return rc;
     if (len > 0) {
-        void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        /* Read-only and private: no page is ever dirtied, so there is nothing to reserve swap
+         * for, however large the file. */
+        void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_NORESERVE, fd, 0);
         if (p == MAP_FAILED) {
             int e = errno;
             close(fd);
-            return czk_err_set(err, e == ENOMEM ? CZK_ENOMEM : CZK_EIO, "%s: cannot map: %s", path,
-                               strerror(e));
+            return czk_err_set(err, e == ENOMEM ? CZK_ENOMEM : CZK_EIO, "%s: cannot map: %s",
+                               czk_file_msg_path(path), strerror(e));
         }
         map->base = p;
         map->map_len = len;
@@ -72,6 +82,11 @@ void czk_file_unmap(czk_file_mapping *map) {
     memset(map, 0, sizeof(*map));
 }
 
+void czk_file_map_advise_sequential(const czk_file_mapping *map) {
+    if (map != NULL && map->base != NULL)
+        (void)madvise(map->base, map->map_len, MADV_SEQUENTIAL); /* advice only */
+}
+
 int czk_file_read_all(uint8_t **data, size_t *len, const char *path, czk_err *err) {
     *data = NULL;
     *len = 0;
@@ -83,7 +98,8 @@ int czk_file_read_all(uint8_t **data, size_t *len, const char *path, czk_err *er
     uint8_t *buf = czk_malloc(n + 1);
     if (buf == NULL) {
         close(fd);
-        return czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu bytes", path, n + 1);
+        return czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu bytes",
+                           czk_file_msg_path(path), n + 1);
     }
     size_t got = 0;
     while (got < n) {
@@ -96,8 +112,9 @@ int czk_file_read_all(uint8_t **data, size_t *len, const char *path, czk_err *er
             czk_free(buf);
             if (r == 0)
                 return czk_err_set(err, CZK_EIO, "%s: file shrank while reading (%zu of %zu bytes)",
-                                   path, got, n);
-            return czk_err_set(err, CZK_EIO, "%s: read failed: %s", path, strerror(e));
+                                   czk_file_msg_path(path), got, n);
+            return czk_err_set(err, CZK_EIO, "%s: read failed: %s", czk_file_msg_path(path),
+                               strerror(e));
         }
         got += (size_t)r;
     }
@@ -135,7 +152,8 @@ int czk_file_writer_open(czk_file_writer *w, const char *path, czk_err *err) {
     w->buf = czk_malloc(CZK__WRITER_BUF);
     if (w->path == NULL || w->tmp_path == NULL || w->buf == NULL) {
         writer_release(w);
-        return czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate the write buffer", path);
+        return czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate the write buffer",
+                           czk_file_msg_path(path));
     }
     /* O_EXCL with a fresh name per attempt: never clobber another writer's temporary file.
      * Mode 0666 lets the process umask decide the final permissions, as for any new file. */
@@ -149,8 +167,8 @@ int czk_file_writer_open(czk_file_writer *w, const char *path, czk_err *err) {
     if (w->fd < 0) {
         int e = errno;
         writer_release(w);
-        return czk_err_set(err, CZK_EIO, "%s: cannot create a temporary file: %s", path,
-                           strerror(e));
+        return czk_err_set(err, CZK_EIO, "%s: cannot create a temporary file: %s",
+                           czk_file_msg_path(path), strerror(e));
     }
     return CZK_OK;
 }
@@ -163,7 +181,7 @@ static int writer_flush(czk_file_writer *w, czk_err *err) {
             continue;
         if (r <= 0) {
             w->failed = 1;
-            return czk_err_set(err, CZK_EIO, "%s: write failed: %s", w->path,
+            return czk_err_set(err, CZK_EIO, "%s: write failed: %s", czk_file_msg_path(w->path),
                                r < 0 ? strerror(errno) : "no progress");
         }
         off += (size_t)r;
@@ -175,7 +193,7 @@ static int writer_flush(czk_file_writer *w, czk_err *err) {
 int czk_file_writer_write(czk_file_writer *w, const void *data, size_t len, czk_err *err) {
     if (w->tmp_path == NULL || w->fd < 0 || w->failed)
         return czk_err_set(err, CZK_EIO, "%s: write to a failed or closed writer",
-                           w->path != NULL ? w->path : "(closed)");
+                           w->path != NULL ? czk_file_msg_path(w->path) : "(closed)");
     const uint8_t *p = data;
     while (len > 0) {
         size_t room = CZK__WRITER_BUF - w->buf_used;
@@ -207,11 +225,32 @@ int czk_file_writer_u64(czk_file_writer *w, uint64_t v, czk_err *err) {
     return czk_file_writer_write(w, b, 8, err);
 }
 
+/* Makes a rename into `path`'s directory durable. Best effort: a directory that cannot be
+ * opened or synced (or no memory for its name) leaves the rename merely not yet durable. */
+static void sync_parent_dir(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char *dir = NULL;
+    if (slash != NULL) {
+        size_t n = slash == path ? 1 : (size_t)(slash - path); /* "/x" lives in "/" */
+        dir = czk_malloc(n + 1);
+        if (dir == NULL)
+            return;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    int dfd = open(dir != NULL ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+    czk_free(dir);
+}
+
 int czk_file_writer_commit(czk_file_writer *w, czk_err *err) {
     int rc = CZK_OK;
     if (w->tmp_path == NULL || w->fd < 0 || w->failed) {
         rc = czk_err_set(err, CZK_EIO, "%s: not committed: an earlier write failed",
-                         w->path != NULL ? w->path : "(closed)");
+                         w->path != NULL ? czk_file_msg_path(w->path) : "(closed)");
         goto out;
     }
     rc = writer_flush(w, err);
@@ -220,20 +259,24 @@ int czk_file_writer_commit(czk_file_writer *w, czk_err *err) {
     /* fsync before rename: otherwise a crash could leave the new name pointing at an empty
      * file on filesystems that reorder metadata and data writes. */
     if (fsync(w->fd) != 0) {
-        rc = czk_err_set(err, CZK_EIO, "%s: fsync failed: %s", w->path, strerror(errno));
+        rc = czk_err_set(err, CZK_EIO, "%s: fsync failed: %s", czk_file_msg_path(w->path),
+                         strerror(errno));
         goto out;
     }
     int fd = w->fd;
     w->fd = -1;
     if (close(fd) != 0) {
-        rc = czk_err_set(err, CZK_EIO, "%s: close failed: %s", w->path, strerror(errno));
-        goto out;
-    }
-    if (rename(w->tmp_path, w->path) != 0) {
-        rc = czk_err_set(err, CZK_EIO, "%s: cannot rename %s into place: %s", w->path, w->tmp_path,
+        rc = czk_err_set(err, CZK_EIO, "%s: close failed: %s", czk_file_msg_path(w->path),
                          strerror(errno));
         goto out;
     }
+    if (rename(w->tmp_path, w->path) != 0) {
+        rc =
+            czk_err_set(err, CZK_EIO, "%s: cannot rename its temporary file (%s) into place: %s",
+                        czk_file_msg_path(w->path), w->tmp_path + strlen(w->path), strerror(errno));
+        goto out;
+    }
+    sync_parent_dir(w->path);
     writer_release(w);
     return CZK_OK;
 out:

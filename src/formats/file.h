@@ -7,7 +7,8 @@
  * in the same directory, flush it to disk and rename it over the target (czk_file_writer,
  * czk_file_write_atomic), so a crash or an error leaves either the old file or the new one.
  *
- * Every error message starts with the path. Functions are thread-safe for distinct objects.
+ * Every error message starts with the path (its last 96 bytes, see czk_file_msg_path).
+ * Functions are thread-safe for distinct objects.
  */
 #ifndef CZK_FORMATS_FILE_H
 #define CZK_FORMATS_FILE_H
@@ -39,6 +40,20 @@ int czk_file_map(czk_file_mapping *map, const char *path, czk_err *err);
 
 /* Unmaps and zeroes `map`; a zeroed map and NULL are no-ops. */
 void czk_file_unmap(czk_file_mapping *map);
+
+/*
+ * Advises the kernel that `map` will be read once, roughly front to back (more readahead,
+ * pages dropped early). Advice only: nothing changes if the kernel ignores it. A zeroed map
+ * is a no-op.
+ */
+void czk_file_map_advise_sequential(const czk_file_mapping *map);
+
+/*
+ * The part of `path` to put at the start of an error message: the whole path, or its last 96
+ * bytes when it is longer, so that the fault after it still fits in czk_err's 256 bytes.
+ * Returns a pointer into `path`.
+ */
+const char *czk_file_msg_path(const char *path);
 
 /*
  * Reads the regular file `path` into memory.
@@ -83,8 +98,9 @@ int czk_file_writer_write(czk_file_writer *w, const void *data, size_t len, czk_
 int czk_file_writer_u32(czk_file_writer *w, uint32_t v, czk_err *err);
 int czk_file_writer_u64(czk_file_writer *w, uint64_t v, czk_err *err);
 
-/* Flushes, fsyncs and renames the file to its final path, then closes w. On error the
- * temporary file is removed and the target is untouched. Returns CZK_OK or CZK_EIO. */
+/* Flushes, fsyncs and renames the file to its final path, closes w, then fsyncs the directory
+ * so that the rename itself is durable (a directory that cannot be synced is not an error). On
+ * error the temporary file is removed and the target is untouched. Returns CZK_OK or CZK_EIO. */
 int czk_file_writer_commit(czk_file_writer *w, czk_err *err);
 
 /* Closes w and removes the temporary file; a closed or zeroed writer is a no-op. */

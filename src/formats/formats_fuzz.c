@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             czk_free(v);
         break;
     case 6:
-        if (czk_bellperson_params_read(&pk, path, CZK_BP_CHECK_CURVE, NULL, NULL) == 0)
+        if (czk_bellperson_params_read(&pk, path, CZK_KEY_CHECK_CURVE, NULL, NULL) == 0)
             czk_groth16_pk_clear(&pk);
         break;
     case 7:
