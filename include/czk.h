@@ -93,10 +93,13 @@ typedef struct czk_engine_config {
     unsigned finalizer_threads;   /* verifying threads; 0 = 1 */
     uint64_t host_budget_bytes;   /* 0 = auto: MemTotal minus a 5 GiB margin (half if small) */
     uint64_t pinned_budget_bytes; /* pinned staging memory (GPU backend); 0 = auto */
+    uint64_t vram_budget_bytes;   /* device bytes per GPU for partitions; 0 = free at create */
     uint64_t result_ttl_ms;       /* finished results kept this long; 0 = 10 minutes */
     unsigned max_queued_jobs;     /* unfinished jobs accepted at most; 0 = 1024 */
-    const char *backend;          /* "auto" | "cpu" | "cuda"; NULL = "auto" (copied) */
-    czk_log_fn log;               /* may be NULL: no logging */
+    /* "auto" (every CUDA device found, else the CPU) | "cpu" | "cuda" (CUDA devices only;
+     * create fails without one); NULL = "auto". A failed GPU attempt is retried on the CPU. */
+    const char *backend;
+    czk_log_fn log; /* may be NULL: no logging */
     void *log_arg;
     int log_level; /* lines above this czk_log_level are not produced */
 } czk_engine_config;

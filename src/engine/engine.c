@@ -7,10 +7,14 @@
  *     loaded (loading it themselves if not), reserve the partition's working set from the
  *     host budget, and build its witness (parse the .wtns image, or derive it for a
  *     synthetic circuit);
- *   - workers_per_device prove workers for each device (the CPU backend has one "device",
- *     the CPU): pick the best synthesized partition, take the device lock only around the
- *     backend's kernel region (on the CPU backend, the czk_groth16_prove call), and hand a
- *     pending proof to the finalizers;
+ *   - workers_per_device prove workers for each device: each CUDA device the build and the
+ *     machine offer (backend auto or cuda), else one "device", the CPU. A worker picks the
+ *     best synthesized partition, on a CUDA device reserves the partition's device working
+ *     set from that device's VRAM budget (the planner's arena plus tables for the circuit's
+ *     domain and largest MSM), takes the device lock only around the kernel region (the
+ *     czk_groth16_prove call), releases the reservation, and hands a pending proof to the
+ *     finalizers. A partition's first attempt runs on the worker's device; its retry runs on
+ *     the fallback backend, the CPU (DESIGN.md §1), under the CPU lock;
  *   - finalizer_threads finalizers: verify each proof (czk_groth16_verify) before it
  *     counts, encode it, retry a failed partition once, finish jobs, and prune stored
  *     results after result_ttl_ms.
@@ -36,8 +40,9 @@
  *
  * Locks, in order (a thread holding one may take only those below it):
  *   1. e->mu: every field of the engine, its circuits, jobs and partitions, except as noted;
- *      or e->dev_mu, the device lock, held only around the kernel region. The two are never
- *      held together.
+ *      or one device lock (devs[i].mu, or e->cpu_mu for retries on the CPU fallback of a
+ *      CUDA engine), held only around the kernel region and the planner's call. e->mu and a
+ *      device lock are never held together, nor two device locks.
  *   2. e->log_mu: a leaf guarding the queue of log lines (taken under either of the above).
  * Circuit keys (pk, cs, pvk) are read outside e->mu by threads whose job holds a reference
  * (circuit.refs), which keeps the circuit loaded. Witness images and partition witnesses are
@@ -67,6 +72,9 @@
 #include "groth16/prove.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
+#ifdef CZK_HAVE_CUDA
+#include "gpu/backend.h"
+#endif
 #include "r1cs/r1cs.h"
 #include "r1cs/synth.h"
 #include "util/memclear.h"
@@ -122,6 +130,7 @@ typedef struct part {
     char err[200];
     uint64_t t_ready_ns; /* entered its current queue */
     uint64_t queue_ns, synth_ns, lock_wait_ns, kernel_ns, finish_ns, verify_ns;
+    const char *be_name; /* the backend of the latest attempt, for the log */
 } part;
 
 typedef struct job {
@@ -158,15 +167,35 @@ typedef struct logline {
     char text[512];
 } logline;
 
+/* A device: one CUDA device, or the CPU. Set at create and constant afterwards, except as
+ * noted. */
+typedef struct device {
+    const czk_backend *be; /* guarded by e->mu (czk__engine_set_backends replaces it) */
+    czk_backend *gpu_be;   /* owned: the CUDA backend; NULL for the CPU */
+    int ordinal;           /* the CUDA device, -1 for the CPU */
+    char name[128];
+    pthread_mutex_t mu; /* the device lock */
+    uint64_t vram_total, vram_budget;
+    /* guarded by e->mu */
+    uint64_t vram_free; /* as of creation or the latest proof */
+    uint64_t vram_reserved;
+    const circuit *plan_c; /* the circuit plan_need was computed for (NULL: none) */
+    uint64_t plan_need;
+} device;
+
 struct czk_engine {
     czk_engine_config cfg;
-    char backend_name[16];
-    const czk_backend *be;
+    char backend_name[32];
     czk_pool *pool;
+    device *devs;
+    unsigned n_devs;
+    const czk_backend *fallback; /* guarded by mu: a retry runs here, under *fb_lock */
+    pthread_mutex_t *fb_lock;    /* &devs[0].mu on the CPU, else &cpu_mu */
+    pthread_mutex_t cpu_mu;
+    pthread_cond_t vram_cv; /* with mu: a device's VRAM reservation shrank */
 
     pthread_mutex_t mu;
     pthread_cond_t synth_cv, prove_cv, fin_cv, done_cv;
-    pthread_mutex_t dev_mu; /* the device lock */
 
     pthread_mutex_t log_mu; /* a leaf: guards the four fields below */
     pthread_cond_t log_cv;
@@ -186,7 +215,6 @@ struct czk_engine {
     uint64_t n_completed, n_failed, n_cancelled;
     uint64_t n_parts_proved, n_parts_retried, n_parts_failed;
     uint64_t sum_queue_ms, sum_synth_ms, sum_prove_ms, sum_verify_ms;
-    unsigned busy_workers;
     char **worker_job; /* per prove worker: its current job id ("" when idle) */
     uint64_t t_create_ns;
 
@@ -434,7 +462,7 @@ static int load_circuit_unlocked(czk_engine *e, circuit *c, czk_err *err) {
                 rc = czk_err_set(err, CZK_EINVAL, "%s: a .params key needs an R1CS file", key_path);
                 goto loaded;
             }
-            rc = czk_bellperson_params_read(&pk, key_path, CZK_BP_CHECK_CURVE, e->pool, err);
+            rc = czk_bellperson_params_read(&pk, key_path, CZK_KEY_CHECK_CURVE, e->pool, err);
             if (rc != CZK_OK)
                 goto loaded;
             f = fopen(r1cs_path, "rb");
@@ -809,6 +837,7 @@ static void *synth_main(void *arg) {
 typedef struct worker_arg {
     czk_engine *e;
     unsigned index;
+    unsigned dev;
 } worker_arg;
 
 /* A uniform secret scalar: 255 bits from the OS, rejected until below r (about half are). */
@@ -825,10 +854,78 @@ static int random_fr(czk_fr *out) {
     return rc;
 }
 
+#ifdef CZK_HAVE_CUDA
+/*
+ * The device bytes a partition of c needs on d: the arena plus the tables of the plan that
+ * czk_gpu_plan_make makes for c's domain and largest MSM within d's budget (the backend's
+ * arena follows the same plan). The planner reads the context, so it runs under the device
+ * lock; the result is cached per device for the last circuit planned. Called with no lock
+ * held; the job holds a reference on c. Returns CZK_OK, or CZK_ENOMEM when even the
+ * smallest plan exceeds the budget: the partition can never fit this device.
+ */
+static int vram_need(czk_engine *e, device *d, const circuit *c, uint64_t *need, czk_err *err) {
+    pthread_mutex_lock(&e->mu);
+    int hit = d->plan_c == c;
+    *need = d->plan_need;
+    pthread_mutex_unlock(&e->mu);
+    if (hit)
+        return CZK_OK;
+    const czk_groth16_pk *pk = &c->pk;
+    unsigned lg = 0;
+    while (lg < 63 && ((size_t)1 << lg) < pk->domain_size)
+        lg++;
+    size_t pts = pk->n_h;
+    pts = pk->n_l > pts ? pk->n_l : pts;
+    pts = pk->n_a > pts ? pk->n_a : pts;
+    pts = pk->n_b_g1 > pts ? pk->n_b_g1 : pts;
+    czk_gpu_plan plan;
+    czk_err perr = {0, ""};
+    pthread_mutex_lock(&d->mu);
+    int rc = czk_gpu_plan_make(czk_gpu_backend_context(d->gpu_be), &plan, d->vram_budget, lg, pts,
+                               &perr);
+    pthread_mutex_unlock(&d->mu);
+    if (rc != CZK_OK)
+        return czk_err_set(err, rc,
+                           "circuit %s cannot be planned within the %" PRIu64
+                           " byte VRAM budget of cuda:%d: %s",
+                           c->id, d->vram_budget, d->ordinal, perr.msg);
+    *need = (uint64_t)plan.arena_bytes + plan.tables_bytes;
+    pthread_mutex_lock(&e->mu);
+    d->plan_c = c;
+    d->plan_need = *need;
+    pthread_mutex_unlock(&e->mu);
+    return CZK_OK;
+}
+
+/* Reserves a partition's working set from d's VRAM budget, waiting while other partitions
+ * hold it (each releases after its kernel region, so the wait ends). Out: *got, the bytes
+ * reserved (0 on failure). Called with no lock held. */
+static int vram_reserve(czk_engine *e, device *d, const circuit *c, uint64_t *got, czk_err *err) {
+    uint64_t need = 0;
+    *got = 0;
+    int rc = vram_need(e, d, c, &need, err);
+    if (rc != CZK_OK)
+        return rc;
+    if (need > d->vram_budget)
+        return czk_err_set(err, CZK_ENOMEM,
+                           "a partition of circuit %s needs %" PRIu64
+                           " device bytes, more than the %" PRIu64 " byte VRAM budget of cuda:%d",
+                           c->id, need, d->vram_budget, d->ordinal);
+    pthread_mutex_lock(&e->mu);
+    while (d->vram_reserved + need > d->vram_budget)
+        pthread_cond_wait(&e->vram_cv, &e->mu);
+    d->vram_reserved += need;
+    pthread_mutex_unlock(&e->mu);
+    *got = need;
+    return CZK_OK;
+}
+#endif
+
 static void *worker_main(void *arg) {
     worker_arg *wa = arg;
     czk_engine *e = wa->e;
     unsigned me = wa->index;
+    device *d = &e->devs[wa->dev];
     czk_free(wa);
     pthread_mutex_lock(&e->mu);
     while (!e->quit) {
@@ -839,16 +936,22 @@ static void *worker_main(void *arg) {
         }
         job *j = p->job;
         circuit *c = j->c;
+        /* The first attempt runs on this worker's device, the retry on the fallback. */
+        int on_fallback = p->attempts > 0;
+        const czk_backend *be = on_fallback ? e->fallback : d->be;
+        pthread_mutex_t *lock = on_fallback ? e->fb_lock : &d->mu;
+        int on_gpu = !on_fallback && d->gpu_be != NULL && be == d->gpu_be;
+        (void)on_gpu; /* read only by the CUDA build */
+        p->be_name = be->name;
         p->state = P_PROVING;
         p->attempts++;
         j->inflight++;
-        e->busy_workers++;
         snprintf(e->worker_job[me], CZK_ID_MAX + 1, "%s", j->id);
         uint64_t t0 = czk_time_ns();
         pthread_mutex_unlock(&e->mu);
 
         czk_err err = {0, ""};
-        int rc;
+        int rc = CZK_OK;
         unsigned pending = atomic_load_explicit(&e->inject, memory_order_relaxed);
         int injected = 0;
         while (pending > 0) {
@@ -860,9 +963,16 @@ static void *worker_main(void *arg) {
             }
         }
         uint64_t t1 = t0, t2 = t0;
-        if (injected) {
+        uint64_t vram = 0;
+        size_t vram_free = 0;
+        int sampled = 0;
+        if (injected)
             rc = czk_err_set(&err, CZK_ENOMEM, "injected allocation failure of prover scratch");
-        } else {
+#ifdef CZK_HAVE_CUDA
+        if (rc == CZK_OK && on_gpu)
+            rc = vram_reserve(e, d, c, &vram, &err);
+#endif
+        if (rc == CZK_OK) {
             czk_fr r, s;
             rc = random_fr(&r);
             if (rc == CZK_OK)
@@ -870,12 +980,18 @@ static void *worker_main(void *arg) {
             if (rc != CZK_OK) {
                 czk_err_set(&err, rc, "cannot draw blinding scalars");
             } else {
-                pthread_mutex_lock(&e->dev_mu);
+                pthread_mutex_lock(lock);
                 t1 = czk_time_ns();
-                rc = czk_groth16_prove(&p->proof, &c->pk, &c->cs, p->w, &r, &s, e->be, e->pool,
-                                       NULL, &err);
+                rc = czk_groth16_prove(&p->proof, &c->pk, &c->cs, p->w, &r, &s, be, e->pool, NULL,
+                                       &err);
                 t2 = czk_time_ns();
-                pthread_mutex_unlock(&e->dev_mu);
+#ifdef CZK_HAVE_CUDA
+                size_t total = 0;
+                if (on_gpu && czk_gpu_mem_info(czk_gpu_backend_context(d->gpu_be), &vram_free,
+                                               &total, NULL) == CZK_OK)
+                    sampled = 1;
+#endif
+                pthread_mutex_unlock(lock);
             }
             czk_memclear_explicit(&r, sizeof r);
             czk_memclear_explicit(&s, sizeof s);
@@ -883,7 +999,12 @@ static void *worker_main(void *arg) {
         uint64_t t3 = czk_time_ns();
 
         pthread_mutex_lock(&e->mu);
-        e->busy_workers--;
+        if (vram > 0) {
+            d->vram_reserved -= vram;
+            pthread_cond_broadcast(&e->vram_cv);
+        }
+        if (sampled)
+            d->vram_free = vram_free;
         e->worker_job[me][0] = '\0';
         p->queue_ns += t0 - p->t_ready_ns;
         p->lock_wait_ns = t1 - t0;
@@ -951,7 +1072,7 @@ static void *fin_main(void *arg) {
              "partition job=%s part=%u/%zu prio=%s circuit=%s backend=%s attempt=%u queue_ms=%.3f "
              "synth_ms=%.3f lock_wait_ms=%.3f kernel_ms=%.3f finish_ms=%.3f verify_ms=%.3f "
              "result=%s%s%s",
-             j->id, p->idx, j->n_parts, prio_names[j->prio], c->id, e->backend_name, p->attempts,
+             j->id, p->idx, j->n_parts, prio_names[j->prio], c->id, p->be_name, p->attempts,
              p->queue_ns / 1e6, p->synth_ns / 1e6, p->lock_wait_ns / 1e6, p->kernel_ns / 1e6,
              p->finish_ns / 1e6, p->verify_ns / 1e6, result,
              rc == CZK_OK ? "" : " error=", rc == CZK_OK ? "" : p->err);
@@ -1032,10 +1153,18 @@ static void engine_free(czk_engine *e) {
             czk_free(e->worker_job[i]);
         czk_free(e->worker_job);
     }
+    for (unsigned i = 0; i < e->n_devs; i++) {
+#ifdef CZK_HAVE_CUDA
+        czk_gpu_backend_destroy(e->devs[i].gpu_be);
+#endif
+        pthread_mutex_destroy(&e->devs[i].mu);
+    }
+    czk_free(e->devs);
     czk_pool_destroy(e->pool);
     czk_free(e->threads);
     pthread_mutex_destroy(&e->mu);
-    pthread_mutex_destroy(&e->dev_mu);
+    pthread_mutex_destroy(&e->cpu_mu);
+    pthread_cond_destroy(&e->vram_cv);
     pthread_mutex_destroy(&e->log_mu);
     pthread_cond_destroy(&e->log_cv);
     pthread_cond_destroy(&e->synth_cv);
@@ -1051,6 +1180,94 @@ static void join_threads(czk_engine *e) {
     e->n_threads = 0;
 }
 
+/* The CPU as the engine's one device; e->devs holds at least one entry. */
+static void open_cpu_device(czk_engine *e) {
+    device *d = &e->devs[0];
+    memset(d, 0, sizeof *d);
+    d->be = czk_backend_cpu();
+    d->ordinal = -1;
+    snprintf(d->name, sizeof d->name, "cpu (%u prover threads)", e->cfg.prove_threads);
+    pthread_mutex_init(&d->mu, NULL);
+    e->n_devs = 1;
+    e->fallback = d->be;
+    e->fb_lock = &d->mu;
+    snprintf(e->backend_name, sizeof e->backend_name, "cpu");
+}
+
+/*
+ * Opens the devices `backend` asks for: "cpu" the CPU; "auto" a CUDA backend per device
+ * found, or the CPU when there is none or none opens (logged); "cuda" a CUDA backend per
+ * device, failing when none opens. With CUDA devices, retries run on the CPU backend under
+ * e->cpu_mu. Returns CZK_OK, CZK_EINVAL or CZK_ENOMEM.
+ */
+static int open_devices(czk_engine *e, const char *backend, czk_err *err) {
+    int ndev = 0;
+#ifdef CZK_HAVE_CUDA
+    char why[200] = "no CUDA device is present";
+    if (strcmp(backend, "cpu") != 0) {
+        ndev = czk_gpu_device_count();
+        if (ndev < 0)
+            ndev = 0;
+    }
+    if (ndev > 0) {
+        e->devs = czk_calloc((size_t)ndev, sizeof *e->devs);
+        if (e->devs == NULL)
+            return czk_err_set(err, CZK_ENOMEM, "cannot allocate the device table");
+    }
+    for (int i = 0; i < ndev; i++) {
+        device *d = &e->devs[e->n_devs];
+        czk_gpu_plan_opts opts;
+        memset(&opts, 0, sizeof opts);
+        opts.vram_limit_bytes = (size_t)e->cfg.vram_budget_bytes;
+        czk_err gerr = {0, ""};
+        size_t free_b = 0, total_b = 0;
+        int rc = czk_gpu_backend_create(&d->gpu_be, i, &opts, &gerr);
+        if (rc == CZK_OK)
+            rc = czk_gpu_mem_info(czk_gpu_backend_context(d->gpu_be), &free_b, &total_b, &gerr);
+        if (rc != CZK_OK) {
+            czk_gpu_backend_destroy(d->gpu_be);
+            d->gpu_be = NULL;
+            snprintf(why, sizeof why, "cuda:%d: %s", i, gerr.msg);
+            elog(e, CZK_LOG_WARN, "device cuda:%d unavailable: %s", i, gerr.msg);
+            continue;
+        }
+        d->be = d->gpu_be;
+        d->ordinal = i;
+        czk_gpu_describe(czk_gpu_backend_context(d->gpu_be), d->name, sizeof d->name);
+        d->vram_total = total_b;
+        d->vram_free = free_b;
+        d->vram_budget = free_b;
+        if (e->cfg.vram_budget_bytes != 0 && e->cfg.vram_budget_bytes < d->vram_budget)
+            d->vram_budget = e->cfg.vram_budget_bytes;
+        pthread_mutex_init(&d->mu, NULL);
+        e->n_devs++;
+        elog(e, CZK_LOG_INFO,
+             "device cuda:%d %s vram_total=%" PRIu64 " vram_free=%" PRIu64 " vram_budget=%" PRIu64,
+             i, d->name, d->vram_total, d->vram_free, d->vram_budget);
+    }
+    if (e->n_devs > 0) {
+        e->fallback = czk_backend_cpu();
+        e->fb_lock = &e->cpu_mu;
+        snprintf(e->backend_name, sizeof e->backend_name, "cuda x%u", e->n_devs);
+        return CZK_OK;
+    }
+    if (strcmp(backend, "cuda") == 0)
+        return czk_err_set(err, CZK_EINVAL, "backend \"cuda\": no usable CUDA device (%s)", why);
+    if (strcmp(backend, "auto") == 0)
+        elog(e, CZK_LOG_INFO, "backend auto: %s; proving on the CPU", why);
+#else
+    (void)backend;
+#endif
+    if (e->devs == NULL) {
+        e->devs = czk_calloc(1, sizeof *e->devs);
+        if (e->devs == NULL)
+            return czk_err_set(err, CZK_ENOMEM, "cannot allocate the device table");
+    }
+    (void)ndev;
+    open_cpu_device(e);
+    return CZK_OK;
+}
+
 int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err *err) {
     *out = NULL;
     czk_engine_config cfg;
@@ -1059,13 +1276,14 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
     else
         czk_engine_config_default(&cfg);
     const char *backend = cfg.backend != NULL ? cfg.backend : "auto";
-    if (strcmp(backend, "auto") != 0 && strcmp(backend, "cpu") != 0) {
-        if (strcmp(backend, "cuda") == 0)
-            return czk_err_set(err, CZK_EUNSUPPORTED,
-                               "backend \"cuda\": the CUDA prover backend is not wired into the "
-                               "engine yet; use \"cpu\" or \"auto\"");
+    if (strcmp(backend, "auto") != 0 && strcmp(backend, "cpu") != 0 && strcmp(backend, "cuda") != 0)
         return czk_err_set(err, CZK_EINVAL, "unknown backend \"%s\" (auto, cpu, cuda)", backend);
-    }
+#ifndef CZK_HAVE_CUDA
+    if (strcmp(backend, "cuda") == 0)
+        return czk_err_set(err, CZK_EINVAL,
+                           "backend \"cuda\": this czk was built without CUDA (nvcc was not "
+                           "found); use \"cpu\" or \"auto\"");
+#endif
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (ncpu < 1)
         ncpu = 1;
@@ -1098,13 +1316,11 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
     if (e == NULL)
         return czk_err_set(err, CZK_ENOMEM, "cannot allocate the engine");
     e->cfg = cfg;
-    snprintf(e->backend_name, sizeof e->backend_name, "cpu");
-    e->be = czk_backend_cpu();
     e->budget = cfg.host_budget_bytes;
     e->t_create_ns = czk_time_ns();
     atomic_init(&e->inject, 0);
     pthread_mutex_init(&e->mu, NULL);
-    pthread_mutex_init(&e->dev_mu, NULL);
+    pthread_mutex_init(&e->cpu_mu, NULL);
     pthread_mutex_init(&e->log_mu, NULL);
     pthread_cond_init(&e->log_cv, NULL);
     pthread_condattr_t ca;
@@ -1114,6 +1330,7 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
     pthread_cond_init(&e->prove_cv, &ca);
     pthread_cond_init(&e->fin_cv, &ca);
     pthread_cond_init(&e->done_cv, &ca);
+    pthread_cond_init(&e->vram_cv, &ca);
     pthread_condattr_destroy(&ca);
 
     if (cfg.log != NULL) {
@@ -1129,7 +1346,12 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
         return czk_err_set(err, rc, "cannot create the prover pool of %u threads",
                            cfg.prove_threads);
     }
-    e->n_workers = cfg.workers_per_device; /* one device: the CPU */
+    rc = open_devices(e, backend, err);
+    if (rc != CZK_OK) {
+        engine_free(e);
+        return rc;
+    }
+    e->n_workers = e->n_devs * cfg.workers_per_device;
     e->worker_job = czk_calloc(e->n_workers, sizeof(char *));
     unsigned want = cfg.synth_threads + e->n_workers + cfg.finalizer_threads;
     e->threads = czk_calloc(want, sizeof(pthread_t));
@@ -1155,6 +1377,7 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
             } else {
                 wa->e = e;
                 wa->index = i - cfg.synth_threads;
+                wa->dev = wa->index / cfg.workers_per_device;
                 prc = pthread_create(&e->threads[i], NULL, worker_main, wa);
                 if (prc != 0)
                     czk_free(wa);
@@ -1628,7 +1851,7 @@ int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
     st->jobs_known = (uint32_t)nj;
     st->queues = nj ? czk_calloc(nj, sizeof *st->queues) : NULL;
     st->circuits = nc ? czk_calloc(nc, sizeof *st->circuits) : NULL;
-    st->devices = czk_calloc(1, sizeof *st->devices);
+    st->devices = czk_calloc(e->n_devs, sizeof *st->devices);
     if ((nj && st->queues == NULL) || (nc && st->circuits == NULL) || st->devices == NULL) {
         rc = CZK_ENOMEM;
         goto out;
@@ -1661,15 +1884,19 @@ int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
         cs->ref_count = c->refs;
         cs->synthetic = c->synthetic;
     }
-    czk_device_status *d = &st->devices[0];
-    st->n_devices = 1;
-    snprintf(d->name, sizeof d->name, "cpu (%u prover threads)", e->cfg.prove_threads);
-    d->workers = e->n_workers;
-    d->busy_workers = e->busy_workers;
-    for (unsigned i = 0; i < e->n_workers; i++) {
-        if (e->worker_job[i][0] != '\0') {
-            snprintf(d->current_job_id, sizeof d->current_job_id, "%s", e->worker_job[i]);
-            break;
+    for (unsigned k = 0; k < e->n_devs; k++) {
+        const device *dv = &e->devs[k];
+        czk_device_status *d = &st->devices[st->n_devices++];
+        d->ordinal = dv->ordinal >= 0 ? (uint32_t)dv->ordinal : 0;
+        snprintf(d->name, sizeof d->name, "%s", dv->name);
+        d->vram_total_bytes = dv->vram_total;
+        d->vram_free_bytes = dv->vram_free;
+        d->workers = e->cfg.workers_per_device;
+        for (unsigned i = k * d->workers; i < (k + 1) * d->workers; i++) {
+            if (e->worker_job[i][0] == '\0')
+                continue;
+            if (d->busy_workers++ == 0)
+                snprintf(d->current_job_id, sizeof d->current_job_id, "%s", e->worker_job[i]);
         }
     }
 out:
@@ -1713,7 +1940,7 @@ int czk_engine_metrics(czk_engine *e, char **text) {
     sums[2] = e->sum_prove_ms;
     sums[3] = e->sum_verify_ms;
     pthread_mutex_unlock(&e->mu);
-    size_t cap = 4096 + st.n_circuits * 512 + st.n_queues * 512;
+    size_t cap = 4096 + st.n_circuits * 512 + st.n_queues * 512 + st.n_devices * 512;
     char *buf = czk_malloc(cap);
     if (buf == NULL) {
         czk_engine_status_clear(&st);
@@ -1755,8 +1982,14 @@ int czk_engine_metrics(czk_engine *e, char **text) {
         EMIT("czk_circuit_bytes{circuit=\"%s\",tier=\"%s\"} %" PRIu64 "\n",
              st.circuits[i].circuit_id, st.circuits[i].tier == 0 ? "hot" : "cold",
              st.circuits[i].size_bytes);
-    EMIT("# TYPE czk_workers_busy gauge\nczk_workers_busy %u\n",
-         st.n_devices ? st.devices[0].busy_workers : 0);
+    uint32_t busy = 0;
+    for (size_t i = 0; i < st.n_devices; i++)
+        busy += st.devices[i].busy_workers;
+    EMIT("# TYPE czk_workers_busy gauge\nczk_workers_busy %u\n", busy);
+    EMIT("# TYPE czk_device_vram_free_bytes gauge\n");
+    for (size_t i = 0; i < st.n_devices; i++)
+        EMIT("czk_device_vram_free_bytes{device=\"%u\",name=\"%s\"} %" PRIu64 "\n",
+             st.devices[i].ordinal, st.devices[i].name, st.devices[i].vram_free_bytes);
     EMIT("# TYPE czk_uptime_seconds gauge\nczk_uptime_seconds %" PRIu64 "\n", st.uptime_s);
 #undef EMIT
     czk_engine_status_clear(&st);
@@ -1787,6 +2020,22 @@ int czk__engine_circuit_vk(czk_engine *e, const char *circuit_id, czk_groth16_vk
     }
     memcpy(vk->ic, c->pk.vk.ic, c->pk.vk.n_ic * sizeof(czk_g1_affine));
 out:
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+int czk__engine_set_backends(czk_engine *e, const czk_backend *primary,
+                             const czk_backend *fallback) {
+    int rc = CZK_OK;
+    pthread_mutex_lock(&e->mu);
+    if (e->devs[0].gpu_be != NULL) {
+        rc = CZK_EINVAL;
+    } else {
+        if (primary != NULL)
+            e->devs[0].be = primary;
+        if (fallback != NULL)
+            e->fallback = fallback;
+    }
     pthread_mutex_unlock(&e->mu);
     return rc;
 }

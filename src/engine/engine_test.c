@@ -12,11 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "curve/g1.h"
 #include "engine/engine_internal.h"
 #include "engine/witness.h"
 #include "formats/bellperson.h"
 #include "formats/circom.h"
 #include "formats/zkey.h"
+#include "groth16/backend.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
 #include "r1cs/synth.h"
@@ -509,7 +511,7 @@ CZK_TEST(engine_shutdown_answers_waiters) {
 
 CZK_TEST(engine_results_pruned_after_ttl) {
     czk_engine_config cfg = small_config();
-    cfg.result_ttl_ms = 150;
+    cfg.result_ttl_ms = 2000; /* long enough for a slow sanitized run to await twice */
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
@@ -521,7 +523,7 @@ CZK_TEST(engine_results_pruned_after_ttl) {
     czk_engine_await(e, "ttl", 0, &res, NULL); /* still stored */
     CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
     czk_job_result_clear(&res);
-    sleep_ms(400);
+    sleep_ms(4500);
     czk_engine_status st;
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     CHECK_EQ_INT(st.jobs_known, 0);
@@ -741,4 +743,195 @@ CZK_TEST(engine_overhead) {
             "+ prove %llu + verify %llu + engine %llu us (min %llu, max %llu)\n",
             jobs, total / N, synth / N, prove / N, verify / N, over / N, omin, omax);
     CHECK(over / N < 50000); /* hand-offs, not milliseconds of waiting */
+}
+
+/* ---- backends: selection, and the retry on the CPU fallback ------------------------------- */
+
+/* A stand-in for a GPU backend: the CPU backend, with every G1 MSM failing as a device fault
+ * would (FAKE_FAIL) or returning a wrong sum (FAKE_CORRUPT, so that the proof does not
+ * verify). */
+enum { FAKE_FAIL = 1, FAKE_CORRUPT = 2 };
+
+static int fake_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, czk_fr *a,
+                  czk_fr *b, czk_fr *c, czk_pool *pool, czk_err *err) {
+    (void)ctx;
+    const czk_backend *cpu = czk_backend_cpu();
+    return cpu->h(cpu->ctx, d, basis, a, b, c, pool, err);
+}
+
+static int fake_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
+                       size_t n, czk_pool *pool, czk_err *err) {
+    const czk_backend *cpu = czk_backend_cpu();
+    if (*(const int *)ctx == FAKE_FAIL)
+        return czk_err_set(err, CZK_ECUDA, "fake device fault in msm_g1");
+    int rc = cpu->msm_g1(cpu->ctx, out, pts, sc, n, pool, err);
+    if (rc == CZK_OK)
+        czk_g1_jacobian_add_affine_var(out, out, &CZK_G1_GENERATOR);
+    return rc;
+}
+
+static int fake_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
+                       size_t n, czk_pool *pool, czk_err *err) {
+    (void)ctx;
+    const czk_backend *cpu = czk_backend_cpu();
+    return cpu->msm_g2(cpu->ctx, out, pts, sc, n, pool, err);
+}
+
+static int fake_sum_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts,
+                       const uint64_t *bitmap, size_t n, czk_pool *pool, czk_err *err) {
+    (void)ctx;
+    const czk_backend *cpu = czk_backend_cpu();
+    return cpu->sum_g1(cpu->ctx, out, pts, bitmap, n, pool, err);
+}
+
+static int fake_sum_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts,
+                       const uint64_t *bitmap, size_t n, czk_pool *pool, czk_err *err) {
+    (void)ctx;
+    const czk_backend *cpu = czk_backend_cpu();
+    return cpu->sum_g2(cpu->ctx, out, pts, bitmap, n, pool, err);
+}
+
+static czk_backend fake_backend(const char *name, int *mode) {
+    const czk_backend *cpu = czk_backend_cpu();
+    czk_backend b;
+    memset(&b, 0, sizeof b);
+    b.name = name;
+    b.ctx = mode;
+    b.flags = cpu->flags;
+    b.h = fake_h;
+    b.msm_g1 = fake_msm_g1;
+    b.msm_g2 = fake_msm_g2;
+    b.sum_g1 = cpu->sum_g1 != NULL ? fake_sum_g1 : NULL;
+    b.sum_g2 = cpu->sum_g2 != NULL ? fake_sum_g2 : NULL;
+    return b;
+}
+
+static int cap_has(logcap *c, const char *a, const char *b) {
+    for (size_t i = 0; i < c->n; i++) {
+        if (strstr(c->lines[i], a) != NULL && (b == NULL || strstr(c->lines[i], b) != NULL))
+            return 1;
+    }
+    return 0;
+}
+
+/* A partition whose "GPU" attempt fails, or whose proof does not verify, completes on the
+ * CPU fallback; the retries are counted in status and metrics. */
+CZK_TEST(engine_gpu_failure_falls_back_to_cpu) {
+    static int modes[2] = {FAKE_FAIL, FAKE_CORRUPT};
+    for (int m = 0; m < 2; m++) {
+        czk_backend fake = fake_backend(m == 0 ? "fakegpu-fail" : "fakegpu-corrupt", &modes[m]);
+        logcap cap;
+        cap_init(&cap);
+        czk_engine_config cfg = small_config();
+        cfg.workers_per_device = 2;
+        cfg.log = cap_log;
+        cfg.log_arg = &cap;
+        czk_engine *e;
+        CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+        CHECK(czk__engine_set_backends(e, &fake, czk_backend_cpu()) == CZK_OK);
+        CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+        CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
+        czk_groth16_vk vk;
+        CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+        CHECK(submit_synth(e, "fallback", "porep8", CZK_PRIORITY_NORMAL, 2, 11, NULL) == CZK_OK);
+        int rc = await_verify(e, "fallback", &vk, 2);
+        czk_groth16_vk_clear(&vk);
+        czk_engine_status st;
+        CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+        uint64_t retried = st.partitions_retried, proved = st.partitions_proved,
+                 failed = st.partitions_failed;
+        size_t ndev = st.n_devices;
+        uint32_t workers = ndev ? st.devices[0].workers : 0;
+        czk_engine_status_clear(&st);
+        char *text = NULL;
+        CHECK(czk_engine_metrics(e, &text) == CZK_OK);
+        int metric = strstr(text, "czk_partitions_retried_total 2\n") != NULL;
+        czk_free(text);
+        czk_engine_destroy(e);
+        int saw_gpu_retry = cap_has(&cap, fake.name, "result=retry");
+        int saw_cpu_ok = cap_has(&cap, "backend=cpu attempt=2", "result=ok");
+        cap_free(&cap);
+        CHECK_EQ_INT(rc, CZK_OK);
+        CHECK_EQ_INT(retried, 2);
+        CHECK_EQ_INT(proved, 2);
+        CHECK_EQ_INT(failed, 0);
+        CHECK_EQ_INT(ndev, 1);
+        CHECK_EQ_INT(workers, 2);
+        CHECK(metric);
+        CHECK(saw_gpu_retry);
+        CHECK(saw_cpu_ok);
+    }
+}
+
+/* When the fallback fails too, the job is FAILED naming the partition. */
+CZK_TEST(engine_gpu_and_fallback_fail) {
+    static int fail_mode = FAKE_FAIL, corrupt_mode = FAKE_CORRUPT;
+    czk_backend primary = fake_backend("fakegpu", &fail_mode);
+    czk_backend fallback = fake_backend("fakecpu", &corrupt_mode);
+    czk_engine_config cfg = small_config();
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk__engine_set_backends(e, &primary, &fallback) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(submit_synth(e, "doomed", "porep8", CZK_PRIORITY_NORMAL, 1, 12, NULL) == CZK_OK);
+    czk_job_result res;
+    czk_engine_await(e, "doomed", 0, &res, NULL);
+    czk_job_status status = res.status;
+    int names_part = strstr(res.error, "partition 0") != NULL;
+    int says_verify = strstr(res.error, "did not verify") != NULL;
+    czk_job_result_clear(&res);
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    uint64_t retried = st.partitions_retried, failed = st.partitions_failed;
+    czk_engine_status_clear(&st);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(status, CZK_JOB_FAILED);
+    CHECK(names_part);
+    CHECK(says_verify); /* the second attempt ran on the fallback */
+    CHECK_EQ_INT(retried, 1);
+    CHECK_EQ_INT(failed, 1);
+}
+
+/* Backend names: cpu never touches CUDA; auto always starts (on the CPU when there is no
+ * usable device); cuda fails at create with a message unless a device is usable. */
+CZK_TEST(engine_backend_selection) {
+    czk_engine_config cfg = small_config();
+    czk_engine *e = NULL;
+    czk_err err = {0, ""};
+    cfg.backend = "gpu";
+    CHECK_EQ_INT(czk_engine_create(&e, &cfg, &err), CZK_EINVAL);
+    CHECK(e == NULL && strstr(err.msg, "unknown backend") != NULL);
+
+    cfg.backend = "cpu";
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    CHECK_EQ_INT(st.n_devices, 1);
+    CHECK(strncmp(st.devices[0].name, "cpu", 3) == 0);
+    CHECK(st.devices[0].vram_total_bytes == 0);
+    czk_engine_status_clear(&st);
+    czk_engine_destroy(e);
+
+    cfg.backend = "auto";
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    CHECK(st.n_devices >= 1);
+    int cpu_only = st.devices[0].vram_total_bytes == 0;
+    if (cpu_only)
+        CHECK(strncmp(st.devices[0].name, "cpu", 3) == 0);
+    czk_engine_status_clear(&st);
+    czk_engine_destroy(e);
+
+    cfg.backend = "cuda";
+    e = NULL;
+    int rc = czk_engine_create(&e, &cfg, &err);
+    if (cpu_only) {
+        /* No usable device (or no CUDA in the build): a clear refusal. */
+        CHECK_EQ_INT(rc, CZK_EINVAL);
+        CHECK(e == NULL);
+        CHECK(strstr(err.msg, "cuda") != NULL);
+    } else {
+        CHECK_EQ_INT(rc, CZK_OK);
+        czk_engine_destroy(e);
+    }
 }
