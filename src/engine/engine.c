@@ -1227,7 +1227,7 @@ static int open_devices(czk_engine *e, const char *backend, czk_err *err) {
         if (rc != CZK_OK) {
             czk_gpu_backend_destroy(d->gpu_be);
             d->gpu_be = NULL;
-            snprintf(why, sizeof why, "cuda:%d: %s", i, gerr.msg);
+            snprintf(why, sizeof why, "cuda:%d: %.180s", i, gerr.msg);
             elog(e, CZK_LOG_WARN, "device cuda:%d unavailable: %s", i, gerr.msg);
             continue;
         }
