@@ -142,9 +142,7 @@ int czk_cli_prove(int argc, char **argv) {
         if (rc == CZK_OK)
             rc = czk_cli_read_r1cs(&cs, a.r1cs, pool, &err);
     } else {
-        rc = czk_zkey_read_ex(
-            &pk, &cs, a.zkey,
-            a.check == CZK_KEY_CHECK_FULL ? CZK_KEY_CHECK_FULL : CZK_KEY_CHECK_CURVE, pool, &err);
+        rc = czk_zkey_read_ex(&pk, &cs, a.zkey, a.check, pool, &err);
     }
     if (rc == CZK_OK)
         rc = czk_circom_wtns_read(&w, &n_w, a.wtns, &err);
