@@ -62,9 +62,6 @@ const char *czk_cli_user_message(const char *msg);
 /* Prints "czk <cmd>: <message>" for an error and returns CZK_EXIT_ERROR. */
 int czk_cli_fail(const char *cmd, int rc, const czk_err *err);
 
-/* Reads an R1CS from a circom .r1cs or a czk R1CS file, told apart by their magic bytes. */
-int czk_cli_read_r1cs(czk_r1cs *cs, const char *path, czk_pool *pool, czk_err *err);
-
 /* Draws the blinding scalars r and s: from the OS, or from a seed (tests only). */
 int czk_cli_blinding(czk_fr *r, czk_fr *s, const czk_cli_common *c, czk_err *err);
 

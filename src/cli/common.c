@@ -1,6 +1,5 @@
 #include "cli/cli.h"
 
-#include "formats/circom.h"
 #ifdef CZK_HAVE_CUDA
 #include "gpu/backend.h"
 #endif
@@ -118,21 +117,6 @@ int czk_cli_fail(const char *cmd, int rc, const czk_err *err) {
     else
         fprintf(stderr, "czk %s: %s (%s)\n", cmd, czk_strerror(rc), czk_status_name(rc));
     return CZK_EXIT_ERROR;
-}
-
-int czk_cli_read_r1cs(czk_r1cs *cs, const char *path, czk_pool *pool, czk_err *err) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return czk_err_set(err, CZK_EIO, "%s: cannot open: %s", path, strerror(errno));
-    char magic[8] = {0};
-    size_t got = fread(magic, 1, sizeof(magic), f);
-    fclose(f);
-    if (got >= 4 && memcmp(magic, "r1cs", 4) == 0)
-        return czk_circom_r1cs_read(cs, path, err);
-    if (got == 8 && memcmp(magic, "CZKR1CS", 8) == 0)
-        return czk_r1cs_load_ex(cs, path, 0, pool, err);
-    return czk_err_set(err, CZK_EFORMAT,
-                       "%s: neither a circom .r1cs nor a czk R1CS file (bad magic bytes)", path);
 }
 
 int czk_cli_blinding(czk_fr *r, czk_fr *s, const czk_cli_common *c, czk_err *err) {

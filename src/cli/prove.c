@@ -140,7 +140,7 @@ int czk_cli_prove(int argc, char **argv) {
     if (bellperson) {
         rc = czk_bellperson_params_read(&pk, a.params, a.check, pool, &err);
         if (rc == CZK_OK)
-            rc = czk_cli_read_r1cs(&cs, a.r1cs, pool, &err);
+            rc = czk_formats_r1cs_read(&cs, a.r1cs, pool, &err);
     } else {
         rc = czk_zkey_read_ex(&pk, &cs, a.zkey, a.check, pool, &err);
     }

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 
 #include "formats/bellperson.h"
+#include "formats/circom.h"
 #include "formats/snarkjs_json.h"
 #include "formats/zkey.h"
 #include "groth16/setup.h"
@@ -73,7 +74,7 @@ int czk_cli_setup(int argc, char **argv) {
     czk_memclear_explicit(&seed, sizeof(seed));
     fprintf(stderr, "czk setup: DEVELOPMENT keys from random toxic waste, not a ceremony\n");
     uint64_t t0 = czk_time_ns();
-    if ((rc = czk_cli_read_r1cs(&cs, pos[0], pool, &err)) != CZK_OK ||
+    if ((rc = czk_formats_r1cs_read(&cs, pos[0], pool, &err)) != CZK_OK ||
         (rc = czk_groth16_setup_dev(&pk, &cs, zkey ? CZK_H_ODD_COSET : CZK_H_MONOMIAL, &rng, pool,
                                     &err)) != CZK_OK) {
         exit_code = czk_cli_fail("setup", rc, &err);

@@ -465,16 +465,7 @@ static int load_circuit_unlocked(czk_engine *e, circuit *c, czk_err *err) {
             rc = czk_bellperson_params_read(&pk, key_path, CZK_KEY_CHECK_CURVE, e->pool, err);
             if (rc != CZK_OK)
                 goto loaded;
-            f = fopen(r1cs_path, "rb");
-            got = 0;
-            if (f != NULL) {
-                got = fread(magic, 1, 4, f);
-                fclose(f);
-            }
-            if (got == 4 && memcmp(magic, "r1cs", 4) == 0)
-                rc = czk_circom_r1cs_read(&cs, r1cs_path, err);
-            else
-                rc = czk_r1cs_load(&cs, r1cs_path, err);
+            rc = czk_formats_r1cs_read(&cs, r1cs_path, e->pool, err);
         }
         if (rc == CZK_OK && (cs.n_vars != pk.n_vars || cs.n_public != pk.n_public ||
                              cs.n_constraints + cs.n_public + 1 > pk.domain_size))

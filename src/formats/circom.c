@@ -14,6 +14,8 @@
 #include "util/alloc.h"
 #include "util/memclear.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -399,4 +401,19 @@ out:
     if (rc != CZK_OK)
         czk_file_writer_abort(&fw);
     return rc;
+}
+
+int czk_formats_r1cs_read(czk_r1cs *cs, const char *path, czk_pool *pool, czk_err *err) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return czk_err_set(err, CZK_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char magic[8] = {0};
+    size_t got = fread(magic, 1, sizeof(magic), f);
+    fclose(f);
+    if (got >= 4 && memcmp(magic, "r1cs", 4) == 0)
+        return czk_circom_r1cs_read(cs, path, err);
+    if (got == 8 && memcmp(magic, "CZKR1CS", 8) == 0)
+        return czk_r1cs_load_ex(cs, path, 0, pool, err);
+    return czk_err_set(err, CZK_EFORMAT,
+                       "%s: neither a circom .r1cs nor a czk R1CS file (bad magic bytes)", path);
 }

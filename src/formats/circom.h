@@ -45,6 +45,14 @@ int czk_circom_r1cs_read(czk_r1cs *cs, const char *path, czk_err *err);
 int czk_circom_wtns_read(czk_fr **w, size_t *n, const char *path, czk_err *err);
 
 /*
+ * Reads an R1CS from a circom `.r1cs` or a czk R1CS file (r1cs/r1cs.h's format), told apart by
+ * their magic bytes; czk files are mapped and checked on `pool` (NULL: inline). Returns what
+ * the chosen reader returns, CZK_EIO when the file cannot be opened, or CZK_EFORMAT naming the
+ * path when it is neither.
+ */
+int czk_formats_r1cs_read(czk_r1cs *cs, const char *path, czk_pool *pool, czk_err *err);
+
+/*
  * Writes w[0..n) (Montgomery czk_fr, w[0] = 1) as a circom/snarkjs `.wtns` (version 2:
  * section 1 = n8, r, n; section 2 = values, normal form, little-endian), atomically
  * (temporary file, fsync, rename). snarkjs reads what this writes. Returns CZK_OK,
