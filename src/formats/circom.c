@@ -140,6 +140,26 @@ int czk__r1cs_matrix_normalize(czk_r1cs_matrix *m, size_t n_rows) {
 #define R1CS_HEADER_BYTES (4 + 32 + 4 * 4 + 8 + 4)
 #define R1CS_TERM_BYTES (4 + 32)
 
+/*
+ * Section 1 of an .r1cs or .wtns opens with a u32 size and the field's prime. Checked before any
+ * other field, so that a file for another curve (bn128) says so instead of failing on a size.
+ */
+static int check_header_prime(const czk_binfile *bf, const char *path,
+                              const czk_binfile_section **hdr, czk_err *err) {
+    int rc = czk_binfile_section_get(bf, 1, UINT64_MAX, NULL, hdr, err);
+    if (rc != CZK_OK)
+        return rc;
+    if ((*hdr)->size < 4)
+        return czk_err_set(err, CZK_EFORMAT, "%s: section 1 (header) size %llu < 4", path,
+                           (unsigned long long)(*hdr)->size);
+    uint32_t n8 = czk_binfile_le32((*hdr)->data);
+    if ((*hdr)->size - 4 < n8)
+        return czk_err_set(err, CZK_EFORMAT,
+                           "%s: section 1 (header) size %llu cannot hold its %u-byte prime", path,
+                           (unsigned long long)(*hdr)->size, n8);
+    return czk__circom_check_prime(path, "header prime", (*hdr)->data + 4, n8, CZK__PRIME_R, err);
+}
+
 static const char MATRIX_NAME[3] = {'A', 'B', 'C'};
 
 int czk_circom_r1cs_read(czk_r1cs *cs, const char *path, czk_err *err) {
@@ -158,23 +178,7 @@ int czk_circom_r1cs_read(czk_r1cs *cs, const char *path, czk_err *err) {
                          "%s: has custom gates (sections 4/5), which only PLONK supports", path);
         goto out;
     }
-    rc = czk_binfile_section_get(&bf, 1, UINT64_MAX, NULL, &hdr, err);
-    if (rc != CZK_OK)
-        goto out;
-    if (hdr->size < 4) {
-        rc = czk_err_set(err, CZK_EFORMAT, "%s: section 1 (header) size %llu < 4", path,
-                         (unsigned long long)hdr->size);
-        goto out;
-    }
-    uint32_t fs = czk_binfile_le32(hdr->data);
-    if (hdr->size - 4 < fs) {
-        rc = czk_err_set(err, CZK_EFORMAT,
-                         "%s: section 1 (header) size %llu cannot hold its %u-byte prime", path,
-                         (unsigned long long)hdr->size, fs);
-        goto out;
-    }
-    /* Before any other field: a bn128 file should say so, not fail on a size. */
-    rc = czk__circom_check_prime(path, "header prime", hdr->data + 4, fs, CZK__PRIME_R, err);
+    rc = check_header_prime(&bf, path, &hdr, err);
     if (rc != CZK_OK)
         goto out;
     rc = czk_binfile_section_get(&bf, 1, R1CS_HEADER_BYTES, "the 64-byte BLS12-381 header", &hdr,
@@ -310,22 +314,7 @@ int czk_circom_wtns_read(czk_fr **w, size_t *n, const char *path, czk_err *err) 
     rc = czk_binfile_parse(&bf, map.data, map.len, path, "wtns", 2, 2, err);
     if (rc != CZK_OK)
         goto out;
-    rc = czk_binfile_section_get(&bf, 1, UINT64_MAX, NULL, &hdr, err);
-    if (rc != CZK_OK)
-        goto out;
-    if (hdr->size < 4) {
-        rc = czk_err_set(err, CZK_EFORMAT, "%s: section 1 (header) size %llu < 4", path,
-                         (unsigned long long)hdr->size);
-        goto out;
-    }
-    uint32_t n8 = czk_binfile_le32(hdr->data);
-    if (hdr->size - 4 < n8) {
-        rc = czk_err_set(err, CZK_EFORMAT,
-                         "%s: section 1 (header) size %llu cannot hold its %u-byte prime", path,
-                         (unsigned long long)hdr->size, n8);
-        goto out;
-    }
-    rc = czk__circom_check_prime(path, "header prime", hdr->data + 4, n8, CZK__PRIME_R, err);
+    rc = check_header_prime(&bf, path, &hdr, err);
     if (rc != CZK_OK)
         goto out;
     rc = czk_binfile_section_get(&bf, 1, 4 + 32 + 4, "n8 + prime + nWitness (40)", &hdr, err);
