@@ -106,6 +106,10 @@ typedef struct circuit {
     uint32_t refs;       /* unfinished jobs on this circuit */
     uint64_t last_used_ns;
     int evict_pending;
+    /* Bit i: the key's points are resident on devs[i]. Set under devs[i].mu by the worker
+     * proving a partition of this circuit, cleared by unload_circuit (e->mu, then devs[i].mu)
+     * when no job holds the circuit; atomic because the two hold different locks. */
+    uint64_t resident_devs;
 } circuit;
 
 enum part_state {
@@ -350,6 +354,20 @@ static uint64_t file_size(const char *path) {
 /* ---- budget (under e->mu) -------------------------------------------------------------- */
 
 static void unload_circuit(czk_engine *e, circuit *c) {
+#ifdef CZK_HAVE_CUDA
+    /* The device copies go before the host arrays they mirror. The device lock serialises
+     * this with that device's proofs (lock order e->mu, then a device's mu, as in
+     * vram_reserve's callers); no proof of c runs now, since c has no references. */
+    for (unsigned i = 0; i < e->n_devs; i++) {
+        if (!(__atomic_load_n(&c->resident_devs, __ATOMIC_ACQUIRE) & (1ull << i)))
+            continue;
+        pthread_mutex_lock(&e->devs[i].mu);
+        czk_gpu_backend_detach_key(e->devs[i].gpu_be, &c->pk);
+        __atomic_fetch_and(&c->resident_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
+        pthread_mutex_unlock(&e->devs[i].mu);
+        elog(e, CZK_LOG_INFO, "key released circuit=%s device=cuda:%d", c->id, e->devs[i].ordinal);
+    }
+#endif
     czk_groth16_pk_clear(&c->pk);
     czk_r1cs_clear(&c->cs);
     czk_groth16_pvk_clear(&c->pvk);
@@ -912,11 +930,44 @@ static int vram_reserve(czk_engine *e, device *d, const circuit *c, uint64_t *go
 }
 #endif
 
+#ifdef CZK_HAVE_CUDA
+/*
+ * Keeps c's proving key resident on device d (index di) for this and later partitions, when
+ * it fits beside the partition's working set (czk_gpu_backend_attach_key); otherwise its
+ * MSMs stream the points. Called with d's lock held; takes no engine lock (the order is
+ * e->mu before a device's, see unload_circuit), and c cannot be unloaded meanwhile: the
+ * partition's job holds a reference. The device bytes
+ * are the backend's own (its budget covers arena and keys); the engine only records where
+ * the key is, so that unloading it frees the device copies first.
+ */
+static void key_attach(czk_engine *e, device *d, unsigned di, circuit *c) {
+    if ((__atomic_load_n(&c->resident_devs, __ATOMIC_ACQUIRE) >> di) & 1)
+        return;
+    czk_err kerr = {0, ""};
+    int resident = 0;
+    uint64_t t0 = czk_time_ns();
+    int rc = czk_gpu_backend_attach_key(d->gpu_be, &c->pk, &resident, &kerr);
+    if (rc != CZK_OK) {
+        elog(e, CZK_LOG_WARN, "key not resident circuit=%s device=cuda:%d: %s", c->id, d->ordinal,
+             kerr.msg);
+        return;
+    }
+    if (!resident)
+        return; /* asked again next time: memory may have been freed by then */
+    __atomic_fetch_or(&c->resident_devs, 1ull << di, __ATOMIC_ACQ_REL);
+    elog(e, CZK_LOG_INFO, "key resident circuit=%s device=cuda:%d device_bytes=%zu upload_ms=%.1f",
+         c->id, d->ordinal, czk_gpu_backend_resident_bytes(d->gpu_be),
+         (double)(czk_time_ns() - t0) / 1e6);
+}
+#endif
+
 static void *worker_main(void *arg) {
     worker_arg *wa = arg;
     czk_engine *e = wa->e;
     unsigned me = wa->index;
     device *d = &e->devs[wa->dev];
+    const unsigned wa_dev = wa->dev;
+    (void)wa_dev; /* read only by the CUDA build */
     czk_free(wa);
     pthread_mutex_lock(&e->mu);
     while (!e->quit) {
@@ -972,6 +1023,10 @@ static void *worker_main(void *arg) {
                 czk_err_set(&err, rc, "cannot draw blinding scalars");
             } else {
                 pthread_mutex_lock(lock);
+#ifdef CZK_HAVE_CUDA
+                if (on_gpu)
+                    key_attach(e, d, wa_dev, c);
+#endif
                 t1 = czk_time_ns();
                 rc = czk_groth16_prove(&p->proof, &c->pk, &c->cs, p->w, &r, &s, be, e->pool, NULL,
                                        &err);
@@ -1210,6 +1265,10 @@ static int open_devices(czk_engine *e, const char *backend, czk_err *err) {
         czk_gpu_plan_opts opts;
         memset(&opts, 0, sizeof opts);
         opts.vram_limit_bytes = (size_t)e->cfg.vram_budget_bytes;
+        /* The pinned budget is shared by the devices (czk_engine_create sets it aside). */
+        opts.pinned_limit_bytes = (size_t)(e->cfg.pinned_budget_bytes / (uint64_t)ndev);
+        if (opts.pinned_limit_bytes == 0)
+            opts.pinned_limit_bytes = 1; /* 0 would mean the backend's own default */
         czk_err gerr = {0, ""};
         size_t free_b = 0, total_b = 0;
         int rc = czk_gpu_backend_create(&d->gpu_be, i, &opts, &gerr);
@@ -1296,8 +1355,16 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
             total = 8 * GIB;
         cfg.host_budget_bytes = total > 10 * GIB ? total - 5 * GIB : total / 2;
     }
+    /* Pinned staging (GPU backends only): auto = a quarter of the host budget. It is set
+     * aside from the host budget once devices are open (the backends keep their pinned
+     * buffers between partitions, so partition reservations cannot cover them). */
     if (cfg.pinned_budget_bytes == 0)
-        cfg.pinned_budget_bytes = 0; /* no pinned staging on the CPU backend */
+        cfg.pinned_budget_bytes = cfg.host_budget_bytes / 4;
+    if (cfg.pinned_budget_bytes > cfg.host_budget_bytes / 2)
+        return czk_err_set(err, CZK_EINVAL,
+                           "pinned budget of %" PRIu64 " bytes is more than half the host "
+                           "budget (%" PRIu64 ")",
+                           cfg.pinned_budget_bytes, cfg.host_budget_bytes);
     if (cfg.synth_threads > 1024 || cfg.workers_per_device > 64 || cfg.finalizer_threads > 64 ||
         cfg.prove_threads > 4096)
         return czk_err_set(err, CZK_EINVAL, "thread counts out of range");
@@ -1342,6 +1409,10 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
         engine_free(e);
         return rc;
     }
+    if (e->n_devs > 0 && e->devs[0].gpu_be != NULL)
+        e->budget -= cfg.pinned_budget_bytes;
+    else
+        e->cfg.pinned_budget_bytes = 0; /* no pinned staging on the CPU backend */
     e->n_workers = e->n_devs * cfg.workers_per_device;
     e->worker_job = czk_calloc(e->n_workers, sizeof(char *));
     unsigned want = cfg.synth_threads + e->n_workers + cfg.finalizer_threads;
@@ -1833,6 +1904,16 @@ int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
     st->host_reserved_bytes = e->reserved;
     st->host_allocated_bytes = czk_alloc_in_use();
     st->pinned_budget_bytes = e->cfg.pinned_budget_bytes;
+    st->pinned_used_bytes = 0;
+#ifdef CZK_HAVE_CUDA
+    for (unsigned i = 0; i < e->n_devs; i++) {
+        size_t held = 0, limit = 0;
+        if (e->devs[i].gpu_be != NULL) {
+            czk_gpu_backend_pinned(e->devs[i].gpu_be, &held, &limit);
+            st->pinned_used_bytes += held;
+        }
+    }
+#endif
     st->shutting_down = e->stopping;
     size_t nj = 0, nc = 0;
     for (job *j = e->jobs; j != NULL; j = j->next)

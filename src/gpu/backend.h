@@ -11,8 +11,8 @@
  * Buffers may live on the host or on the device (czk_gpu_mem says which). Host buffers are
  * copied to a device buffer allocated for the call and freed before it returns; device
  * buffers come from czk_gpu_alloc and are transformed in place. Elements use the CPU's
- * layouts bit for bit: czk_fr and czk_fp in Montgomery form, czk_g1_affine with (0, 0) for
- * infinity.
+ * layouts bit for bit: czk_fr, czk_fp and czk_fp2 in Montgomery form, czk_g1_affine and
+ * czk_g2_affine with (0, 0) for infinity.
  *
  * Errors: CZK_ECUDA with CUDA's message in `err` for any CUDA failure (including "no
  * device"), CZK_EINVAL for bad arguments, CZK_ENOMEM when device memory runs out. Nothing
@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "curve/g1.h"
+#include "curve/g2.h"
 #include "field/fr.h"
 #include "groth16/backend.h"
 #include "util/status.h"
@@ -115,6 +116,8 @@ int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigned lg, czk_g
  * out = Σ_{i<n} sc[i]·pts[i]. In: pts, n affine points (Montgomery, (0, 0) = infinity), and
  * sc, n Montgomery scalars, both host arrays or both device buffers as `where` says.
  * n = 0 gives infinity. Points must be on the curve (in G1 for the result to be meaningful).
+ * Scalars equal to 0 or 1 are split off on the device: zeros cost nothing, ones one mixed
+ * addition each, and only the rest go through Pippenger (witness vectors are mostly 0 and 1).
  * Returns CZK_OK, CZK_EINVAL, CZK_ENOMEM or CZK_ECUDA. Variable time.
  * Memory: device scratch of about czk_gpu_msm_g1_scratch_bytes(n) bytes for the call (plus
  * the inputs' 128·n bytes when they are on the host).
@@ -122,8 +125,23 @@ int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigned lg, czk_g
 int czk_gpu_msm_g1_var(czk_gpu *g, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
                        size_t n, czk_gpu_mem where, czk_err *err);
 
-/* Device scratch bytes czk_gpu_msm_g1_var allocates for n points (inputs not included). */
+/*
+ * Device scratch bytes czk_gpu_msm_g1_var allocates for n points (inputs not included): an
+ * upper bound, for scalars none of which is 0 or 1.
+ */
 size_t czk_gpu_msm_g1_scratch_bytes(size_t n);
+
+/*
+ * As czk_gpu_msm_g1_var in G2: pts are n affine points of the twist (czk_g2_affine, each
+ * coordinate c0 then c1 in Montgomery form, (0, 0) = infinity), in G2 for the result to be
+ * meaningful. Memory: about czk_gpu_msm_g2_scratch_bytes(n) bytes of device scratch (plus
+ * the inputs' 224·n bytes when they are on the host).
+ */
+int czk_gpu_msm_g2_var(czk_gpu *g, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
+                       size_t n, czk_gpu_mem where, czk_err *err);
+
+/* Device scratch bytes czk_gpu_msm_g2_var allocates for n points (an upper bound, as G1). */
+size_t czk_gpu_msm_g2_scratch_bytes(size_t n);
 
 /* ---- timing ---------------------------------------------------------------------------- */
 
@@ -147,6 +165,9 @@ typedef struct czk_gpu_plan_opts {
      * allocated by the first call and grown when a later call needs more. */
     unsigned max_lg;
     size_t max_points;
+    /* The most page-locked host bytes the backend keeps for the prover's arrays
+     * (host_alloc): 0 = a quarter of the host's physical memory. */
+    size_t pinned_limit_bytes;
 } czk_gpu_plan_opts;
 
 /*
@@ -185,15 +206,18 @@ void czk_gpu_plan_describe(const czk_gpu_plan *plan, char *buf, size_t len);
 /*
  * Creates a czk_backend whose h and msm_g1 run on device `device`; msm_g2 runs on the CPU
  * (czk_msm_g2 over the pool the prover passes; the name says "cuda:N (G2 on CPU)"). sum_g1
- * and sum_g2 are NULL: the device MSM keeps witness values equal to 1 in its buckets (a
- * one is a single entry in the first window; the balanced accumulation makes a hot bucket
- * cost no more than a cold one), so the prover hands it raw scalars.
+ * and sum_g2 are NULL: the device MSM splits off witness values equal to 0 and 1 itself
+ * (czk_gpu_msm_g1_var), so the prover hands it raw scalars.
  *
  * Memory: one device arena, sized by czk_gpu_plan_make from opts (NULL: defaults) and the
  * device's free memory at creation; it is reserved before a call launches anything, grown
  * (freed and allocated again, a device-wide synchronisation) only when a call needs a larger
- * plan, and never otherwise. Host arrays are copied in and out from pageable memory; MSM
- * points that do not fit stream from the host in batches whose partial sums are added.
+ * plan, and never otherwise. Keys may be kept resident beside it
+ * (czk_gpu_backend_attach_key). The prover's large host arrays come from the backend's
+ * pinned buffers (host_alloc: allocated once, reused by later proofs, at most
+ * opts->pinned_limit_bytes), so copies run at bus speed; other host inputs are copied from
+ * pageable memory. MSM points that are neither resident nor fit stream from the host in
+ * batches whose partial sums are added.
  * A step that cannot fit even the smallest plan fails with CZK_ENOMEM before launching.
  *
  * Threads: the entries of one backend must be called from one thread at a time (they share
@@ -204,8 +228,33 @@ void czk_gpu_plan_describe(const czk_gpu_plan *plan, char *buf, size_t len);
 int czk_gpu_backend_create(czk_backend **out, int device, const czk_gpu_plan_opts *opts,
                            czk_err *err);
 
-/* Frees the backend, its arena and its context; NULL is a no-op. */
+/* Frees the backend, its arena, resident keys, pinned buffers and context; NULL: no-op. */
 void czk_gpu_backend_destroy(czk_backend *be);
+
+/*
+ * Keeps pk's point arrays (A, B_G1, B_G2, L, H) in device memory, so that the MSMs of every
+ * later proof with pk read them there instead of copying them from the host. The arena is
+ * first sized for pk's proofs (h at pk's domain, MSMs of its largest array); the key is
+ * placed only if it fits in what the budget leaves beside that and the keys already
+ * resident (at most 4 keys). pk's arrays must stay where they are, unchanged, until
+ * czk_gpu_backend_detach_key(pk) (the engine's key manager holds a reference meanwhile);
+ * calls with pk already resident do nothing.
+ * Out: *resident = 1 when pk's points are on the device now, 0 when they do not fit (its
+ * MSMs then stream the points from the host, as for any key). Synchronous (one copy of
+ * each array). Returns CZK_OK, CZK_EINVAL, CZK_ENOMEM or CZK_ECUDA (nothing kept then).
+ */
+int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk, int *resident,
+                               czk_err *err);
+
+/* Frees pk's device copy (waiting for the backend's stream first); a no-op when pk is not
+ * resident. Call it before pk's arrays are freed or moved. */
+void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk *pk);
+
+/* Device bytes the resident keys hold. */
+size_t czk_gpu_backend_resident_bytes(const czk_backend *be);
+
+/* Pinned host bytes the backend holds (in use or kept for reuse) and its limit. */
+void czk_gpu_backend_pinned(const czk_backend *be, size_t *held, size_t *limit);
 
 /* The plan the backend's arena is sized for now (zeroed before the first call). */
 void czk_gpu_backend_plan(const czk_backend *be, czk_gpu_plan *plan);

@@ -72,6 +72,19 @@ typedef struct czk_backend {
                   size_t n, czk_pool *pool, czk_err *err);
     int (*sum_g2)(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const uint64_t *bitmap,
                   size_t n, czk_pool *pool, czk_err *err);
+
+    /*
+     * Host memory for the prover's large per-proof arrays (a, b, c, the gathered scalars):
+     * the arrays a backend copies to and from its device. A GPU backend hands out page-locked
+     * (pinned) buffers it keeps and reuses, so those copies run at the bus's full speed
+     * without pinning memory per proof. host_alloc returns NULL when it cannot; the prover
+     * then falls back to czk_malloc. host_free takes back exactly what host_alloc returned,
+     * with the same byte count (the prover clears witness-derived contents first). Both
+     * NULL: the prover uses czk_malloc/czk_free. Thread-safe when the backend's other
+     * entries are.
+     */
+    void *(*host_alloc)(void *ctx, size_t bytes);
+    void (*host_free)(void *ctx, void *p, size_t bytes);
 } czk_backend;
 
 /*

@@ -746,6 +746,75 @@ CZK_TEST(g16_prover_split_ones_path) {
     tcirc_clear(&c);
 }
 
+/* A host allocator that counts, marks its buffers and fails on request (backend.h). */
+typedef struct counting_alloc {
+    int allocs, frees, fail_after; /* fail_after < 0: never fail */
+    size_t live_bytes, max_bytes;
+} counting_alloc;
+
+static void *counting_host_alloc(void *ctx, size_t bytes) {
+    counting_alloc *ca = ctx;
+    if (ca->fail_after >= 0 && ca->allocs >= ca->fail_after)
+        return NULL;
+    ca->allocs++;
+    ca->live_bytes += bytes;
+    if (ca->live_bytes > ca->max_bytes)
+        ca->max_bytes = ca->live_bytes;
+    void *p = czk_malloc(bytes);
+    if (p != NULL)
+        memset(p, 0xa5, bytes); /* garbage: the prover must write what it reads */
+    return p;
+}
+
+static void counting_host_free(void *ctx, void *p, size_t bytes) {
+    counting_alloc *ca = ctx;
+    ca->frees++;
+    ca->live_bytes -= bytes;
+    czk_free(p);
+}
+
+/* The prover takes its large arrays from the backend's host allocator, gives every one back
+ * with the size it asked for, and falls back to czk_malloc when the allocator says no; the
+ * proofs are the CPU backend's bit for bit. */
+CZK_TEST(g16_backend_host_alloc) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 2, 300, &t->rng), CZK_OK);
+    for (int basis = 0; basis < 2; basis++) {
+        czk_groth16_pk pk;
+        CHECK_EQ_INT(
+            czk_groth16_setup_dev(&pk, &c.cs, (czk_groth16_h_basis)basis, &t->rng, NULL, NULL),
+            CZK_OK);
+        czk_fr r, s;
+        rand_rs(&r, &s, &t->rng);
+        czk_groth16_proof ref;
+        czk_err err;
+        CHECK_EQ_INT(
+            czk_groth16_prove(&ref, &pk, &c.cs, c.w, &r, &s, czk_backend_cpu(), NULL, NULL, &err),
+            CZK_OK);
+        for (int fail_after = -1; fail_after < 3; fail_after++) {
+            counting_alloc ca = {.fail_after = fail_after};
+            czk_backend be = *czk_backend_cpu();
+            be.ctx = &ca; /* the CPU entries ignore ctx */
+            be.host_alloc = counting_host_alloc;
+            be.host_free = counting_host_free;
+            czk_groth16_proof p;
+            size_t in_use = czk_alloc_in_use() - ca.live_bytes;
+            int rc = czk_groth16_prove(&p, &pk, &c.cs, c.w, &r, &s, &be, NULL, NULL, &err);
+            CHECKF(rc == CZK_OK, "%s", err.msg);
+            CHECK(memcmp(&p, &ref, sizeof(p)) == 0);
+            CHECK_EQ_INT(ca.allocs, ca.frees);
+            CHECK_EQ_INT(ca.live_bytes, 0);
+            CHECK_EQ_INT(czk_alloc_in_use(), in_use);
+            if (fail_after < 0)
+                CHECK(ca.allocs >= 3 && ca.max_bytes >= 3 * pk.domain_size * sizeof(czk_fr));
+            else
+                CHECK_EQ_INT(ca.allocs, fail_after);
+        }
+        czk_groth16_pk_clear(&pk);
+    }
+    tcirc_clear(&c);
+}
+
 /* Naive references: coefficients by an O(n²) inverse DFT; p(x) by Horner. */
 static void naive_interpolate(czk_fr *coef, const czk_fr *vals, size_t n, const czk_fr *omega) {
     czk_fr winv, ninv, wk;

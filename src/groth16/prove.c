@@ -169,11 +169,36 @@ static int msm2(const czk_backend *be, czk_g2_jacobian *out, const czk_g2_affine
     return rc;
 }
 
-/* Fr arrays holding witness-derived values: cleared, then freed. */
-static void free_cleared(czk_fr *p, size_t n) {
-    if (p != NULL)
-        czk_memclear_explicit(p, n * sizeof(*p));
-    czk_free(p);
+/* A per-proof Fr array, from the backend's host allocator when it has one (backend.h). */
+typedef struct fr_buf {
+    czk_fr *p;
+    size_t n;
+    int from_backend; /* 1: give it back with be->host_free */
+} fr_buf;
+
+static czk_fr *buf_alloc(fr_buf *b, const czk_backend *be, size_t n) {
+    b->n = n;
+    b->from_backend = 0;
+    b->p = NULL;
+    if (be->host_alloc != NULL && be->host_free != NULL) {
+        b->p = be->host_alloc(be->ctx, n * sizeof(czk_fr));
+        b->from_backend = b->p != NULL;
+    }
+    if (b->p == NULL)
+        b->p = czk_malloc(n * sizeof(czk_fr));
+    return b->p;
+}
+
+/* Arrays holding witness-derived values: cleared, then freed. */
+static void buf_free(fr_buf *b, const czk_backend *be) {
+    if (b->p == NULL)
+        return;
+    czk_memclear_explicit(b->p, b->n * sizeof(czk_fr));
+    if (b->from_backend)
+        be->host_free(be->ctx, b->p, b->n * sizeof(czk_fr));
+    else
+        czk_free(b->p);
+    b->p = NULL;
 }
 
 static int check_shape(const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
@@ -231,6 +256,7 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
     czk_groth16_timings tm;
     memset(&tm, 0, sizeof(tm));
     czk_fr *a = NULL, *b = NULL, *c = NULL, *extra_a = NULL, *extra_b = NULL;
+    fr_buf bufs[5] = {{0}}; /* a, b, c, extra_a, extra_b */
     uint64_t *a_bits = NULL, *b_bits = NULL, *ones_a = NULL, *ones_b = NULL;
     size_t *offsets = NULL;
     czk_ntt_domain *dom = NULL;
@@ -277,9 +303,9 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
         tm.spmv_ns += czk_time_ns() - t0; /* a pass over the matrices, like the SpMV */
     }
 
-    a = czk_malloc(n * sizeof(*a));
-    b = czk_malloc(n * sizeof(*b));
-    c = czk_malloc(n * sizeof(*c));
+    a = buf_alloc(&bufs[0], be, n);
+    b = buf_alloc(&bufs[1], be, n);
+    c = buf_alloc(&bufs[2], be, n);
     max_pts = pk->n_a > pk->n_b_g1 ? pk->n_a : pk->n_b_g1;
     max_pts = max_pts > n_aux ? max_pts : n_aux;
     ones_words = max_pts / 64 + 1;
@@ -329,8 +355,8 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
 
     czk_fr *sa = a, *sb = b;
     if (max_pts > n) {
-        extra_a = czk_malloc(max_pts * sizeof(*extra_a));
-        extra_b = czk_malloc(max_pts * sizeof(*extra_b));
+        extra_a = buf_alloc(&bufs[3], be, max_pts);
+        extra_b = buf_alloc(&bufs[4], be, max_pts);
         if (extra_a == NULL || extra_b == NULL) {
             rc = czk_err_set(err, CZK_ENOMEM, "prove: %zu gathered scalars", max_pts);
             goto out;
@@ -416,11 +442,8 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
 
 out:
     czk_ntt_domain_destroy(dom);
-    free_cleared(a, n);
-    free_cleared(b, n);
-    free_cleared(c, n);
-    free_cleared(extra_a, max_pts);
-    free_cleared(extra_b, max_pts);
+    for (int i = 0; i < 5; i++)
+        buf_free(&bufs[i], be);
     /* Which witness values are 1 is witness data too. */
     if (ones_a != NULL)
         czk_memclear_explicit(ones_a, ones_words * sizeof(uint64_t));

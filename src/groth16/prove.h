@@ -52,7 +52,8 @@ typedef struct czk_groth16_timings {
  * a "proof"; it does not verify (the engine verifies every proof).
  *
  * Memory: 3·n + (at most) 2·max(n, n_vars) Fr of scratch, n the domain size, besides the
- * key and the witness; no copy of the key. Everything witness-, r- or s-derived is cleared
+ * key and the witness, the 5 large arrays from be->host_alloc when the backend has one (a GPU
+ * backend's pinned buffers); no copy of the key. Everything witness-, r- or s-derived is cleared
  * before it is freed. Thread-safe for distinct proofs (pk, cs, w are only read).
  * r and s are used in constant-time scalar multiplications; the MSMs are variable time in
  * the witness (as in every Groth16 prover; see backend.h).

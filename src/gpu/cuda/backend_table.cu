@@ -19,8 +19,10 @@
  * one costs a single mixed addition, what a batch addition would cost.
  */
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "curve/g1.h"
 #include "curve/g2.h"
@@ -44,15 +46,71 @@ using czk_cuda::fr_t;
 
 namespace {
 
+/* Pinned host buffers kept for reuse; a proof takes at most five (prove.c). */
+#define PINNED_SLOTS 8
+/* Keys whose points may be resident at once, and arrays per key (A, B_G1, B_G2, L, H). */
+#define RESIDENT_KEYS 4
+#define KEY_ARRAYS 5
+
+struct pinned_buf {
+    void *p; /* cudaHostAlloc'ed, or NULL for an empty slot */
+    size_t bytes;
+    int busy; /* handed out by host_alloc and not yet given back */
+};
+
+/* One array of a resident key: host range [host, host + bytes) mirrored at dev. */
+struct resident_range {
+    const char *host;
+    size_t bytes;
+    char *dev;
+};
+
+struct resident_key {
+    const czk_groth16_pk *pk; /* NULL: a free slot */
+    resident_range r[KEY_ARRAYS];
+    size_t bytes; /* device bytes of the five arrays */
+};
+
 struct gpu_backend {
     czk_backend be; /* be.ctx points back to this struct */
     czk_gpu *g;
     char name[48];
-    size_t budget;     /* device bytes this backend may hold */
+    size_t budget;     /* device bytes this backend may hold: arena + resident keys */
     czk_gpu_plan plan; /* what the arena is sized for */
     void *arena;       /* plan.arena_bytes or more, from czk__gpu_malloc */
     size_t arena_bytes;
+
+    /* Pinned host memory (host_alloc): at most pinned_limit bytes in all, kept once made so
+     * that no proof pays for cudaHostAlloc or cudaFreeHost (both synchronise the device). */
+    pthread_mutex_t pin_mu;
+    pinned_buf pinned[PINNED_SLOTS];
+    size_t pinned_limit, pinned_bytes;
+
+    resident_key keys[RESIDENT_KEYS];
+    size_t resident_bytes;
+
+    /* The last h step's output is still at the start of the arena, as the host array
+     * h_host of h_n elements holds it: an MSM over those scalars (the prover's H MSM comes
+     * next) reads them there. Cleared by any other use of the arena. */
+    const czk_fr *h_host;
+    size_t h_n;
 };
+
+/* The device copy of host points [pts, pts + bytes) when a resident key holds them. */
+const void *resident_lookup(const gpu_backend *b, const void *pts, size_t bytes) {
+    const char *p = (const char *)pts;
+    for (int k = 0; k < RESIDENT_KEYS; k++) {
+        if (b->keys[k].pk == NULL)
+            continue;
+        for (int i = 0; i < KEY_ARRAYS; i++) {
+            const resident_range *r = &b->keys[k].r[i];
+            if (r->dev != NULL && p >= r->host && bytes <= r->bytes &&
+                (size_t)(p - r->host) <= r->bytes - bytes)
+                return r->dev + (p - r->host);
+        }
+    }
+    return NULL;
+}
 
 /* a[i] = (a[i]·b[i] − c[i])·z, or without the factor when scale is 0. */
 __global__ void h_pointwise_kernel(fr_t *a, const fr_t *b, const fr_t *c, size_t n, fr_t z,
@@ -74,9 +132,11 @@ int ensure_plan(gpu_backend *b, unsigned lg, size_t points, czk_err *err) {
     size_t want_pts = points > b->plan.msm_points ? points : b->plan.msm_points;
     if (b->arena != NULL && want_lg == b->plan.lg && want_pts == b->plan.msm_points)
         return CZK_OK;
-    CZK_TRY(czk_gpu_plan_make(b->g, &p, b->budget, want_lg, want_pts, err));
+    /* Resident keys stay; the arena gets what they leave of the budget. */
+    CZK_TRY(czk_gpu_plan_make(b->g, &p, b->budget - b->resident_bytes, want_lg, want_pts, err));
     if (p.arena_bytes > b->arena_bytes || b->arena == NULL) {
         /* Growing: the old arena goes first, so that the new one fits the same budget. */
+        b->h_host = NULL;
         czk__gpu_free(b->g, b->arena, b->arena_bytes);
         b->arena = NULL;
         b->arena_bytes = 0;
@@ -101,6 +161,7 @@ int gpu_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, czk_fr 
     czk_fr *hv[3] = {a, b, c};
     const czk_fr *omega;
 
+    be->h_host = NULL; /* whatever happens below, the arena no longer holds an older h */
     if (d == NULL || a == NULL || b == NULL || c == NULL)
         return czk_err_set(err, CZK_EINVAL, "gpu h: NULL domain or vector");
     if (basis != CZK_H_MONOMIAL && basis != CZK_H_ODD_COSET)
@@ -145,6 +206,8 @@ int gpu_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, czk_fr 
                                 CZK_GPU_NTT_COSET_INVERSE, omega, &shift, err));
     CZK_CUDA_TRY(err, cudaMemcpyAsync(a, dv[0], bytes, cudaMemcpyDeviceToHost, g->stream));
     CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+    be->h_host = a;
+    be->h_n = n;
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);
@@ -159,6 +222,8 @@ int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const 
     int rc = CZK_OK;
     size_t bs = 0, nb = 0, off = 0, pts_bytes, sc_bytes;
     char *d_pts, *d_sc, *scratch;
+    const char *resident;
+    bool h_on_device;
     czk_g1_jacobian acc, part;
     (void)pool;
 
@@ -170,20 +235,38 @@ int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const 
         return CZK_OK;
     }
     CZK_TRY(czk__gpu_enter(g, err));
+    /* h's output still in the arena (gpu_h), and the arena not about to be regrown. */
+    h_on_device = sc == be->h_host && n <= be->h_n && be->arena != NULL && be->plan.msm_points >= n;
+    be->h_host = NULL;
     CZK_TRY(ensure_plan(be, 0, n, err));
     CZK_TRY(czk__gpu_msm_pick_batch(g, n, be->arena_bytes, &bs, &nb, err));
+    resident = (const char *)resident_lookup(be, pts, n * sizeof(czk_g1_affine));
+    h_on_device = h_on_device && nb == 1;
     for (size_t k = 0; k < nb; k++) {
         size_t m = n / nb + (k < n % nb ? 1 : 0);
-        /* The layout of a batch of m points is the one czk__gpu_msm_pick_batch checked. */
+        /* The layout of a batch of m points is the one czk__gpu_msm_pick_batch checked; with
+         * the key resident the points' part of it is left unused. */
         pts_bytes = czk__gpu_align(m * sizeof(czk_g1_affine));
         sc_bytes = czk__gpu_align(m * sizeof(czk_fr));
         d_pts = (char *)be->arena;
         d_sc = d_pts + pts_bytes;
         scratch = d_sc + sc_bytes;
-        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_pts, pts + off, m * sizeof(czk_g1_affine),
-                                          cudaMemcpyHostToDevice, g->stream));
-        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_sc, sc + off, m * sizeof(czk_fr),
-                                          cudaMemcpyHostToDevice, g->stream));
+        if (h_on_device && resident != NULL) {
+            /* h sits at the arena's start, in the unused points' part: read it in place. */
+            d_sc = (char *)be->arena;
+        } else if (h_on_device) {
+            /* Move h out of the way of the points (same stream: before they arrive). */
+            CZK_CUDA_TRY(err, cudaMemcpyAsync(d_sc, be->arena, m * sizeof(czk_fr),
+                                              cudaMemcpyDeviceToDevice, g->stream));
+        } else {
+            CZK_CUDA_TRY(err, cudaMemcpyAsync(d_sc, sc + off, m * sizeof(czk_fr),
+                                              cudaMemcpyHostToDevice, g->stream));
+        }
+        if (resident != NULL)
+            d_pts = (char *)resident + off * sizeof(czk_g1_affine);
+        else
+            CZK_CUDA_TRY(err, cudaMemcpyAsync(d_pts, pts + off, m * sizeof(czk_g1_affine),
+                                              cudaMemcpyHostToDevice, g->stream));
         CZK_TRY(czk__gpu_msm_g1_run(g, &part, d_pts, d_sc, m, scratch,
                                     be->arena_bytes - pts_bytes - sc_bytes, err));
         czk_g1_jacobian_add_var(&acc, &acc, &part);
@@ -202,7 +285,169 @@ int gpu_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const 
     return czk_msm_g2(out, pts, sc, n, pool, err);
 }
 
+void *gpu_host_alloc(void *ctx, size_t bytes) {
+    gpu_backend *b = (gpu_backend *)ctx;
+    void *r = NULL;
+    int best = -1, empty = -1;
+    if (bytes == 0)
+        return NULL;
+    pthread_mutex_lock(&b->pin_mu);
+    for (int i = 0; i < PINNED_SLOTS; i++) {
+        pinned_buf *pb = &b->pinned[i];
+        if (pb->p == NULL) {
+            if (empty < 0)
+                empty = i;
+        } else if (!pb->busy && pb->bytes >= bytes &&
+                   (best < 0 || pb->bytes < b->pinned[best].bytes)) {
+            best = i;
+        }
+    }
+    if (best < 0) {
+        /* A new buffer: drop idle ones that are too small while the limit is in the way. */
+        for (int i = 0; i < PINNED_SLOTS && b->pinned_bytes + bytes > b->pinned_limit; i++) {
+            pinned_buf *pb = &b->pinned[i];
+            if (pb->p != NULL && !pb->busy) {
+                (void)cudaFreeHost(pb->p);
+                b->pinned_bytes -= pb->bytes;
+                pb->p = NULL;
+                pb->bytes = 0;
+                if (empty < 0)
+                    empty = i;
+            }
+        }
+        if (empty >= 0 && b->pinned_bytes + bytes <= b->pinned_limit) {
+            void *p = NULL;
+            /* Portable: usable from every context of the process, whichever is current. */
+            if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) == cudaSuccess) {
+                b->pinned[empty].p = p;
+                b->pinned[empty].bytes = bytes;
+                b->pinned_bytes += bytes;
+                best = empty;
+            } else {
+                (void)cudaGetLastError(); /* the caller falls back to pageable memory */
+            }
+        }
+    }
+    if (best >= 0) {
+        b->pinned[best].busy = 1;
+        r = b->pinned[best].p;
+    }
+    pthread_mutex_unlock(&b->pin_mu);
+    return r;
+}
+
+void gpu_host_free(void *ctx, void *p, size_t bytes) {
+    gpu_backend *b = (gpu_backend *)ctx;
+    (void)bytes; /* the slot knows its own size, which may be larger */
+    pthread_mutex_lock(&b->pin_mu);
+    for (int i = 0; i < PINNED_SLOTS; i++)
+        if (b->pinned[i].p == p)
+            b->pinned[i].busy = 0;
+    pthread_mutex_unlock(&b->pin_mu);
+}
+
+void key_free(gpu_backend *b, resident_key *k) {
+    for (int i = 0; i < KEY_ARRAYS; i++) {
+        if (k->r[i].dev != NULL)
+            czk__gpu_free(b->g, k->r[i].dev, k->r[i].bytes);
+    }
+    b->resident_bytes -= k->bytes;
+    memset(k, 0, sizeof(*k));
+}
+
+/* Physical memory of the host, for the default pinned limit; 0 when unknown. */
+size_t host_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
+}
+
 } // namespace
+
+extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk, int *resident,
+                                          czk_err *err) {
+    int rc = CZK_OK;
+    gpu_backend *b;
+    resident_key *slot = NULL;
+    size_t total = 0, max_pts;
+    unsigned lg = 0;
+    struct {
+        const void *p;
+        size_t bytes;
+    } arr[KEY_ARRAYS];
+    if (be == NULL || pk == NULL || resident == NULL)
+        return czk_err_set(err, CZK_EINVAL, "attach key: NULL argument");
+    b = (gpu_backend *)be->ctx;
+    *resident = 0;
+    for (int k = 0; k < RESIDENT_KEYS; k++) {
+        if (b->keys[k].pk == pk) {
+            *resident = 1;
+            return CZK_OK;
+        }
+        if (b->keys[k].pk == NULL && slot == NULL)
+            slot = &b->keys[k];
+    }
+    if (slot == NULL)
+        return CZK_OK; /* every slot taken: this key streams */
+    arr[0] = {pk->a, pk->n_a * sizeof(czk_g1_affine)};
+    arr[1] = {pk->b_g1, pk->n_b_g1 * sizeof(czk_g1_affine)};
+    arr[2] = {pk->b_g2, pk->n_b_g2 * sizeof(czk_g2_affine)};
+    arr[3] = {pk->l, pk->n_l * sizeof(czk_g1_affine)};
+    arr[4] = {pk->h, pk->n_h * sizeof(czk_g1_affine)};
+    for (int i = 0; i < KEY_ARRAYS; i++)
+        total += czk__gpu_align(arr[i].bytes);
+    while (lg < CZK_GPU_NTT_MAX_LG && ((size_t)1 << lg) < pk->domain_size)
+        lg++;
+    max_pts = pk->n_a > pk->n_b_g1 ? pk->n_a : pk->n_b_g1;
+    max_pts = max_pts > pk->n_l ? max_pts : pk->n_l;
+    max_pts = max_pts > pk->n_h ? max_pts : pk->n_h;
+    CZK_TRY(czk__gpu_enter(b->g, err));
+    /* The proofs' working set comes first: a key is resident only beside it. */
+    CZK_TRY(ensure_plan(b, lg >= H_MIN_LG ? lg : 0, max_pts, err));
+    if (b->arena_bytes + b->plan.tables_bytes + b->resident_bytes + total > b->budget)
+        return CZK_OK;
+    slot->pk = pk;
+    slot->bytes = total;
+    b->resident_bytes += total;
+    for (int i = 0; i < KEY_ARRAYS; i++) {
+        resident_range *r = &slot->r[i];
+        if (arr[i].bytes == 0)
+            continue;
+        r->host = (const char *)arr[i].p;
+        r->bytes = arr[i].bytes;
+        CZK_TRY(czk__gpu_malloc(b->g, (void **)&r->dev, r->bytes, err));
+        CZK_CUDA_TRY(err, cudaMemcpy(r->dev, r->host, r->bytes, cudaMemcpyHostToDevice));
+    }
+    *resident = 1;
+out:
+    if (rc != CZK_OK && slot != NULL && slot->pk == pk)
+        key_free(b, slot);
+    return rc;
+}
+
+extern "C" void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk *pk) {
+    gpu_backend *b;
+    if (be == NULL || pk == NULL)
+        return;
+    b = (gpu_backend *)be->ctx;
+    (void)cudaSetDevice(b->g->device);
+    /* The stream may still read the points: let it drain first. */
+    (void)cudaStreamSynchronize(b->g->stream);
+    for (int k = 0; k < RESIDENT_KEYS; k++)
+        if (b->keys[k].pk == pk)
+            key_free(b, &b->keys[k]);
+}
+
+extern "C" size_t czk_gpu_backend_resident_bytes(const czk_backend *be) {
+    return ((const gpu_backend *)be->ctx)->resident_bytes;
+}
+
+extern "C" void czk_gpu_backend_pinned(const czk_backend *be, size_t *held, size_t *limit) {
+    gpu_backend *b = (gpu_backend *)be->ctx;
+    pthread_mutex_lock(&b->pin_mu);
+    *held = b->pinned_bytes;
+    *limit = b->pinned_limit;
+    pthread_mutex_unlock(&b->pin_mu);
+}
 
 extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_gpu_plan_opts *opts,
                                       czk_err *err) {
@@ -216,6 +461,11 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
     if (b == NULL)
         return czk_err_set(err, CZK_ENOMEM, "gpu backend");
     b->be.ctx = b;
+    pthread_mutex_init(&b->pin_mu, NULL);
+    /* Default: a quarter of the host's memory may be pinned (five arrays of 32·n bytes for
+     * n = 2^27 are 21.5 GB). */
+    b->pinned_limit =
+        opts != NULL && opts->pinned_limit_bytes > 0 ? opts->pinned_limit_bytes : host_memory() / 4;
     CZK_TRY(czk_gpu_create(&b->g, device, err));
     CZK_TRY(czk_gpu_mem_info(b->g, &free_b, &total_b, err));
     avail = free_b;
@@ -233,6 +483,8 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
     b->be.msm_g2 = gpu_msm_g2;
     b->be.sum_g1 = NULL;
     b->be.sum_g2 = NULL;
+    b->be.host_alloc = gpu_host_alloc;
+    b->be.host_free = gpu_host_free;
     if (opts != NULL && opts->max_lg > 0) {
         size_t pts = (size_t)1 << (opts->max_lg < 40 ? opts->max_lg : 40);
         if (opts->max_points > pts)
@@ -256,9 +508,17 @@ extern "C" void czk_gpu_backend_destroy(czk_backend *be) {
     b = (gpu_backend *)be->ctx;
     if (b->g != NULL) {
         (void)cudaSetDevice(b->g->device);
+        (void)cudaStreamSynchronize(b->g->stream);
+        for (int k = 0; k < RESIDENT_KEYS; k++)
+            if (b->keys[k].pk != NULL)
+                key_free(b, &b->keys[k]);
         czk__gpu_free(b->g, b->arena, b->arena_bytes);
         czk_gpu_destroy(b->g);
     }
+    for (int i = 0; i < PINNED_SLOTS; i++)
+        if (b->pinned[i].p != NULL)
+            (void)cudaFreeHost(b->pinned[i].p);
+    pthread_mutex_destroy(&b->pin_mu);
     czk_free(b);
 }
 
