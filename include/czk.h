@@ -82,7 +82,10 @@ typedef enum czk_log_level {
  * never with an engine lock held; it must be thread-safe and must not call back into the
  * engine's destroy. Per-partition timing lines are level INFO and look like
  *   partition job=ID part=P/N prio=NORMAL circuit=C backend=cpu attempt=1 queue_ms=..
- *   synth_ms=.. lock_wait_ms=.. kernel_ms=.. finish_ms=.. verify_ms=.. result=ok
+ *   synth_ms=.. lock_wait_ms=.. kernel_ms=.. finish_ms=.. verify_ms=.. kernel_at_ms=..
+ *   result=ok
+ * (kernel_at_ms: when the kernel region started, in ms since the engine was created, so
+ * that a run's device timeline can be rebuilt from the lines)
  */
 typedef void (*czk_log_fn)(void *arg, int level, const char *line);
 

@@ -134,7 +134,9 @@ typedef struct part {
     char err[200];
     uint64_t t_ready_ns; /* entered its current queue */
     uint64_t queue_ns, synth_ns, lock_wait_ns, kernel_ns, finish_ns, verify_ns;
-    const char *be_name; /* the backend of the latest attempt, for the log */
+    uint64_t kernel_at_ns;       /* the kernel region's start, from the engine's creation */
+    const czk_backend *w_pinned; /* w came from this backend's host_alloc (NULL: czk_malloc) */
+    const char *be_name;         /* the backend of the latest attempt, for the log */
 } part;
 
 typedef struct job {
@@ -558,9 +560,14 @@ static job *find_job(czk_engine *e, const char *id) {
 
 static void part_drop(czk_engine *e, part *p) {
     if (p->w != NULL) {
-        czk_memclear_explicit(p->w, p->job->c->cs.n_vars * sizeof(czk_fr));
-        czk_free(p->w);
+        size_t bytes = p->job->c->cs.n_vars * sizeof(czk_fr);
+        czk_memclear_explicit(p->w, bytes);
+        if (p->w_pinned != NULL)
+            p->w_pinned->host_free(p->w_pinned->ctx, p->w, bytes);
+        else
+            czk_free(p->w);
         p->w = NULL;
+        p->w_pinned = NULL;
     }
     if (p->reserved) {
         e->part_reserved -= p->reserved;
@@ -703,6 +710,29 @@ static int synthesize(czk_engine *e, part *p, czk_err *err) {
     return czk__wtns_parse(&p->w, j->wtns[p->idx], j->wtns_len[p->idx], c->cs.n_vars, name, err);
 }
 
+/*
+ * On a GPU engine, moves p's witness into a pinned buffer of a device's backend (host_alloc),
+ * so that the upload inside the kernel region runs at the bus's speed; the copy is made
+ * here, by the synthesis thread, outside every lock. Keeps the pageable witness when the
+ * backends' pinned budget is spent. Called without e->mu; the device table is constant.
+ */
+static void stage_pinned(czk_engine *e, part *p) {
+    if (e->n_devs == 0 || e->devs[0].gpu_be == NULL || p->w == NULL)
+        return;
+    const czk_backend *be = e->devs[p->idx % e->n_devs].gpu_be;
+    if (be->host_alloc == NULL || be->host_free == NULL)
+        return;
+    size_t bytes = p->job->c->cs.n_vars * sizeof(czk_fr);
+    czk_fr *pw = be->host_alloc(be->ctx, bytes);
+    if (pw == NULL)
+        return;
+    memcpy(pw, p->w, bytes);
+    czk_memclear_explicit(p->w, bytes);
+    czk_free(p->w);
+    p->w = pw;
+    p->w_pinned = be;
+}
+
 /* Starts synthesis of p if its working set can be reserved: 1 started (e->mu is then
  * released and re-taken around the work), 0 no memory now. */
 static int synth_try(czk_engine *e, part *p) {
@@ -724,6 +754,8 @@ static int synth_try(czk_engine *e, part *p) {
 
     czk_err err = {0, ""};
     int rc = synthesize(e, p, &err);
+    if (rc == CZK_OK)
+        stage_pinned(e, p);
     uint64_t t1 = czk_time_ns();
 
     pthread_mutex_lock(&e->mu);
@@ -946,7 +978,7 @@ static void key_attach(czk_engine *e, device *d, unsigned di, circuit *c) {
     czk_err kerr = {0, ""};
     int resident = 0;
     uint64_t t0 = czk_time_ns();
-    int rc = czk_gpu_backend_attach_key(d->gpu_be, &c->pk, &resident, &kerr);
+    int rc = czk_gpu_backend_attach_key(d->gpu_be, &c->pk, &c->cs, &resident, &kerr);
     if (rc != CZK_OK) {
         elog(e, CZK_LOG_WARN, "key not resident circuit=%s device=cuda:%d: %s", c->id, d->ordinal,
              kerr.msg);
@@ -1055,6 +1087,7 @@ static void *worker_main(void *arg) {
         p->queue_ns += t0 - p->t_ready_ns;
         p->lock_wait_ns = t1 - t0;
         p->kernel_ns = t2 - t1;
+        p->kernel_at_ns = t1 - e->t_create_ns;
         j->prove_ns += t2 - t1;
         p->prove_rc = rc;
         set_msg(p->err, sizeof p->err, "%s", rc == CZK_OK ? "" : err.msg);
@@ -1117,10 +1150,10 @@ static void *fin_main(void *arg) {
         elog(e, CZK_LOG_INFO,
              "partition job=%s part=%u/%zu prio=%s circuit=%s backend=%s attempt=%u queue_ms=%.3f "
              "synth_ms=%.3f lock_wait_ms=%.3f kernel_ms=%.3f finish_ms=%.3f verify_ms=%.3f "
-             "result=%s%s%s",
+             "kernel_at_ms=%.3f result=%s%s%s",
              j->id, p->idx, j->n_parts, prio_names[j->prio], c->id, p->be_name, p->attempts,
              p->queue_ns / 1e6, p->synth_ns / 1e6, p->lock_wait_ns / 1e6, p->kernel_ns / 1e6,
-             p->finish_ns / 1e6, p->verify_ns / 1e6, result,
+             p->finish_ns / 1e6, p->verify_ns / 1e6, p->kernel_at_ns / 1e6, result,
              rc == CZK_OK ? "" : " error=", rc == CZK_OK ? "" : p->err);
         if (!part_return(e, p))
             continue;

@@ -184,7 +184,7 @@ typedef struct czk_gpu_plan {
     size_t msm_batches;       /* ceil(msm_points / msm_batch) */
     size_t msm_points_bytes;  /* one batch of affine points, streamed from the host */
     size_t msm_scalars_bytes; /* one batch of scalars */
-    size_t msm_scratch_bytes; /* digits, sort, buckets, partial and window sums of a batch */
+    size_t msm_scratch_bytes; /* 0/1 split, digits, sort, buckets, partial and window sums */
     size_t tables_bytes;      /* twiddle and power tables (cached per context) */
     size_t arena_bytes;       /* max(h_bytes, points + scalars + scratch) */
 } czk_gpu_plan;
@@ -233,21 +233,25 @@ void czk_gpu_backend_destroy(czk_backend *be);
 
 /*
  * Keeps pk's point arrays (A, B_G1, B_G2, L, H) in device memory, so that the MSMs of every
- * later proof with pk read them there instead of copying them from the host. The arena is
- * first sized for pk's proofs (h at pk's domain, MSMs of its largest array); the key is
- * placed only if it fits in what the budget leaves beside that and the keys already
- * resident (at most 4 keys). pk's arrays must stay where they are, unchanged, until
- * czk_gpu_backend_detach_key(pk) (the engine's key manager holds a reference meanwhile);
- * calls with pk already resident do nothing.
- * Out: *resident = 1 when pk's points are on the device now, 0 when they do not fit (its
- * MSMs then stream the points from the host, as for any key). Synchronous (one copy of
- * each array). Returns CZK_OK, CZK_EINVAL, CZK_ENOMEM or CZK_ECUDA (nothing kept then).
+ * later proof with pk read them there instead of copying them from the host; with cs (may
+ * be NULL), also cs's matrices and pk's density, so that a proof of cs with pk sends only
+ * the witness to the device and runs every heavy step there (the backend's prove_sums:
+ * SpMV, h, MSMs). The arena is first sized for pk's proofs (h at pk's domain, MSMs of its
+ * largest array); the points are placed only if they fit in what the budget leaves beside
+ * that and the keys already resident (at most 4 keys), and the circuit only if it fits
+ * beside those with the arena a whole proof needs. pk's and cs's arrays must stay where
+ * they are, unchanged, until czk_gpu_backend_detach_key(pk) (the engine's key manager holds
+ * a reference meanwhile); calls with pk already resident only add cs when asked.
+ * Out: *resident = 2 when pk's points and cs are on the device now, 1 for the points only,
+ * 0 when even they do not fit (its MSMs then stream the points from the host, as for any
+ * key). Synchronous (one copy of each array). Returns CZK_OK, CZK_EINVAL, CZK_ENOMEM or
+ * CZK_ECUDA (*resident = 0, nothing kept).
  */
-int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk, int *resident,
-                               czk_err *err);
+int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                               int *resident, czk_err *err);
 
-/* Frees pk's device copy (waiting for the backend's stream first); a no-op when pk is not
- * resident. Call it before pk's arrays are freed or moved. */
+/* Frees pk's device copy and its circuit's (waiting for the backend's stream first); a no-op when
+ * pk is not resident. Call it before pk's arrays are freed or moved. */
 void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk *pk);
 
 /* Device bytes the resident keys hold. */

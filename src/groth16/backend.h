@@ -26,6 +26,7 @@
 #include "field/fr.h"
 #include "groth16/keys.h"
 #include "poly/ntt.h"
+#include "r1cs/r1cs.h"
 #include "util/pool.h"
 #include "util/status.h"
 
@@ -39,6 +40,28 @@ enum {
      * CPU MSM does): the prover hands them the raw scalars instead of splitting them. */
     CZK_BACKEND_MSM_SPLITS_ONES = 1u << 0,
 };
+
+/* Wall-clock nanoseconds of each step of one proof. */
+typedef struct czk_groth16_timings {
+    uint64_t spmv_ns;     /* a, b, c = A·w, B·w, C·w, input rows, padding; for a filtered
+                             key also the density pass over A and B */
+    uint64_t h_ns;        /* the quotient step (NTTs) */
+    uint64_t msm_a_ns;    /* Σ w_i·A_i */
+    uint64_t msm_b_g1_ns; /* Σ w_i·B_i in G1 */
+    uint64_t msm_b_g2_ns; /* Σ w_i·B_i in G2 */
+    uint64_t msm_l_ns;    /* Σ_aux w_i·L_i */
+    uint64_t msm_h_ns;    /* Σ h_i·H_i */
+    uint64_t total_ns;    /* the whole call, checks and assembly included */
+} czk_groth16_timings;
+
+/* The five multi-scalar sums of one proof (before r, s and the key's constants). */
+typedef struct czk_backend_sums {
+    czk_g1_jacobian a;    /* Σ w_i·A_i */
+    czk_g1_jacobian b_g1; /* Σ w_i·B_i in G1 */
+    czk_g2_jacobian b_g2; /* Σ w_i·B_i in G2 */
+    czk_g1_jacobian l;    /* Σ_aux w_i·L_i */
+    czk_g1_jacobian h;    /* Σ h_i·H_i */
+} czk_backend_sums;
 
 typedef struct czk_backend {
     const char *name; /* "cpu", "cuda:0", ... for logs */
@@ -85,6 +108,19 @@ typedef struct czk_backend {
      */
     void *(*host_alloc)(void *ctx, size_t bytes);
     void (*host_free)(void *ctx, void *p, size_t bytes);
+
+    /*
+     * Optional: every heavy step of one proof from the witness alone: a, b, c (the
+     * circuit's rows, the input rows, zero padding), h in pk's basis, and the five sums, as
+     * the step-by-step entries above would give them. A GPU backend does this when pk and cs
+     * are resident on its device, so that only the witness crosses the bus. Returns
+     * CZK_EUNSUPPORTED, having changed nothing, when it cannot for this (pk, cs): the
+     * prover then runs the entries above. NULL: never. In: w, cs->n_vars values; pk and cs
+     * already checked against each other by the prover. Out: *out; tm (may be NULL): the
+     * step times the backend can attribute, added to what is there.
+     */
+    int (*prove_sums)(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
+                      czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool, czk_err *err);
 } czk_backend;
 
 /*

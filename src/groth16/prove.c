@@ -249,6 +249,49 @@ static int check_shape(const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_f
     return CZK_OK;
 }
 
+/*
+ * A = α + ΣA + r·δ, B = β + ΣB + s·δ, C = ΣL + ΣH + s·A + r·B_G1 − r·s·δ. r and s are
+ * secret: constant-time multiplications and additions.
+ */
+static void assemble(czk_groth16_proof *proof, const czk_groth16_pk *pk,
+                     const czk_backend_sums *sums, const czk_fr *r, const czk_fr *s) {
+    czk_g1_jacobian pa, pb1, pc, t, d1;
+    czk_g2_jacobian pb2, t2j, d2;
+    czk_fr rs;
+    czk_g1_jacobian_from_affine(&d1, &pk->vk.delta_g1);
+    czk_g2_jacobian_from_affine(&d2, &pk->vk.delta_g2);
+
+    czk_g1_jacobian_mul(&t, &d1, r); /* A = α + ΣA + r·δ */
+    czk_g1_jacobian_add(&pa, &sums->a, &t);
+    czk_g1_jacobian_add_affine(&pa, &pa, &pk->vk.alpha_g1);
+
+    czk_g2_jacobian_mul(&t2j, &d2, s); /* B = β + ΣB + s·δ */
+    czk_g2_jacobian_add(&pb2, &sums->b_g2, &t2j);
+    czk_g2_jacobian_add_affine(&pb2, &pb2, &pk->vk.beta_g2);
+
+    czk_g1_jacobian_mul(&t, &d1, s);
+    czk_g1_jacobian_add(&pb1, &sums->b_g1, &t);
+    czk_g1_jacobian_add_affine(&pb1, &pb1, &pk->vk.beta_g1);
+
+    czk_g1_jacobian_add(&pc, &sums->l, &sums->h); /* C = ΣL + ΣH + s·A + r·B1 − r·s·δ */
+    czk_g1_jacobian_mul(&t, &pa, s);
+    czk_g1_jacobian_add(&pc, &pc, &t);
+    czk_g1_jacobian_mul(&t, &pb1, r);
+    czk_g1_jacobian_add(&pc, &pc, &t);
+    czk_fr_mul(&rs, r, s);
+    czk_g1_jacobian_mul(&t, &d1, &rs);
+    czk_g1_jacobian_neg(&t, &t);
+    czk_g1_jacobian_add(&pc, &pc, &t);
+
+    czk_g1_jacobian_to_affine(&proof->a, &pa);
+    czk_g2_jacobian_to_affine(&proof->b, &pb2);
+    czk_g1_jacobian_to_affine(&proof->c, &pc);
+    czk_memclear_explicit(&rs, sizeof(rs));
+    czk_memclear_explicit(&t, sizeof(t));
+    czk_memclear_explicit(&t2j, sizeof(t2j));
+    czk_memclear_explicit(&pb1, sizeof(pb1));
+}
+
 int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
                       const czk_fr *w, const czk_fr *r, const czk_fr *s, const czk_backend *be,
                       czk_pool *pool, czk_groth16_timings *timings, czk_err *err) {
@@ -260,8 +303,7 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
     uint64_t *a_bits = NULL, *b_bits = NULL, *ones_a = NULL, *ones_b = NULL;
     size_t *offsets = NULL;
     czk_ntt_domain *dom = NULL;
-    czk_g1_jacobian sum_a, sum_b1, sum_l, sum_h;
-    czk_g2_jacobian sum_b2;
+    czk_backend_sums sums;
     unsigned lg = 0;
     size_t max_pts = 0, ones_words = 0;
     int rc = check_shape(pk, cs, w, be, &lg, err);
@@ -271,6 +313,18 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
     const size_t n_pub1 = cs->n_public + 1, n_aux = n_vars - n_pub1;
     const int split =
         be->sum_g1 != NULL && be->sum_g2 != NULL && !(be->flags & CZK_BACKEND_MSM_SPLITS_ONES);
+
+    /* The whole heavy part on the backend, when it can (a GPU with pk and cs resident). */
+    if (be->prove_sums != NULL) {
+        rc = be->prove_sums(be->ctx, pk, cs, w, &sums, &tm, pool, err);
+        if (rc == CZK_OK) {
+            assemble(proof, pk, &sums, r, s);
+            goto out;
+        }
+        if (rc != CZK_EUNSUPPORTED)
+            goto out;
+        rc = CZK_OK;
+    }
 
     /* The layouts of A and B: which variables each point stands for. */
     gather_spec ga = {.w = w, .v_begin = 0, .v_end = n_vars};
@@ -349,7 +403,7 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
 
     /* 3. The MSMs. H first: afterwards a, b and c are all free for the gathered scalars. */
     t0 = czk_time_ns();
-    if ((rc = be->msm_g1(be->ctx, &sum_h, pk->h, a, pk->n_h, pool, err)) != CZK_OK)
+    if ((rc = be->msm_g1(be->ctx, &sums.h, pk->h, a, pk->n_h, pool, err)) != CZK_OK)
         goto out;
     tm.msm_h_ns = czk_time_ns() - t0;
 
@@ -371,7 +425,7 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
         gather(sa, ones_a, pk->n_a, &ga, offsets, pool);
         sc = sa;
     }
-    if ((rc = msm1(be, &sum_a, pk->a, sc, ones_a, pk->n_a, pool, err)) != CZK_OK)
+    if ((rc = msm1(be, &sums.a, pk->a, sc, ones_a, pk->n_a, pool, err)) != CZK_OK)
         goto out;
     tm.msm_a_ns = czk_time_ns() - t0;
 
@@ -381,10 +435,10 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
         gather(sb, ones_b, pk->n_b_g1, &gb, offsets, pool);
         sc = sb;
     }
-    if ((rc = msm1(be, &sum_b1, pk->b_g1, sc, ones_b, pk->n_b_g1, pool, err)) != CZK_OK)
+    if ((rc = msm1(be, &sums.b_g1, pk->b_g1, sc, ones_b, pk->n_b_g1, pool, err)) != CZK_OK)
         goto out;
     uint64_t t2 = czk_time_ns();
-    if ((rc = msm2(be, &sum_b2, pk->b_g2, sc, ones_b, pk->n_b_g2, pool, err)) != CZK_OK)
+    if ((rc = msm2(be, &sums.b_g2, pk->b_g2, sc, ones_b, pk->n_b_g2, pool, err)) != CZK_OK)
         goto out;
     uint64_t t3 = czk_time_ns();
     /* The shared gather is charged to B_G1. */
@@ -397,48 +451,12 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
         gather(sa, ones_a, n_aux, &gl, offsets, pool);
         sc = sa;
     }
-    if ((rc = msm1(be, &sum_l, pk->l, sc, ones_a, n_aux, pool, err)) != CZK_OK)
+    if ((rc = msm1(be, &sums.l, pk->l, sc, ones_a, n_aux, pool, err)) != CZK_OK)
         goto out;
     tm.msm_l_ns = czk_time_ns() - t0;
 
-    /* 4. Assembly. r and s are secret: constant-time multiplications and additions. */
-    {
-        czk_g1_jacobian pa, pb1, pc, t, d1;
-        czk_g2_jacobian pb2, t2j, d2;
-        czk_fr rs;
-        czk_g1_jacobian_from_affine(&d1, &pk->vk.delta_g1);
-        czk_g2_jacobian_from_affine(&d2, &pk->vk.delta_g2);
-
-        czk_g1_jacobian_mul(&t, &d1, r); /* A = α + ΣA + r·δ */
-        czk_g1_jacobian_add(&pa, &sum_a, &t);
-        czk_g1_jacobian_add_affine(&pa, &pa, &pk->vk.alpha_g1);
-
-        czk_g2_jacobian_mul(&t2j, &d2, s); /* B = β + ΣB + s·δ */
-        czk_g2_jacobian_add(&pb2, &sum_b2, &t2j);
-        czk_g2_jacobian_add_affine(&pb2, &pb2, &pk->vk.beta_g2);
-
-        czk_g1_jacobian_mul(&t, &d1, s);
-        czk_g1_jacobian_add(&pb1, &sum_b1, &t);
-        czk_g1_jacobian_add_affine(&pb1, &pb1, &pk->vk.beta_g1);
-
-        czk_g1_jacobian_add(&pc, &sum_l, &sum_h); /* C = ΣL + ΣH + s·A + r·B1 − r·s·δ */
-        czk_g1_jacobian_mul(&t, &pa, s);
-        czk_g1_jacobian_add(&pc, &pc, &t);
-        czk_g1_jacobian_mul(&t, &pb1, r);
-        czk_g1_jacobian_add(&pc, &pc, &t);
-        czk_fr_mul(&rs, r, s);
-        czk_g1_jacobian_mul(&t, &d1, &rs);
-        czk_g1_jacobian_neg(&t, &t);
-        czk_g1_jacobian_add(&pc, &pc, &t);
-
-        czk_g1_jacobian_to_affine(&proof->a, &pa);
-        czk_g2_jacobian_to_affine(&proof->b, &pb2);
-        czk_g1_jacobian_to_affine(&proof->c, &pc);
-        czk_memclear_explicit(&rs, sizeof(rs));
-        czk_memclear_explicit(&t, sizeof(t));
-        czk_memclear_explicit(&t2j, sizeof(t2j));
-        czk_memclear_explicit(&pb1, sizeof(pb1));
-    }
+    /* 4. Assembly. */
+    assemble(proof, pk, &sums, r, s);
 
 out:
     czk_ntt_domain_destroy(dom);

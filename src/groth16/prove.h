@@ -24,18 +24,7 @@
 extern "C" {
 #endif
 
-/* Wall-clock nanoseconds of each step of one proof. */
-typedef struct czk_groth16_timings {
-    uint64_t spmv_ns;     /* a, b, c = A·w, B·w, C·w, input rows, padding; for a filtered
-                             key also the density pass over A and B */
-    uint64_t h_ns;        /* the quotient step (NTTs) */
-    uint64_t msm_a_ns;    /* Σ w_i·A_i */
-    uint64_t msm_b_g1_ns; /* Σ w_i·B_i in G1 */
-    uint64_t msm_b_g2_ns; /* Σ w_i·B_i in G2 */
-    uint64_t msm_l_ns;    /* Σ_aux w_i·L_i */
-    uint64_t msm_h_ns;    /* Σ h_i·H_i */
-    uint64_t total_ns;    /* the whole call, checks and assembly included */
-} czk_groth16_timings;
+/* czk_groth16_timings: in groth16/backend.h (backends fill it too). */
 
 /*
  * Proves that `w` satisfies `cs` under the key `pk`.

@@ -31,6 +31,7 @@
 #include "gpu/cuda/ff/mont.cuh"
 #include "gpu/cuda/internal.cuh"
 #include "gpu/cuda/plan.cuh"
+#include "gpu/cuda/prover.cuh"
 #include "groth16/backend.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
@@ -41,63 +42,7 @@
 
 using czk_cuda::fr_t;
 
-/* Domains below this run the quotient on the CPU. */
-#define H_MIN_LG 10
-
-namespace {
-
-/* Pinned host buffers kept for reuse; a proof takes at most five (prove.c). */
-#define PINNED_SLOTS 8
-/* Keys whose points may be resident at once, and arrays per key (A, B_G1, B_G2, L, H). */
-#define RESIDENT_KEYS 4
-#define KEY_ARRAYS 5
-
-struct pinned_buf {
-    void *p; /* cudaHostAlloc'ed, or NULL for an empty slot */
-    size_t bytes;
-    int busy; /* handed out by host_alloc and not yet given back */
-};
-
-/* One array of a resident key: host range [host, host + bytes) mirrored at dev. */
-struct resident_range {
-    const char *host;
-    size_t bytes;
-    char *dev;
-};
-
-struct resident_key {
-    const czk_groth16_pk *pk; /* NULL: a free slot */
-    resident_range r[KEY_ARRAYS];
-    size_t bytes; /* device bytes of the five arrays */
-};
-
-struct gpu_backend {
-    czk_backend be; /* be.ctx points back to this struct */
-    czk_gpu *g;
-    char name[48];
-    size_t budget;     /* device bytes this backend may hold: arena + resident keys */
-    czk_gpu_plan plan; /* what the arena is sized for */
-    void *arena;       /* plan.arena_bytes or more, from czk__gpu_malloc */
-    size_t arena_bytes;
-
-    /* Pinned host memory (host_alloc): at most pinned_limit bytes in all, kept once made so
-     * that no proof pays for cudaHostAlloc or cudaFreeHost (both synchronise the device). */
-    pthread_mutex_t pin_mu;
-    pinned_buf pinned[PINNED_SLOTS];
-    size_t pinned_limit, pinned_bytes;
-
-    resident_key keys[RESIDENT_KEYS];
-    size_t resident_bytes;
-
-    /* The last h step's output is still at the start of the arena, as the host array
-     * h_host of h_n elements holds it: an MSM over those scalars (the prover's H MSM comes
-     * next) reads them there. Cleared by any other use of the arena. */
-    const czk_fr *h_host;
-    size_t h_n;
-};
-
-/* The device copy of host points [pts, pts + bytes) when a resident key holds them. */
-const void *resident_lookup(const gpu_backend *b, const void *pts, size_t bytes) {
+const void *czk__gpu_resident_lookup(const czk__gpu_backend *b, const void *pts, size_t bytes) {
     const char *p = (const char *)pts;
     for (int k = 0; k < RESIDENT_KEYS; k++) {
         if (b->keys[k].pk == NULL)
@@ -112,6 +57,8 @@ const void *resident_lookup(const gpu_backend *b, const void *pts, size_t bytes)
     return NULL;
 }
 
+namespace {
+
 /* a[i] = (a[i]·b[i] − c[i])·z, or without the factor when scale is 0. */
 __global__ void h_pointwise_kernel(fr_t *a, const fr_t *b, const fr_t *c, size_t n, fr_t z,
                                    int scale) {
@@ -124,42 +71,15 @@ __global__ void h_pointwise_kernel(fr_t *a, const fr_t *b, const fr_t *c, size_t
     x.store(a + i);
 }
 
-/* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before). */
-int ensure_plan(gpu_backend *b, unsigned lg, size_t points, czk_err *err) {
-    int rc = CZK_OK;
-    czk_gpu_plan p;
-    unsigned want_lg = lg > b->plan.lg ? lg : b->plan.lg;
-    size_t want_pts = points > b->plan.msm_points ? points : b->plan.msm_points;
-    if (b->arena != NULL && want_lg == b->plan.lg && want_pts == b->plan.msm_points)
-        return CZK_OK;
-    /* Resident keys stay; the arena gets what they leave of the budget. */
-    CZK_TRY(czk_gpu_plan_make(b->g, &p, b->budget - b->resident_bytes, want_lg, want_pts, err));
-    if (p.arena_bytes > b->arena_bytes || b->arena == NULL) {
-        /* Growing: the old arena goes first, so that the new one fits the same budget. */
-        b->h_host = NULL;
-        czk__gpu_free(b->g, b->arena, b->arena_bytes);
-        b->arena = NULL;
-        b->arena_bytes = 0;
-        CZK_TRY(czk__gpu_malloc(b->g, &b->arena, p.arena_bytes, err));
-        b->arena_bytes = p.arena_bytes;
-    }
-    b->plan = p;
-out:
-    return rc;
-}
-
 int gpu_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, czk_fr *a, czk_fr *b,
           czk_fr *c, czk_pool *pool, czk_err *err) {
-    gpu_backend *be = (gpu_backend *)ctx;
+    czk__gpu_backend *be = (czk__gpu_backend *)ctx;
     czk_gpu *g = be->g;
     int rc = CZK_OK;
     const unsigned lg = d != NULL ? czk_ntt_domain_lg(d) : 0;
     const size_t n = (size_t)1 << lg, bytes = n * sizeof(czk_fr);
-    czk_fr shift, z;
-    fr_t zd;
-    fr_t *dv[3];
+    void *dv[3];
     czk_fr *hv[3] = {a, b, c};
-    const czk_fr *omega;
 
     be->h_host = NULL; /* whatever happens below, the arena no longer holds an older h */
     if (d == NULL || a == NULL || b == NULL || c == NULL)
@@ -172,38 +92,14 @@ int gpu_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, czk_fr 
     if (lg > CZK_GPU_NTT_MAX_LG)
         return czk_err_set(err, CZK_EINVAL, "gpu h: domain 2^%u above 2^%d", lg,
                            CZK_GPU_NTT_MAX_LG);
-    omega = czk_ntt_domain_omega(d);
     CZK_TRY(czk__gpu_enter(g, err));
-    CZK_TRY(ensure_plan(be, lg, 0, err));
-    for (int k = 0; k < 3; k++)
-        dv[k] = (fr_t *)((char *)be->arena + (size_t)k * czk__gpu_align(bytes));
-
-    if (basis == CZK_H_MONOMIAL) {
-        uint64_t e = n;
-        czk_fr_set_u64(&shift, 7);
-        /* Z(g·ω^i) = g^n − 1 for every i: one constant, as in quotient.c. */
-        czk_fr_pow(&z, &shift, &e, 1);
-        czk_fr_sub(&z, &z, &CZK_FR_ONE);
-        czk_fr_inv(&z, &z);
-    } else {
-        shift = *czk_ntt_domain_omega_2n(d);
-        z = CZK_FR_ONE;
-    }
-    memcpy(&zd, &z, sizeof(zd));
-
+    CZK_TRY(czk__gpu_ensure_plan(be, lg, 0, err));
     for (int k = 0; k < 3; k++) {
+        dv[k] = (char *)be->arena + (size_t)k * czk__gpu_align(bytes);
         CZK_CUDA_TRY(err, cudaMemcpyAsync(dv[k], hv[k], bytes, cudaMemcpyHostToDevice, g->stream));
-        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[k], CZK_GPU_MEM_DEVICE, lg, CZK_GPU_NTT_INVERSE,
-                                omega, NULL, err));
-        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[k], CZK_GPU_MEM_DEVICE, lg,
-                                CZK_GPU_NTT_COSET_FORWARD, omega, &shift, err));
     }
-    h_pointwise_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->stream>>>(
-        dv[0], dv[1], dv[2], n, zd, basis == CZK_H_MONOMIAL ? 1 : 0);
-    CZK_CUDA_TRY(err, cudaGetLastError());
-    if (basis == CZK_H_MONOMIAL)
-        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[0], CZK_GPU_MEM_DEVICE, lg,
-                                CZK_GPU_NTT_COSET_INVERSE, omega, &shift, err));
+    CZK_TRY(czk__gpu_h_device(be, lg, basis, czk_ntt_domain_omega(d), czk_ntt_domain_omega_2n(d),
+                              dv, err));
     CZK_CUDA_TRY(err, cudaMemcpyAsync(a, dv[0], bytes, cudaMemcpyDeviceToHost, g->stream));
     CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
     be->h_host = a;
@@ -211,13 +107,12 @@ int gpu_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, czk_fr 
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);
-    czk_memclear_explicit(&z, sizeof(z));
     return rc;
 }
 
 int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
                size_t n, czk_pool *pool, czk_err *err) {
-    gpu_backend *be = (gpu_backend *)ctx;
+    czk__gpu_backend *be = (czk__gpu_backend *)ctx;
     czk_gpu *g = be->g;
     int rc = CZK_OK;
     size_t bs = 0, nb = 0, off = 0, pts_bytes, sc_bytes;
@@ -238,9 +133,9 @@ int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const 
     /* h's output still in the arena (gpu_h), and the arena not about to be regrown. */
     h_on_device = sc == be->h_host && n <= be->h_n && be->arena != NULL && be->plan.msm_points >= n;
     be->h_host = NULL;
-    CZK_TRY(ensure_plan(be, 0, n, err));
+    CZK_TRY(czk__gpu_ensure_plan(be, 0, n, err));
     CZK_TRY(czk__gpu_msm_pick_batch(g, n, be->arena_bytes, &bs, &nb, err));
-    resident = (const char *)resident_lookup(be, pts, n * sizeof(czk_g1_affine));
+    resident = (const char *)czk__gpu_resident_lookup(be, pts, n * sizeof(czk_g1_affine));
     h_on_device = h_on_device && nb == 1;
     for (size_t k = 0; k < nb; k++) {
         size_t m = n / nb + (k < n % nb ? 1 : 0);
@@ -286,7 +181,7 @@ int gpu_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const 
 }
 
 void *gpu_host_alloc(void *ctx, size_t bytes) {
-    gpu_backend *b = (gpu_backend *)ctx;
+    czk__gpu_backend *b = (czk__gpu_backend *)ctx;
     void *r = NULL;
     int best = -1, empty = -1;
     if (bytes == 0)
@@ -337,7 +232,7 @@ void *gpu_host_alloc(void *ctx, size_t bytes) {
 }
 
 void gpu_host_free(void *ctx, void *p, size_t bytes) {
-    gpu_backend *b = (gpu_backend *)ctx;
+    czk__gpu_backend *b = (czk__gpu_backend *)ctx;
     (void)bytes; /* the slot knows its own size, which may be larger */
     pthread_mutex_lock(&b->pin_mu);
     for (int i = 0; i < PINNED_SLOTS; i++)
@@ -346,7 +241,8 @@ void gpu_host_free(void *ctx, void *p, size_t bytes) {
     pthread_mutex_unlock(&b->pin_mu);
 }
 
-void key_free(gpu_backend *b, resident_key *k) {
+void key_free(czk__gpu_backend *b, resident_key *k) {
+    czk__gpu_circuit_free(b, k);
     for (int i = 0; i < KEY_ARRAYS; i++) {
         if (k->r[i].dev != NULL)
             czk__gpu_free(b->g, k->r[i].dev, k->r[i].bytes);
@@ -363,10 +259,75 @@ size_t host_memory(void) {
 
 } // namespace
 
-extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk, int *resident,
-                                          czk_err *err) {
+int czk__gpu_h_device(czk__gpu_backend *b, unsigned lg, czk_groth16_h_basis basis,
+                      const czk_fr *omega, const czk_fr *omega_2n, void *const dv[3],
+                      czk_err *err) {
+    czk_gpu *g = b->g;
     int rc = CZK_OK;
-    gpu_backend *b;
+    const size_t n = (size_t)1 << lg;
+    czk_fr shift, z;
+    fr_t zd;
+    if (basis == CZK_H_MONOMIAL) {
+        uint64_t e = n;
+        czk_fr_set_u64(&shift, 7);
+        /* Z(g·ω^i) = g^n − 1 for every i: one constant, as in quotient.c. */
+        czk_fr_pow(&z, &shift, &e, 1);
+        czk_fr_sub(&z, &z, &CZK_FR_ONE);
+        czk_fr_inv(&z, &z);
+    } else {
+        shift = *omega_2n;
+        z = CZK_FR_ONE;
+    }
+    memcpy(&zd, &z, sizeof(zd));
+    for (int k = 0; k < 3; k++) {
+        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[k], CZK_GPU_MEM_DEVICE, lg, CZK_GPU_NTT_INVERSE,
+                                omega, NULL, err));
+        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[k], CZK_GPU_MEM_DEVICE, lg,
+                                CZK_GPU_NTT_COSET_FORWARD, omega, &shift, err));
+    }
+    h_pointwise_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->stream>>>(
+        (fr_t *)dv[0], (const fr_t *)dv[1], (const fr_t *)dv[2], n, zd,
+        basis == CZK_H_MONOMIAL ? 1 : 0);
+    CZK_CUDA_TRY(err, cudaGetLastError());
+    if (basis == CZK_H_MONOMIAL)
+        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[0], CZK_GPU_MEM_DEVICE, lg,
+                                CZK_GPU_NTT_COSET_INVERSE, omega, &shift, err));
+out:
+    czk_memclear_explicit(&z, sizeof(z));
+    return rc;
+}
+
+/* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before). */
+int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_err *err) {
+    int rc = CZK_OK;
+    czk_gpu_plan p;
+    unsigned want_lg = lg > b->plan.lg ? lg : b->plan.lg;
+    size_t want_pts = points > b->plan.msm_points ? points : b->plan.msm_points;
+    size_t want_bytes;
+    if (b->arena != NULL && want_lg == b->plan.lg && want_pts == b->plan.msm_points &&
+        b->arena_bytes >= b->arena_min)
+        return CZK_OK;
+    /* Resident keys stay; the arena gets what they leave of the budget. */
+    CZK_TRY(czk_gpu_plan_make(b->g, &p, b->budget - b->resident_bytes, want_lg, want_pts, err));
+    want_bytes = p.arena_bytes > b->arena_min ? p.arena_bytes : b->arena_min;
+    if (want_bytes > b->arena_bytes || b->arena == NULL) {
+        /* Growing: the old arena goes first, so that the new one fits the same budget. */
+        b->h_host = NULL;
+        czk__gpu_free(b->g, b->arena, b->arena_bytes);
+        b->arena = NULL;
+        b->arena_bytes = 0;
+        CZK_TRY(czk__gpu_malloc(b->g, &b->arena, want_bytes, err));
+        b->arena_bytes = want_bytes;
+    }
+    b->plan = p;
+out:
+    return rc;
+}
+
+extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk,
+                                          const czk_r1cs *cs, int *resident, czk_err *err) {
+    int rc = CZK_OK;
+    czk__gpu_backend *b;
     resident_key *slot = NULL;
     size_t total = 0, max_pts;
     unsigned lg = 0;
@@ -376,11 +337,17 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
     } arr[KEY_ARRAYS];
     if (be == NULL || pk == NULL || resident == NULL)
         return czk_err_set(err, CZK_EINVAL, "attach key: NULL argument");
-    b = (gpu_backend *)be->ctx;
+    b = (czk__gpu_backend *)be->ctx;
     *resident = 0;
     for (int k = 0; k < RESIDENT_KEYS; k++) {
         if (b->keys[k].pk == pk) {
-            *resident = 1;
+            *resident = b->keys[k].circ.cs != NULL ? 2 : 1;
+            if (cs != NULL && b->keys[k].circ.cs == NULL) {
+                int placed = 0;
+                CZK_TRY(czk__gpu_enter(b->g, err));
+                CZK_TRY(czk__gpu_circuit_attach(b, &b->keys[k], cs, &placed, err));
+                *resident = placed ? 2 : 1;
+            }
             return CZK_OK;
         }
         if (b->keys[k].pk == NULL && slot == NULL)
@@ -402,7 +369,7 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
     max_pts = max_pts > pk->n_h ? max_pts : pk->n_h;
     CZK_TRY(czk__gpu_enter(b->g, err));
     /* The proofs' working set comes first: a key is resident only beside it. */
-    CZK_TRY(ensure_plan(b, lg >= H_MIN_LG ? lg : 0, max_pts, err));
+    CZK_TRY(czk__gpu_ensure_plan(b, lg >= H_MIN_LG ? lg : 0, max_pts, err));
     if (b->arena_bytes + b->plan.tables_bytes + b->resident_bytes + total > b->budget)
         return CZK_OK;
     slot->pk = pk;
@@ -418,17 +385,24 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
         CZK_CUDA_TRY(err, cudaMemcpy(r->dev, r->host, r->bytes, cudaMemcpyHostToDevice));
     }
     *resident = 1;
+    if (cs != NULL) {
+        int placed = 0;
+        CZK_TRY(czk__gpu_circuit_attach(b, slot, cs, &placed, err));
+        *resident = placed ? 2 : 1;
+    }
 out:
     if (rc != CZK_OK && slot != NULL && slot->pk == pk)
         key_free(b, slot);
+    if (rc != CZK_OK)
+        *resident = 0;
     return rc;
 }
 
 extern "C" void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk *pk) {
-    gpu_backend *b;
+    czk__gpu_backend *b;
     if (be == NULL || pk == NULL)
         return;
-    b = (gpu_backend *)be->ctx;
+    b = (czk__gpu_backend *)be->ctx;
     (void)cudaSetDevice(b->g->device);
     /* The stream may still read the points: let it drain first. */
     (void)cudaStreamSynchronize(b->g->stream);
@@ -438,11 +412,11 @@ extern "C" void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk
 }
 
 extern "C" size_t czk_gpu_backend_resident_bytes(const czk_backend *be) {
-    return ((const gpu_backend *)be->ctx)->resident_bytes;
+    return ((const czk__gpu_backend *)be->ctx)->resident_bytes;
 }
 
 extern "C" void czk_gpu_backend_pinned(const czk_backend *be, size_t *held, size_t *limit) {
-    gpu_backend *b = (gpu_backend *)be->ctx;
+    czk__gpu_backend *b = (czk__gpu_backend *)be->ctx;
     pthread_mutex_lock(&b->pin_mu);
     *held = b->pinned_bytes;
     *limit = b->pinned_limit;
@@ -452,12 +426,12 @@ extern "C" void czk_gpu_backend_pinned(const czk_backend *be, size_t *held, size
 extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_gpu_plan_opts *opts,
                                       czk_err *err) {
     int rc = CZK_OK;
-    gpu_backend *b = NULL;
+    czk__gpu_backend *b = NULL;
     size_t free_b = 0, total_b = 0, avail;
     if (out == NULL)
         return czk_err_set(err, CZK_EINVAL, "out is NULL");
     *out = NULL;
-    b = (gpu_backend *)czk_calloc(1, sizeof(*b));
+    b = (czk__gpu_backend *)czk_calloc(1, sizeof(*b));
     if (b == NULL)
         return czk_err_set(err, CZK_ENOMEM, "gpu backend");
     b->be.ctx = b;
@@ -485,13 +459,14 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
     b->be.sum_g2 = NULL;
     b->be.host_alloc = gpu_host_alloc;
     b->be.host_free = gpu_host_free;
+    b->be.prove_sums = czk__gpu_prove_sums;
     if (opts != NULL && opts->max_lg > 0) {
         size_t pts = (size_t)1 << (opts->max_lg < 40 ? opts->max_lg : 40);
         if (opts->max_points > pts)
             pts = opts->max_points;
-        CZK_TRY(ensure_plan(b, opts->max_lg, pts, err));
+        CZK_TRY(czk__gpu_ensure_plan(b, opts->max_lg, pts, err));
     } else if (opts != NULL && opts->max_points > 0) {
-        CZK_TRY(ensure_plan(b, 0, opts->max_points, err));
+        CZK_TRY(czk__gpu_ensure_plan(b, 0, opts->max_points, err));
     }
     *out = &b->be;
     b = NULL;
@@ -502,10 +477,10 @@ out:
 }
 
 extern "C" void czk_gpu_backend_destroy(czk_backend *be) {
-    gpu_backend *b;
+    czk__gpu_backend *b;
     if (be == NULL)
         return;
-    b = (gpu_backend *)be->ctx;
+    b = (czk__gpu_backend *)be->ctx;
     if (b->g != NULL) {
         (void)cudaSetDevice(b->g->device);
         (void)cudaStreamSynchronize(b->g->stream);
@@ -523,9 +498,9 @@ extern "C" void czk_gpu_backend_destroy(czk_backend *be) {
 }
 
 extern "C" void czk_gpu_backend_plan(const czk_backend *be, czk_gpu_plan *plan) {
-    *plan = ((const gpu_backend *)be->ctx)->plan;
+    *plan = ((const czk__gpu_backend *)be->ctx)->plan;
 }
 
 extern "C" czk_gpu *czk_gpu_backend_context(const czk_backend *be) {
-    return ((const gpu_backend *)be->ctx)->g;
+    return ((const czk__gpu_backend *)be->ctx)->g;
 }

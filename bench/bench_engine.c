@@ -1,0 +1,314 @@
+/*
+ * bench_engine: a steady run of the proving engine on the synthetic PoRep-shaped circuit,
+ * and the device timeline rebuilt from its per-partition timing lines (issue 5, item 8).
+ *
+ *   bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] [--workers W]
+ *                [--synth T] [--backend auto|cpu|cuda] [--log FILE]
+ *
+ * Defaults: K 16, 8 jobs of 4 partitions, 2 in flight, 2 workers per device, backend auto.
+ * The circuit (and its development key) is loaded before the clock starts. Jobs are
+ * submitted so that J are always in flight; each is awaited and must COMPLETE (the engine
+ * verifies every proof). Then, per device, from the lines' kernel_at_ms and kernel_ms:
+ * the window from the first kernel region's start to the last one's end, the union of the
+ * kernel regions inside it, and busy = union / window; plus medians of each step, the
+ * throughput in s/proof (a proof = one job, as cuzk-bench counts), and the process's peak
+ * resident memory. "Kernel region" is the device lock's hold (czk.h): on a GPU backend
+ * with the key and circuit resident it is the witness upload, the kernels and the G2 MSM;
+ * a profiler's view of kernel time is the nvidia-smi sample the GPU script takes beside it.
+ * Exit status: 0 when every job completed, 1 otherwise.
+ */
+#include "czk.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef CZK_GIT_COMMIT
+#define CZK_GIT_COMMIT "unknown"
+#endif
+
+#define MAX_LINES 100000
+
+typedef struct pline {
+    double queue, synth, lock_wait, kernel, finish, verify, at;
+    char backend[32];
+    int ok;
+} pline;
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pline *g_lines;
+static size_t g_n;
+static FILE *g_log;
+
+static double field(const char *line, const char *key) {
+    const char *p = strstr(line, key);
+    return p != NULL ? strtod(p + strlen(key), NULL) : -1;
+}
+
+static void on_log(void *arg, int level, const char *line) {
+    (void)arg;
+    pthread_mutex_lock(&g_mu);
+    if (g_log != NULL)
+        fprintf(g_log, "%d %s\n", level, line);
+    if (strncmp(line, "partition ", 10) == 0 && g_n < MAX_LINES) {
+        pline *l = &g_lines[g_n++];
+        l->queue = field(line, " queue_ms=");
+        l->synth = field(line, " synth_ms=");
+        l->lock_wait = field(line, " lock_wait_ms=");
+        l->kernel = field(line, " kernel_ms=");
+        l->finish = field(line, " finish_ms=");
+        l->verify = field(line, " verify_ms=");
+        l->at = field(line, " kernel_at_ms=");
+        l->ok = strstr(line, " result=ok") != NULL;
+        const char *b = strstr(line, " backend=");
+        l->backend[0] = '\0';
+        if (b != NULL)
+            sscanf(b + 9, "%31s", l->backend);
+    }
+    pthread_mutex_unlock(&g_mu);
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n) {
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof(*v), cmp_d);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Peak resident set of this process in bytes (VmHWM), 0 when unknown. */
+static unsigned long long peak_rss(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char buf[256];
+    unsigned long long kb = 0;
+    if (f == NULL)
+        return 0;
+    while (fgets(buf, sizeof(buf), f) != NULL)
+        if (sscanf(buf, "VmHWM: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb * 1024;
+}
+
+typedef struct span {
+    double a, b;
+} span;
+
+static int cmp_span(const void *x, const void *y) {
+    const span *p = x, *q = y;
+    return (p->a > q->a) - (p->a < q->a);
+}
+
+/* Device timeline of one backend name: window, union of kernel regions, count. */
+static void timeline(const char *backend, double *window, double *busy, size_t *count) {
+    span *s = calloc(g_n ? g_n : 1, sizeof(*s));
+    size_t m = 0;
+    *window = *busy = 0;
+    for (size_t i = 0; s != NULL && i < g_n; i++)
+        if (strcmp(g_lines[i].backend, backend) == 0 && g_lines[i].at >= 0)
+            s[m++] = (span){g_lines[i].at, g_lines[i].at + g_lines[i].kernel};
+    *count = m;
+    if (m > 0) {
+        qsort(s, m, sizeof(*s), cmp_span);
+        double lo = s[0].a, hi = s[0].b, end = s[0].a;
+        for (size_t i = 0; i < m; i++) {
+            double a = s[i].a > end ? s[i].a : end;
+            if (s[i].b > a)
+                *busy += s[i].b - a;
+            if (s[i].b > end)
+                end = s[i].b;
+            if (s[i].b > hi)
+                hi = s[i].b;
+        }
+        *window = hi - lo;
+    }
+    free(s);
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] "
+                    "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--log FILE]\n");
+}
+
+int main(int argc, char **argv) {
+    unsigned k = 16, jobs = 8, parts = 4, inflight = 2, workers = 2, synth = 0;
+    const char *backend = "auto", *log_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (i + 1 >= argc) {
+            usage();
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (strcmp(a, "--k") == 0)
+            k = (unsigned)atoi(v);
+        else if (strcmp(a, "--jobs") == 0)
+            jobs = (unsigned)atoi(v);
+        else if (strcmp(a, "--partitions") == 0)
+            parts = (unsigned)atoi(v);
+        else if (strcmp(a, "--inflight") == 0)
+            inflight = (unsigned)atoi(v);
+        else if (strcmp(a, "--workers") == 0)
+            workers = (unsigned)atoi(v);
+        else if (strcmp(a, "--synth") == 0)
+            synth = (unsigned)atoi(v);
+        else if (strcmp(a, "--backend") == 0)
+            backend = v;
+        else if (strcmp(a, "--log") == 0)
+            log_path = v;
+        else {
+            usage();
+            return 2;
+        }
+    }
+    if (jobs == 0 || parts == 0 || inflight == 0 || jobs > 10000 || parts > 64) {
+        usage();
+        return 2;
+    }
+    g_lines = calloc(MAX_LINES, sizeof(*g_lines));
+    if (g_lines == NULL)
+        return 1;
+    if (log_path != NULL)
+        g_log = fopen(log_path, "w");
+
+    czk_engine_config cfg;
+    czk_engine_config_default(&cfg);
+    cfg.backend = backend;
+    cfg.workers_per_device = workers;
+    cfg.synth_threads = synth;
+    cfg.log = on_log;
+    cfg.log_level = CZK_LOG_INFO;
+    czk_engine *e = NULL;
+    czk_err err = {0, ""};
+    if (czk_engine_create(&e, &cfg, &err) != CZK_OK) {
+        fprintf(stderr, "bench_engine: %s\n", err.msg);
+        return 1;
+    }
+    uint64_t load_ms = 0;
+    if (czk_engine_register_synthetic(e, "bench", k, &err) != CZK_OK ||
+        czk_engine_preload(e, "bench", NULL, &load_ms, &err) != CZK_OK) {
+        fprintf(stderr, "bench_engine: circuit 2^%u: %s\n", k, err.msg);
+        czk_engine_destroy(e);
+        return 1;
+    }
+    printf("# bench_engine commit %s: k %u, %u jobs x %u partitions, %u in flight, %u workers "
+           "per device, backend %s; key loaded in %llu ms\n",
+           CZK_GIT_COMMIT, k, jobs, parts, inflight, workers, backend, (unsigned long long)load_ms);
+
+    char(*ids)[128] = calloc(jobs, 128);
+    double *job_ms = calloc(jobs, sizeof(double)), *t_sub = calloc(jobs, sizeof(double));
+    unsigned submitted = 0, done = 0, failed = 0;
+    double t0 = now_ms();
+    while (done < jobs && ids != NULL && job_ms != NULL && t_sub != NULL) {
+        while (submitted < jobs && submitted - done < inflight) {
+            char rid[64];
+            snprintf(rid, sizeof(rid), "bench-%u", submitted);
+            czk_job_request req;
+            memset(&req, 0, sizeof(req));
+            req.request_id = rid;
+            req.circuit_id = "bench";
+            req.n_partitions = parts;
+            req.synth_seed = 1000 + submitted;
+            t_sub[submitted] = now_ms();
+            if (czk_engine_submit(e, &req, ids[submitted], NULL, NULL, &err) != CZK_OK) {
+                fprintf(stderr, "bench_engine: submit %u: %s\n", submitted, err.msg);
+                failed++;
+                ids[submitted][0] = '\0';
+            }
+            submitted++;
+        }
+        czk_job_result res;
+        memset(&res, 0, sizeof(res));
+        if (ids[done][0] != '\0') {
+            (void)czk_engine_await(e, ids[done], 0, &res, &err);
+            job_ms[done] = now_ms() - t_sub[done];
+            if (res.status != CZK_JOB_COMPLETED) {
+                fprintf(stderr, "bench_engine: job %u: status %d: %s\n", done, (int)res.status,
+                        res.error);
+                failed++;
+            }
+            czk_job_result_clear(&res);
+        }
+        done++;
+        if (done % 10 == 0 || done == jobs) {
+            fprintf(stderr, "\rbench_engine: %u/%u jobs, %.1f s", done, jobs,
+                    (now_ms() - t0) / 1e3);
+            fflush(stderr);
+        }
+    }
+    double wall = now_ms() - t0;
+    fprintf(stderr, "\n");
+    czk_engine_shutdown(e, 10000);
+
+    czk_engine_status st;
+    if (czk_engine_get_status(e, &st) == CZK_OK) {
+        printf("# host budget %.2f GiB, pinned budget %.2f GiB (held %.2f GiB)\n",
+               (double)st.host_budget_bytes / (1 << 30), (double)st.pinned_budget_bytes / (1 << 30),
+               (double)st.pinned_used_bytes / (1 << 30));
+        czk_engine_status_clear(&st);
+    }
+    czk_engine_destroy(e); /* joins the logger: every line is in */
+
+    /* Medians over the successful partitions. */
+    size_t n = g_n, okn = 0;
+    double *v[7];
+    for (int i = 0; i < 7; i++)
+        v[i] = calloc(n ? n : 1, sizeof(double));
+    for (size_t i = 0; i < n; i++) {
+        if (!g_lines[i].ok)
+            continue;
+        v[0][okn] = g_lines[i].queue;
+        v[1][okn] = g_lines[i].synth;
+        v[2][okn] = g_lines[i].lock_wait;
+        v[3][okn] = g_lines[i].kernel;
+        v[4][okn] = g_lines[i].finish;
+        v[5][okn] = g_lines[i].verify;
+        okn++;
+    }
+    printf("partitions %zu (ok %zu), jobs %u, failed %u\n", n, okn, jobs, failed);
+    printf("median ms: queue %.2f synth %.2f lock_wait %.2f kernel %.2f finish %.2f verify %.2f\n",
+           median_of(v[0], okn), median_of(v[1], okn), median_of(v[2], okn), median_of(v[3], okn),
+           median_of(v[4], okn), median_of(v[5], okn));
+    printf("job ms: median %.1f\n", median_of(job_ms, jobs));
+    printf("wall %.3f s, %.4f s/proof (%.2f proofs/s), %.4f s/partition\n", wall / 1e3,
+           wall / 1e3 / jobs, jobs / (wall / 1e3), wall / 1e3 / (jobs * parts));
+    /* One timeline per backend name seen (cuda:0, cpu, ...). */
+    char seen[8][32];
+    int n_seen = 0;
+    for (size_t i = 0; i < n && n_seen < 8; i++) {
+        int known = 0;
+        for (int j = 0; j < n_seen; j++)
+            known |= strcmp(seen[j], g_lines[i].backend) == 0;
+        if (!known)
+            snprintf(seen[n_seen++], sizeof(seen[0]), "%s", g_lines[i].backend);
+    }
+    for (int j = 0; j < n_seen; j++) {
+        double window, busy;
+        size_t cnt;
+        timeline(seen[j], &window, &busy, &cnt);
+        printf("device %s: %zu kernel regions, window %.3f s, busy %.3f s = %.1f %%\n", seen[j],
+               cnt, window / 1e3, busy / 1e3, window > 0 ? 100.0 * busy / window : 0);
+    }
+    printf("peak RSS %.2f GiB\n", (double)peak_rss() / (1 << 30));
+    for (int i = 0; i < 7; i++)
+        free(v[i]);
+    free(ids);
+    free(job_ms);
+    free(t_sub);
+    free(g_lines);
+    if (g_log != NULL)
+        fclose(g_log);
+    return failed == 0 && okn == (size_t)jobs * parts ? 0 : 1;
+}

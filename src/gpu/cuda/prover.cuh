@@ -1,0 +1,119 @@
+/*
+ * Private to src/gpu/cuda: the CUDA prover backend's state, shared by backend_table.cu (the
+ * step-by-step entries, pinned memory, resident keys) and resident.cu (whole proofs from the
+ * witness when the key and the circuit are resident).
+ */
+#ifndef CZK_GPU_CUDA_PROVER_CUH
+#define CZK_GPU_CUDA_PROVER_CUH
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/backend.h"
+#include "gpu/cuda/internal.cuh"
+#include "groth16/backend.h"
+#include "groth16/keys.h"
+#include "r1cs/r1cs.h"
+#include "util/status.h"
+
+/* Domains below this run the quotient on the CPU. */
+#define H_MIN_LG 10
+
+/* Pinned host buffers kept for reuse: a proof takes at most five (prove.c), and the engine
+ * stages each synthesized witness in one until its partition is proved. */
+#define PINNED_SLOTS 32
+/* Keys whose points may be resident at once, and arrays per key (A, B_G1, B_G2, L, H). */
+#define RESIDENT_KEYS 4
+#define KEY_ARRAYS 5
+
+struct pinned_buf {
+    void *p; /* cudaHostAlloc'ed, or NULL for an empty slot */
+    size_t bytes;
+    int busy; /* handed out by host_alloc and not yet given back */
+};
+
+/* One array of a resident key: host range [host, host + bytes) mirrored at dev. */
+struct resident_range {
+    const char *host;
+    size_t bytes;
+    char *dev;
+};
+
+/* A circuit on the device: A, B, C in CSR and, for a filtered key, which variables have an
+ * A or a B point (one byte each), so that a proof needs only the witness (resident.cu). */
+struct resident_circuit {
+    const czk_r1cs *cs; /* NULL: not resident */
+    uint64_t *row_ptr[3];
+    uint32_t *cols[3];
+    czk_fr *vals[3];
+    size_t row_bytes[3], col_bytes[3], val_bytes[3];
+    uint8_t *take_a, *take_b; /* NULL for a dense key (every variable has its points) */
+    size_t take_bytes;
+    size_t bytes;       /* device bytes of all of the above */
+    size_t arena_bytes; /* the arena a whole proof needs (resident.cu's layout) */
+};
+
+struct resident_key {
+    const czk_groth16_pk *pk; /* NULL: a free slot */
+    resident_range r[KEY_ARRAYS];
+    size_t bytes; /* device bytes of the five arrays */
+    resident_circuit circ;
+};
+
+struct czk__gpu_backend {
+    czk_backend be; /* be.ctx points back to this struct */
+    czk_gpu *g;
+    char name[48];
+    size_t budget;     /* device bytes this backend may hold: arena + resident keys */
+    czk_gpu_plan plan; /* what the arena is sized for */
+    void *arena;       /* plan.arena_bytes or more, from czk__gpu_malloc */
+    size_t arena_bytes;
+
+    /* Pinned host memory (host_alloc): at most pinned_limit bytes in all, kept once made so
+     * that no proof pays for cudaHostAlloc or cudaFreeHost (both synchronise the device). */
+    pthread_mutex_t pin_mu;
+    pinned_buf pinned[PINNED_SLOTS];
+    size_t pinned_limit, pinned_bytes;
+
+    resident_key keys[RESIDENT_KEYS];
+    size_t resident_bytes; /* keys and circuits */
+    size_t arena_min;      /* the arena is never smaller (resident circuits' proofs) */
+
+    /* The last h step's output is still at the start of the arena, as the host array
+     * h_host of h_n elements holds it: an MSM over those scalars (the prover's H MSM comes
+     * next) reads them there. Cleared by any other use of the arena. */
+    const czk_fr *h_host;
+    size_t h_n;
+};
+
+/* The device copy of host points [pts, pts + bytes) when a resident key holds them. */
+const void *czk__gpu_resident_lookup(const czk__gpu_backend *b, const void *pts, size_t bytes);
+
+/* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before),
+ * and at least b->arena_min bytes. */
+int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_err *err);
+
+/*
+ * h on the device from a, b, c already in dv[0..2] (2^lg elements each, lg >= H_MIN_LG):
+ * leaves h in dv[0] in the form `basis` asks for (groth16/backend.h); dv[1], dv[2] become
+ * scratch. omega, omega_2n: the CPU domain's roots. Queued on the context's stream; returns
+ * without waiting for it.
+ */
+int czk__gpu_h_device(czk__gpu_backend *b, unsigned lg, czk_groth16_h_basis basis,
+                      const czk_fr *omega, const czk_fr *omega_2n, void *const dv[3], czk_err *err);
+
+/* The backend's prove_sums entry (resident.cu). */
+int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
+                        czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
+                        czk_err *err);
+
+/* Places cs on the device beside its resident key k, when it fits the budget. Out:
+ * *placed. Returns CZK_OK, or an error (nothing of cs kept then). */
+int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
+                            czk_err *err);
+
+/* Frees k's resident circuit, if any. */
+void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k);
+
+#endif /* CZK_GPU_CUDA_PROVER_CUH */

@@ -1,0 +1,425 @@
+/*
+ * Whole proofs from the witness when the key and the circuit are resident on the device:
+ * the backend's prove_sums entry (groth16/backend.h), so that only the witness crosses the
+ * bus (issue 4, item 4).
+ *
+ * DESIGN. czk_gpu_backend_attach_key(pk, cs) keeps pk's points and cs's three CSR matrices
+ * on the device, with, for a filtered (bellperson) key, one byte per variable saying
+ * whether it has an A point and a B point (the density the CPU prover recomputes every
+ * proof). A proof then runs, on the context's stream:
+ *
+ *   1. the witness W (n_vars Fr) up, from the caller's memory (pinned when the engine got
+ *      it from the backend's host_alloc);
+ *   2. a, b, c = A·W, B·W, C·W, one thread per row, with the input rows a[n_c + i] = w[i]
+ *      and zero padding (or c = a·b row by row when C is not stored, as r1cs.c does);
+ *      coefficients ±1 (most of a PoRep circuit's) cost an addition, not a product;
+ *   3. h in place (czk__gpu_h_device), bit for bit the CPU's quotient;
+ *   4. the H MSM over h where it lies; A and B_G1 over W compacted by the density bytes
+ *      (CUB DeviceSelect: the same order as the CPU's gather); L over W past the inputs;
+ *      B_G2 on the CPU over the compacted B scalars brought back (the device G2 MSM is
+ *      not in this build);
+ * and the CPU assembles the proof from the five sums (prove.c).
+ *
+ * Arena layout (bytes, each part aligned): [W: 32·n_vars][S: 32·max(n_a, n_b)][a/h: 32·n]
+ * [R: max(b and c = 2·32·n, the largest MSM's scratch)]. b and c are dead once h is made,
+ * so the MSMs' scratch reuses them.
+ */
+#include <cub/device/device_select.cuh>
+#include <cuda_runtime.h>
+#include <string.h>
+
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "field/fr.h"
+#include "gpu/backend.h"
+#include "gpu/cuda/ff/mont.cuh"
+#include "gpu/cuda/internal.cuh"
+#include "gpu/cuda/plan.cuh"
+#include "gpu/cuda/prover.cuh"
+#include "msm/msm.h"
+#include "poly/ntt.h"
+#include "util/alloc.h"
+#include "util/memclear.h"
+#include "util/timer.h"
+
+using czk_cuda::fr_t;
+
+namespace {
+
+/* Σ_e vals[e]·w[cols[e]] over row i; ±1 coefficients add or subtract. */
+__device__ __forceinline__ fr_t row_dot(const uint64_t *rp, const uint32_t *cols, const fr_t *vals,
+                                        const fr_t *w, size_t i, const fr_t &one,
+                                        const fr_t &mone) {
+    fr_t acc = fr_t::zero();
+    const uint64_t e1 = rp[i + 1];
+    for (uint64_t e = rp[i]; e < e1; e++) {
+        fr_t v = fr_t::load_ro(vals + e);
+        fr_t x = fr_t::load_ro(w + cols[e]);
+        if (v.equal(one))
+            acc += x;
+        else if (v.equal(mone))
+            acc -= x;
+        else
+            acc += v * x;
+    }
+    return acc;
+}
+
+struct csr3 {
+    const uint64_t *rp[3];
+    const uint32_t *cols[3];
+    const fr_t *vals[3];
+};
+
+/* a, b, c over the whole domain of n rows; see the DESIGN block, step 2. */
+__global__ void __launch_bounds__(256)
+    spmv_kernel(fr_t *a, fr_t *b, fr_t *c, csr3 m, const fr_t *w, size_t n_c, size_t n_pub1,
+                size_t n, fr_t one, fr_t mone) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    fr_t av = fr_t::zero(), bv = fr_t::zero(), cv = fr_t::zero();
+    if (i < n_c) {
+        av = row_dot(m.rp[0], m.cols[0], m.vals[0], w, i, one, mone);
+        bv = row_dot(m.rp[1], m.cols[1], m.vals[1], w, i, one, mone);
+        cv = m.rp[2] != nullptr ? row_dot(m.rp[2], m.cols[2], m.vals[2], w, i, one, mone) : av * bv;
+    } else if (i < n_c + n_pub1) {
+        av = fr_t::load_ro(w + (i - n_c));
+    }
+    av.store(a + i);
+    bv.store(b + i);
+    cv.store(c + i);
+}
+
+/* The resident key slot holding pk with cs, or NULL. */
+resident_key *find_slot(czk__gpu_backend *b, const czk_groth16_pk *pk, const czk_r1cs *cs) {
+    for (int k = 0; k < RESIDENT_KEYS; k++)
+        if (b->keys[k].pk == pk && b->keys[k].circ.cs == cs && cs != NULL)
+            return &b->keys[k];
+    return NULL;
+}
+
+unsigned domain_lg(size_t n) {
+    unsigned lg = 0;
+    while (lg < 63 && ((size_t)1 << lg) < n)
+        lg++;
+    return lg;
+}
+
+size_t max_sz(size_t a, size_t b) {
+    return a > b ? a : b;
+}
+
+/* The arena a whole proof of (pk, cs) needs; see the layout in the DESIGN block. */
+int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, size_t *bytes,
+                     czk_err *err) {
+    int rc = CZK_OK;
+    const size_t n = pk->domain_size;
+    const size_t m = max_sz(pk->n_a, pk->n_b_g1);
+    size_t scratch = 0, s;
+    const size_t sizes[4] = {pk->n_h, pk->n_a, pk->n_b_g1, pk->n_l};
+    size_t sel = 0;
+    for (int i = 0; i < 4; i++) {
+        if (sizes[i] == 0)
+            continue;
+        CZK_TRY(czk__gpu_msm_g1_scratch(g, sizes[i], &s, err));
+        scratch = max_sz(scratch, s);
+    }
+    /* CUB's select storage also lives in R (before the MSM that follows it). */
+    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel, (const fr_t *)nullptr,
+                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
+                                                 (int *)nullptr, (int)cs->n_vars));
+    scratch = max_sz(scratch, sel);
+    /* The last aligned unit of R holds the select's count (czk__gpu_prove_sums). */
+    *bytes = czk__gpu_align(cs->n_vars * sizeof(czk_fr)) + czk__gpu_align(m * sizeof(czk_fr)) +
+             czk__gpu_align(n * sizeof(czk_fr)) +
+             max_sz(2 * czk__gpu_align(n * sizeof(czk_fr)), czk__gpu_align(scratch)) +
+             CZK__GPU_ARENA_ALIGN;
+out:
+    return rc;
+}
+
+/* The largest arena any resident circuit needs. */
+size_t arena_min_of(const czk__gpu_backend *b) {
+    size_t m = 0;
+    for (int k = 0; k < RESIDENT_KEYS; k++)
+        if (b->keys[k].pk != NULL && b->keys[k].circ.cs != NULL)
+            m = max_sz(m, b->keys[k].circ.arena_bytes);
+    return m;
+}
+
+/* One device copy of `bytes` host bytes, counted in the context. */
+int upload(czk_gpu *g, void **dev, const void *host, size_t bytes, czk_err *err) {
+    int rc = CZK_OK;
+    *dev = NULL;
+    if (bytes == 0)
+        return CZK_OK;
+    CZK_TRY(czk__gpu_malloc(g, dev, bytes, err));
+    CZK_CUDA_TRY(err, cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice));
+out:
+    return rc;
+}
+
+} // namespace
+
+void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
+    resident_circuit *c = &k->circ;
+    if (c->cs == NULL)
+        return;
+    for (int i = 0; i < 3; i++) {
+        czk__gpu_free(b->g, c->row_ptr[i], c->row_bytes[i]);
+        czk__gpu_free(b->g, c->cols[i], c->col_bytes[i]);
+        czk__gpu_free(b->g, c->vals[i], c->val_bytes[i]);
+    }
+    czk__gpu_free(b->g, c->take_a, c->take_bytes);
+    czk__gpu_free(b->g, c->take_b, c->take_bytes);
+    b->resident_bytes -= c->bytes;
+    memset(c, 0, sizeof(*c));
+    /* The arena keeps its size (shrinking would cost a device-wide synchronisation); later
+     * plans only stop asking for it. */
+    b->arena_min = arena_min_of(b);
+}
+
+int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
+                            czk_err *err) {
+    int rc = CZK_OK;
+    const czk_groth16_pk *pk = k->pk;
+    resident_circuit *c = &k->circ;
+    const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
+    uint64_t *a_bits = NULL, *b_bits = NULL;
+    uint8_t *ta = NULL, *tb = NULL;
+    size_t arena = 0, total = 0, need_arena;
+    *placed = 0;
+    if (cs->n_vars != pk->n_vars || cs->n_public != pk->n_public ||
+        cs->n_constraints + cs->n_public + 1 > pk->domain_size || cs->a.row_ptr == NULL ||
+        cs->b.row_ptr == NULL || cs->n_vars > 0x7fffffffu ||
+        domain_lg(pk->domain_size) < H_MIN_LG || domain_lg(pk->domain_size) > CZK_GPU_NTT_MAX_LG)
+        return CZK_OK; /* not a shape the resident path takes: proofs go step by step */
+    for (int i = 0; i < 3; i++) {
+        if (mats[i]->row_ptr == NULL)
+            continue;
+        uint64_t nnz = mats[i]->row_ptr[cs->n_constraints];
+        c->row_bytes[i] = (cs->n_constraints + 1) * sizeof(uint64_t);
+        c->col_bytes[i] = (size_t)nnz * sizeof(uint32_t);
+        c->val_bytes[i] = (size_t)nnz * sizeof(czk_fr);
+        total += czk__gpu_align(c->row_bytes[i]) + czk__gpu_align(c->col_bytes[i]) +
+                 czk__gpu_align(c->val_bytes[i]);
+    }
+    if (pk->density == CZK_DENSITY_FILTERED) {
+        c->take_bytes = cs->n_vars;
+        total += 2 * czk__gpu_align(c->take_bytes);
+    }
+    CZK_TRY(sums_arena_bytes(b->g, pk, cs, &arena, err));
+    need_arena = max_sz(b->arena_bytes, arena);
+    if (need_arena + czk__gpu_tables_bytes() + b->resident_bytes + total > b->budget) {
+        memset(c, 0, sizeof(*c));
+        return CZK_OK; /* does not fit: the key's points stay resident, proofs step by step */
+    }
+
+    /* The density bytes, as the CPU prover's gather selects (prove.c). */
+    if (pk->density == CZK_DENSITY_FILTERED) {
+        size_t words = (cs->n_vars + 63) / 64, na = 0, nb = 0;
+        a_bits = (uint64_t *)czk_calloc(words, sizeof(uint64_t));
+        b_bits = (uint64_t *)czk_calloc(words, sizeof(uint64_t));
+        ta = (uint8_t *)czk_malloc(cs->n_vars);
+        tb = (uint8_t *)czk_malloc(cs->n_vars);
+        if (a_bits == NULL || b_bits == NULL || ta == NULL || tb == NULL) {
+            rc = czk_err_set(err, CZK_ENOMEM, "resident circuit: density of %zu variables",
+                             cs->n_vars);
+            goto out;
+        }
+        CZK_TRY(czk_r1cs_density(cs, a_bits, b_bits));
+        for (size_t v = 0; v < cs->n_vars; v++) {
+            ta[v] = (uint8_t)(v < cs->n_public + 1 || ((a_bits[v / 64] >> (v % 64)) & 1));
+            tb[v] = (uint8_t)((b_bits[v / 64] >> (v % 64)) & 1);
+            na += ta[v];
+            nb += tb[v];
+        }
+        if (na != pk->n_a || nb != pk->n_b_g1) {
+            memset(c, 0, sizeof(*c));
+            goto out; /* the prover reports the mismatch on the step-by-step path */
+        }
+    }
+
+    c->cs = cs;
+    c->bytes = total;
+    c->arena_bytes = arena;
+    b->resident_bytes += total;
+    for (int i = 0; i < 3; i++) {
+        if (mats[i]->row_ptr == NULL)
+            continue;
+        CZK_TRY(upload(b->g, (void **)&c->row_ptr[i], mats[i]->row_ptr, c->row_bytes[i], err));
+        CZK_TRY(upload(b->g, (void **)&c->cols[i], mats[i]->cols, c->col_bytes[i], err));
+        CZK_TRY(upload(b->g, (void **)&c->vals[i], mats[i]->vals, c->val_bytes[i], err));
+    }
+    if (ta != NULL) {
+        CZK_TRY(upload(b->g, (void **)&c->take_a, ta, c->take_bytes, err));
+        CZK_TRY(upload(b->g, (void **)&c->take_b, tb, c->take_bytes, err));
+    }
+    b->arena_min = max_sz(b->arena_min, arena);
+    CZK_TRY(czk__gpu_ensure_plan(b, 0, 0, err));
+    *placed = 1;
+out:
+    if (rc != CZK_OK && c->cs != NULL)
+        czk__gpu_circuit_free(b, k);
+    czk_free(a_bits);
+    czk_free(b_bits);
+    czk_free(ta);
+    czk_free(tb);
+    return rc;
+}
+
+int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
+                        czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
+                        czk_err *err) {
+    czk__gpu_backend *b = (czk__gpu_backend *)ctx;
+    czk_gpu *g = b->g;
+    int rc = CZK_OK;
+    resident_key *k = find_slot(b, pk, cs);
+    czk_ntt_domain *dom = NULL;
+    czk_fr *host_b = NULL;
+    int host_b_pinned = 0;
+    int *d_count = NULL;
+    uint64_t t0, t1;
+    if (k == NULL)
+        return czk_err_set(err, CZK_EUNSUPPORTED, "gpu: key and circuit not resident");
+    const resident_circuit *c = &k->circ;
+    const size_t n = pk->domain_size, n_vars = cs->n_vars, n_pub1 = cs->n_public + 1;
+    const size_t n_aux = n_vars - n_pub1, m = max_sz(pk->n_a, pk->n_b_g1);
+    const unsigned lg = domain_lg(n);
+    const size_t a_w = czk__gpu_align(n_vars * sizeof(czk_fr)),
+                 a_s = czk__gpu_align(m * sizeof(czk_fr)), a_n = czk__gpu_align(n * sizeof(czk_fr));
+    char *base, *d_w, *d_s, *d_r;
+    void *dv[3];
+    size_t r_bytes, sel_bytes = 0;
+    czk_fr mone;
+    fr_t one_d, mone_d;
+    csr3 mats;
+    const char *b_sc;
+
+    CZK_TRY(czk__gpu_enter(g, err));
+    b->h_host = NULL;
+    CZK_TRY(czk__gpu_ensure_plan(b, lg, max_sz(max_sz(pk->n_a, pk->n_b_g1), pk->n_h), err));
+    if (b->arena_bytes < c->arena_bytes) {
+        rc = czk_err_set(err, CZK_EINTERNAL, "gpu: arena of %zu bytes below the %zu planned",
+                         b->arena_bytes, c->arena_bytes);
+        goto out;
+    }
+    base = (char *)b->arena;
+    d_w = base;
+    d_s = d_w + a_w;
+    dv[0] = d_s + a_s;
+    dv[1] = (char *)dv[0] + a_n;
+    dv[2] = (char *)dv[1] + a_n;
+    d_r = (char *)dv[1];
+    r_bytes = b->arena_bytes - (size_t)(d_r - base);
+    CZK_TRY(czk_ntt_domain_create(
+        &dom, lg, pk->h_basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS,
+        err));
+
+    /* 1-2: the witness up, then a, b, c. */
+    t0 = czk_time_ns();
+    CZK_CUDA_TRY(
+        err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
+    for (int i = 0; i < 3; i++) {
+        mats.rp[i] = c->row_ptr[i];
+        mats.cols[i] = c->cols[i];
+        mats.vals[i] = (const fr_t *)c->vals[i];
+    }
+    czk_fr_neg(&mone, &CZK_FR_ONE);
+    memcpy(&one_d, &CZK_FR_ONE, sizeof(one_d));
+    memcpy(&mone_d, &mone, sizeof(mone_d));
+    spmv_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->stream>>>(
+        (fr_t *)dv[0], (fr_t *)dv[1], (fr_t *)dv[2], mats, (const fr_t *)d_w, cs->n_constraints,
+        n_pub1, n, one_d, mone_d);
+    CZK_CUDA_TRY(err, cudaGetLastError());
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->spmv_ns += t1 - t0;
+
+    /* 3: h in dv[0]. */
+    CZK_TRY(czk__gpu_h_device(b, lg, pk->h_basis, czk_ntt_domain_omega(dom),
+                              czk_ntt_domain_omega_2n(dom), dv, err));
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+    t0 = czk_time_ns();
+    if (tm != NULL)
+        tm->h_ns += t0 - t1;
+
+    /* 4: the MSMs; every scratch is R (b and c are dead now). */
+    CZK_TRY(czk__gpu_msm_g1_run(g, &out->h, k->r[4].dev, dv[0], pk->n_h, d_r, r_bytes, err));
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_h_ns += t1 - t0;
+
+    /* CUB's select writes its count to the device: one int at R's end, clear of its storage. */
+    d_count = (int *)(base + b->arena_bytes - CZK__GPU_ARENA_ALIGN);
+    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel_bytes, (const fr_t *)nullptr,
+                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
+                                                 (int *)nullptr, (int)n_vars));
+    if (c->take_a != NULL) {
+        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(d_r, sel_bytes, (const fr_t *)d_w, c->take_a,
+                                                     (fr_t *)d_s, d_count, (int)n_vars, g->stream));
+        CZK_TRY(czk__gpu_msm_g1_run(g, &out->a, k->r[0].dev, d_s, pk->n_a, d_r,
+                                    r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    } else {
+        CZK_TRY(czk__gpu_msm_g1_run(g, &out->a, k->r[0].dev, d_w, pk->n_a, d_r,
+                                    r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    }
+    t0 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_a_ns += t0 - t1;
+
+    b_sc = d_w;
+    if (c->take_b != NULL) {
+        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(d_r, sel_bytes, (const fr_t *)d_w, c->take_b,
+                                                     (fr_t *)d_s, d_count, (int)n_vars, g->stream));
+        b_sc = d_s;
+    }
+    CZK_TRY(czk__gpu_msm_g1_run(g, &out->b_g1, k->r[1].dev, b_sc, pk->n_b_g1, d_r,
+                                r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_b_g1_ns += t1 - t0;
+
+    /* B_G2 on the CPU over the same scalars, brought back. */
+    if (pk->n_b_g2 > 0) {
+        const size_t bytes = pk->n_b_g2 * sizeof(czk_fr);
+        if (b->be.host_alloc != NULL) {
+            host_b = (czk_fr *)b->be.host_alloc(b, bytes);
+            host_b_pinned = host_b != NULL;
+        }
+        if (host_b == NULL)
+            host_b = (czk_fr *)czk_malloc(bytes);
+        if (host_b == NULL) {
+            rc = czk_err_set(err, CZK_ENOMEM, "gpu: %zu B scalars for the G2 MSM", pk->n_b_g2);
+            goto out;
+        }
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(host_b, b_sc, bytes, cudaMemcpyDeviceToHost, g->stream));
+        CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+        CZK_TRY(czk_msm_g2(&out->b_g2, pk->b_g2, host_b, pk->n_b_g2, pool, err));
+    } else {
+        czk_g2_jacobian_set_infinity(&out->b_g2);
+    }
+    t0 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_b_g2_ns += t0 - t1;
+
+    CZK_TRY(czk__gpu_msm_g1_run(g, &out->l, k->r[3].dev, d_w + n_pub1 * sizeof(czk_fr), n_aux, d_r,
+                                r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_l_ns += t1 - t0;
+out:
+    if (rc != CZK_OK)
+        (void)cudaStreamSynchronize(g->stream);
+    if (host_b != NULL) {
+        czk_memclear_explicit(host_b, pk->n_b_g2 * sizeof(czk_fr));
+        if (host_b_pinned)
+            b->be.host_free(b, host_b, pk->n_b_g2 * sizeof(czk_fr));
+        else
+            czk_free(host_b);
+    }
+    czk_ntt_domain_destroy(dom);
+    return rc;
+}
