@@ -3,9 +3,12 @@
  * and the device timeline rebuilt from its per-partition timing lines (issue 5, item 8).
  *
  *   bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] [--workers W]
- *                [--synth T] [--backend auto|cpu|cuda] [--log FILE]
+ *                [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] [--log FILE]
  *
  * Defaults: K 16, 8 jobs of 4 partitions, 2 in flight, 2 workers per device, backend auto.
+ * Witnesses: --solve 1 solves a distinct witness per partition (the engine's generic solver,
+ * single-threaded per partition: slower than a GPU proves); 0, the default, copies the
+ * witness made with the circuit (synth_seed 0), so that the run measures proving.
  * The circuit (and its development key) is loaded before the clock starts. Jobs are
  * submitted so that J are always in flight; each is awaited and must COMPLETE (the engine
  * verifies every proof). Then, per device, from the lines' kernel_at_ms and kernel_ms:
@@ -139,11 +142,12 @@ static void timeline(const char *backend, double *window, double *busy, size_t *
 
 static void usage(void) {
     fprintf(stderr, "usage: bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] "
-                    "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--log FILE]\n");
+                    "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] "
+                    "[--log FILE]\n");
 }
 
 int main(int argc, char **argv) {
-    unsigned k = 16, jobs = 8, parts = 4, inflight = 2, workers = 2, synth = 0;
+    unsigned k = 16, jobs = 8, parts = 4, inflight = 2, workers = 2, synth = 0, solve = 0;
     const char *backend = "auto", *log_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -164,6 +168,8 @@ int main(int argc, char **argv) {
             workers = (unsigned)atoi(v);
         else if (strcmp(a, "--synth") == 0)
             synth = (unsigned)atoi(v);
+        else if (strcmp(a, "--solve") == 0)
+            solve = (unsigned)atoi(v);
         else if (strcmp(a, "--backend") == 0)
             backend = v;
         else if (strcmp(a, "--log") == 0)
@@ -220,7 +226,7 @@ int main(int argc, char **argv) {
             req.request_id = rid;
             req.circuit_id = "bench";
             req.n_partitions = parts;
-            req.synth_seed = 1000 + submitted;
+            req.synth_seed = solve ? 1000 + submitted : 0;
             t_sub[submitted] = now_ms();
             if (czk_engine_submit(e, &req, ids[submitted], NULL, NULL, &err) != CZK_OK) {
                 fprintf(stderr, "bench_engine: submit %u: %s\n", submitted, err.msg);

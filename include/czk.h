@@ -183,7 +183,10 @@ typedef struct czk_job_request {
     size_t n_partitions;        /* >= 1 */
     const uint8_t *const *wtns; /* per partition: a circom .wtns image, or NULL (synthetic) */
     const size_t *wtns_len;
-    uint64_t synth_seed; /* synthetic circuits: partition p's witness from (synth_seed, p) */
+    /* Synthetic circuits: partition p's witness solved from (synth_seed, p); 0 = every
+     * partition takes a copy of the witness made with the circuit (no solving: for runs
+     * that measure proving, not synthesis). */
+    uint64_t synth_seed;
 } czk_job_request;
 
 typedef struct czk_job_result {

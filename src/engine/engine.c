@@ -110,6 +110,7 @@ typedef struct circuit {
      * proving a partition of this circuit, cleared by unload_circuit (e->mu, then devs[i].mu)
      * when no job holds the circuit; atomic because the two hold different locks. */
     uint64_t resident_devs;
+    czk_fr *template_w; /* synthetic circuits: the witness made with the circuit (n_vars) */
 } circuit;
 
 enum part_state {
@@ -370,6 +371,11 @@ static void unload_circuit(czk_engine *e, circuit *c) {
         elog(e, CZK_LOG_INFO, "key released circuit=%s device=cuda:%d", c->id, e->devs[i].ordinal);
     }
 #endif
+    if (c->template_w != NULL) {
+        czk_memclear_explicit(c->template_w, c->cs.n_vars * sizeof(czk_fr));
+        czk_free(c->template_w);
+        c->template_w = NULL;
+    }
     czk_groth16_pk_clear(&c->pk);
     czk_r1cs_clear(&c->cs);
     czk_groth16_pvk_clear(&c->pvk);
@@ -454,13 +460,11 @@ static int load_circuit_unlocked(czk_engine *e, circuit *c, czk_err *err) {
         seed = seed * 1099511628211ULL ^ (uint8_t)*p;
     pthread_mutex_unlock(&e->mu);
 
+    czk_fr *template_w = NULL;
     if (synthetic) {
-        czk_fr *w = NULL;
-        rc = czk_synth_porep_shaped(&cs, &w, k, seed, e->pool, err);
-        if (w != NULL) {
-            czk_memclear_explicit(w, cs.n_vars * sizeof(czk_fr));
-            czk_free(w);
-        }
+        /* The witness made with the circuit is kept: jobs with synth_seed 0 copy it instead
+         * of solving one (czk.h). */
+        rc = czk_synth_porep_shaped(&cs, &template_w, k, seed, e->pool, err);
         if (rc == CZK_OK) {
             czk_rng rng;
             czk_rng_seed(&rng, seed ^ 0x5eed);
@@ -500,6 +504,10 @@ loaded:
 
     pthread_mutex_lock(&e->mu);
     if (rc != CZK_OK) {
+        if (template_w != NULL) {
+            czk_memclear_explicit(template_w, cs.n_vars * sizeof(czk_fr));
+            czk_free(template_w);
+        }
         czk_groth16_pk_clear(&pk);
         czk_r1cs_clear(&cs);
         czk_groth16_pvk_clear(&pvk);
@@ -512,7 +520,9 @@ loaded:
     c->pk = pk;
     c->cs = cs;
     c->pvk = pvk;
-    uint64_t actual = pk_bytes(&pk) + czk_r1cs_bytes(&cs);
+    c->template_w = template_w;
+    uint64_t actual =
+        pk_bytes(&pk) + czk_r1cs_bytes(&cs) + (template_w != NULL ? cs.n_vars * sizeof(czk_fr) : 0);
     e->reserved = e->reserved - c->bytes + actual;
     c->bytes = actual;
     c->est_bytes = actual;
@@ -701,6 +711,16 @@ static part *pick(czk_engine *e, int state, int skip_loading) {
 static int synthesize(czk_engine *e, part *p, czk_err *err) {
     job *j = p->job;
     circuit *c = j->c;
+    if (c->synthetic && j->seed == 0 && c->template_w != NULL) {
+        /* The circuit's own witness (czk.h: synth_seed 0), copied: synthesis at memory
+         * speed, for runs that measure the proving pipeline rather than the solver. */
+        size_t bytes = c->cs.n_vars * sizeof(czk_fr);
+        p->w = czk_malloc(bytes);
+        if (p->w == NULL)
+            return czk_err_set(err, CZK_ENOMEM, "partition %u witness (%zu bytes)", p->idx, bytes);
+        memcpy(p->w, c->template_w, bytes);
+        return CZK_OK;
+    }
     if (c->synthetic)
         return czk__witness_solve(&p->w, &c->cs,
                                   j->seed ^ ((uint64_t)(p->idx + 1) * 0x9E3779B97F4A7C15ULL), err);
@@ -1220,6 +1240,10 @@ static void engine_free(czk_engine *e) {
     while (e->circuits != NULL) {
         circuit *c = e->circuits;
         e->circuits = c->next;
+        if (c->template_w != NULL) {
+            czk_memclear_explicit(c->template_w, c->cs.n_vars * sizeof(czk_fr));
+            czk_free(c->template_w);
+        }
         czk_groth16_pk_clear(&c->pk);
         czk_r1cs_clear(&c->cs);
         czk_groth16_pvk_clear(&c->pvk);

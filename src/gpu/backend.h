@@ -204,10 +204,11 @@ void czk_gpu_plan_describe(const czk_gpu_plan *plan, char *buf, size_t len);
 /* ---- the prover backend (groth16/backend.h) ----------------------------------------------- */
 
 /*
- * Creates a czk_backend whose h and msm_g1 run on device `device`; msm_g2 runs on the CPU
- * (czk_msm_g2 over the pool the prover passes; the name says "cuda:N (G2 on CPU)"). sum_g1
- * and sum_g2 are NULL: the device MSM splits off witness values equal to 0 and 1 itself
- * (czk_gpu_msm_g1_var), so the prover hands it raw scalars.
+ * Creates a czk_backend ("cuda:N") whose h, msm_g1 and msm_g2 run on device `device`, and
+ * whose prove_sums runs a whole proof there when the key and circuit are resident
+ * (czk_gpu_backend_attach_key). sum_g1 and sum_g2 are NULL: the device MSM splits off
+ * witness values equal to 0 and 1 itself (czk_gpu_msm_g1_var), so the prover hands it raw
+ * scalars.
  *
  * Memory: one device arena, sized by czk_gpu_plan_make from opts (NULL: defaults) and the
  * device's free memory at creation; it is reserved before a call launches anything, grown

@@ -4,9 +4,12 @@
  * Checks: NTT forward, inverse, coset forward and coset inverse at lg 10, 14, 18, 20, 22
  * (against the CPU transforms of src/poly when they are built in, else a naive O(n^2) DFT at
  * lg 10; always: spot values by Horner's rule at 3 points, and round trips); MSM G1 at 2^10,
- * 2^14, 2^18, 2^20, 2^22 with uniform scalars and with 0/1-heavy witness-like scalars
- * (against czk_msm_g1 when built in, else a naive sum at small n; always: linearity
- * MSM(s) + MSM(t) = MSM(s + t)), plus edge cases. Then the prover backend
+ * 2^14, 2^18, 2^20, 2^22 with uniform scalars, 0/1-heavy witness-like scalars and the PoRep
+ * mix (60% zero, 38% one) (against czk_msm_g1 when built in, else a naive sum at small n;
+ * always: linearity MSM(s) + MSM(t) = MSM(s + t)), plus edge cases; the device's 0/1/other
+ * split in G1 and G2 (each class alone and mixed, n = 1, infinity, duplicates, P and −P);
+ * MSM G2 at 2^10 .. 2^20 with the three scalar kinds (against czk_msm_g2, and a naive sum
+ * at 2^10). Then the prover backend
  * (czk_gpu_backend_create): (a) h against czk_poly_h_monomial / czk_poly_h_odd_coset, all n
  * outputs bit for bit, at lg 10, 16, 20; (b) whole proofs of PoRep-shaped circuits at
  * k = 10, 14, 18 with dev keys of both bases: GPU and CPU proofs with the same r, s must be
@@ -16,17 +19,20 @@
  * included); a 2^24 PoRep-shaped partition with a benchmark key, per step, on the GPU with
  * all memory and with a 16 GiB limit (plans and peak VRAM printed) and on the CPU, proofs
  * compared; CZK_GPU_TEST_BIG=1 adds a 2^27 partition (GPU only); then the kernel timings,
- * median of 5 CUDA-event runs with inputs on the device, NTT lg 20..27 and MSM 2^20..2^24
- * (2^27 with CZK_GPU_TEST_BIG=1).
+ * median of 5 CUDA-event runs with inputs on the device, NTT lg 20..27 and MSM: G1 2^20..2^24
+ * (2^27 with CZK_GPU_TEST_BIG=1), G1 with the PoRep mix at 2^24 and 2^26, G2 2^20..2^24.
  *
  * Exit status: 0 all good, 1 a mismatch or error, 77 no CUDA device (ctest's skip).
  * Environment: CZK_TEST_SEED (default: time), OUT (also write $OUT/gpu_test.log),
  * CZK_GPU_TEST_QUICK=1 (skip timings), CZK_GPU_TEST_MAX_NTT / CZK_GPU_TEST_MAX_MSM /
- * CZK_GPU_TEST_MAX_H (largest lg timed), CZK_GPU_TEST_BIG=1, CZK_GPU_TEST_THREADS (CPU
- * threads, default all).
+ * CZK_GPU_TEST_MAX_H (largest lg timed; MAX_MSM also bounds the G2 checks, 2^20 at most),
+ * CZK_GPU_TEST_BIG=1, CZK_GPU_TEST_THREADS (CPU threads, default all),
+ * CZK_GPU_MSM_PROFILE=1 (the MSM steps of every timed row), CZK_GPU_TEST_SWEEP=1 (G1 at
+ * 2^24 over windows c = 12..22), CZK_GPU_MSM_C (a fixed window for every MSM).
  *
  * Host C++ compiled by nvcc only because every .c under src/ belongs to the CPU library; of
- * the backend it uses nothing but gpu/backend.h (the CPU library is the reference).
+ * the backend it uses gpu/backend.h and, for the MSM profile and the window sweep, two
+ * benchmark hooks of gpu/cuda/internal.cuh (the CPU library is the reference).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -36,8 +42,10 @@
 #include <time.h>
 
 #include "curve/g1.h"
+#include "curve/g2.h"
 #include "field/fr.h"
 #include "gpu/backend.h"
+#include "gpu/cuda/internal.cuh"
 #include "groth16/backend.h"
 #include "groth16/benchkey.h"
 #include "groth16/keys.h"
@@ -59,6 +67,8 @@
 
 static FILE *g_log;
 static int g_fail;
+
+static unsigned env_unsigned(const char *name, unsigned dflt);
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...) {
@@ -102,7 +112,7 @@ static int cmp_double(const void *a, const void *b) {
 typedef struct fill_arg {
     czk_fr *fr;
     uint64_t seed;
-    int kind; /* 0 uniform, 1 witness-like */
+    int kind; /* 0 uniform, 1 witness-like, 2 PoRep witness mix */
 } fill_arg;
 
 static void fill_fr_fn(void *arg, size_t begin, size_t end, unsigned worker) {
@@ -113,6 +123,15 @@ static void fill_fr_fn(void *arg, size_t begin, size_t end, unsigned worker) {
     for (size_t i = begin; i < end; i++) {
         if (a->kind == 0) {
             czk_fr_random(&a->fr[i], &rng);
+        } else if (a->kind == 2) {
+            /* 60% zero, 38% one, 2% uniform: the mix of a Filecoin PoRep witness. */
+            uint64_t r = czk_rng_u64(&rng) % 100;
+            if (r < 60)
+                a->fr[i] = CZK_FR_ZERO;
+            else if (r < 98)
+                a->fr[i] = CZK_FR_ONE;
+            else
+                czk_fr_random(&a->fr[i], &rng);
         } else {
             /* 45% zero, 40% one, 5% small, 10% uniform: a Groth16 witness's shape. */
             uint64_t r = czk_rng_u64(&rng) % 100;
@@ -197,6 +216,68 @@ out:
     return rc;
 }
 
+/* G2 points as make_points does G1's: B[i & 1023] + C[i >> 10]. */
+typedef struct points2_arg {
+    czk_g2_affine *out;
+    const czk_g2_affine *b, *c;
+    int rc;
+} points2_arg;
+
+static void points2_fn(void *arg, size_t begin, size_t end, unsigned worker) {
+    points2_arg *a = (points2_arg *)arg;
+    const size_t chunk = 4096;
+    czk_g2_jacobian *jac = (czk_g2_jacobian *)czk_malloc(chunk * sizeof(*jac));
+    (void)worker;
+    if (jac == NULL) {
+        a->rc = CZK_ENOMEM;
+        return;
+    }
+    for (size_t s = begin; s < end; s += chunk) {
+        size_t m = end - s < chunk ? end - s : chunk;
+        for (size_t j = 0; j < m; j++) {
+            size_t i = s + j;
+            czk_g2_jacobian_from_affine(&jac[j], &a->c[i >> 10]);
+            czk_g2_jacobian_add_affine_var(&jac[j], &jac[j], &a->b[i & 1023]);
+        }
+        if (czk_g2s_to_affine(a->out + s, jac, m) != CZK_OK)
+            a->rc = CZK_ENOMEM;
+    }
+    czk_free(jac);
+}
+
+static int make_points_g2(czk_pool *pool, czk_g2_affine *out, size_t n, czk_rng *rng) {
+    size_t nc = (n + 1023) >> 10;
+    czk_g2_affine *b = (czk_g2_affine *)czk_malloc(1024 * sizeof(*b));
+    czk_g2_affine *c = (czk_g2_affine *)czk_malloc(nc * sizeof(*c));
+    points2_arg a = {out, b, c, CZK_OK};
+    int rc = CZK_ENOMEM;
+    if (b == NULL || c == NULL)
+        goto out;
+    for (size_t i = 0; i < 1024; i++)
+        czk_g2_random(&b[i], rng);
+    {
+        czk_g2_jacobian *cj = (czk_g2_jacobian *)czk_malloc(nc * sizeof(*cj));
+        czk_g2_affine d;
+        if (cj == NULL)
+            goto out;
+        czk_g2_random(&d, rng);
+        czk_g2_random(&c[0], rng);
+        czk_g2_jacobian_from_affine(&cj[0], &c[0]);
+        for (size_t i = 1; i < nc; i++)
+            czk_g2_jacobian_add_affine_var(&cj[i], &cj[i - 1], &d);
+        rc = czk_g2s_to_affine(c, cj, nc);
+        czk_free(cj);
+        if (rc != CZK_OK)
+            goto out;
+    }
+    czk_pool_run(pool, n, 1 << 14, points2_fn, &a);
+    rc = a.rc;
+out:
+    czk_free(b);
+    czk_free(c);
+    return rc;
+}
+
 /* ---- NTT -------------------------------------------------------------------------------- */
 
 static const char *kind_name(czk_gpu_ntt_kind k) {
@@ -267,13 +348,16 @@ static int ntt_spot_ok(const czk_fr *in, const czk_fr *out, size_t n, czk_gpu_nt
 }
 
 static void test_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
-    const unsigned lgs[] = {10, 14, 18, 20, 22};
+    /* Every pass shape: 1-2 (direct DFT), 3-10 (one pass), 11-20 (two), 21-22 (three). */
+    const unsigned lgs[] = {1, 2, 3, 5, 9, 10, 11, 13, 14, 17, 18, 20, 21, 22, 25, 27};
+    const size_t n_lgs =
+        sizeof(lgs) / sizeof(lgs[0]) - (env_unsigned("CZK_GPU_TEST_BIG", 0) ? 0 : 2);
     const czk_gpu_ntt_kind kinds[] = {CZK_GPU_NTT_FORWARD, CZK_GPU_NTT_INVERSE,
                                       CZK_GPU_NTT_COSET_FORWARD, CZK_GPU_NTT_COSET_INVERSE};
     czk_fr g;
     czk_fr_set_u64(&g, 7); /* the coset shift bellperson uses */
     say("\n== NTT vs CPU ==\n");
-    for (size_t li = 0; li < sizeof(lgs) / sizeof(lgs[0]); li++) {
+    for (size_t li = 0; li < n_lgs; li++) {
         unsigned lg = lgs[li];
         size_t n = (size_t)1 << lg;
         czk_fr w;
@@ -470,8 +554,8 @@ static void test_msm(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     say("\n== MSM G1 vs CPU ==\n");
     for (size_t li = 0; li < sizeof(lgs) / sizeof(lgs[0]); li++) {
         size_t n = (size_t)1 << lgs[li];
-        for (int kind = 0; kind < 2; kind++) {
-            const char *kn = kind == 0 ? "uniform" : "0/1-heavy";
+        for (int kind = 0; kind < 3; kind++) {
+            const char *kn = kind == 0 ? "uniform" : kind == 1 ? "0/1-heavy" : "PoRep-mix";
             czk_g1_jacobian a, b, c;
             int rc;
             fill_fr(pool, s, n, czk_rng_u64(rng), kind);
@@ -498,6 +582,294 @@ out:
     czk_free(p);
     czk_free(s);
     czk_free(t);
+}
+
+/* ---- MSM G2, and the 0/1/other split in both groups ------------------------------------- */
+
+static void naive_msm_g2(czk_g2_jacobian *r, const czk_g2_affine *p, const czk_fr *s, size_t n) {
+    czk_g2_jacobian_set_infinity(r);
+    for (size_t i = 0; i < n; i++) {
+        czk_g2_jacobian pj, t;
+        czk_g2_jacobian_from_affine(&pj, &p[i]);
+        czk_g2_jacobian_mul_var(&t, &pj, &s[i]);
+        czk_g2_jacobian_add_var(r, r, &t);
+    }
+}
+
+/* As cpu_msm, in G2. */
+static int cpu_msm_g2(czk_g2_jacobian *r, const czk_g2_affine *p, const czk_fr *s, size_t n,
+                      czk_pool *pool) {
+#ifdef CZK_GPU_TEST_CPU_MSM
+    czk_err err = {0, {0}};
+    int rc = czk_msm_g2(r, p, s, n, pool, &err);
+    if (rc != CZK_OK)
+        fail("czk_msm_g2", rc, &err);
+    return rc;
+#else
+    (void)pool;
+    if (n > ((size_t)1 << 14))
+        return CZK_EUNSUPPORTED;
+    naive_msm_g2(r, p, s, n);
+    return CZK_OK;
+#endif
+}
+
+/* The two groups, for the tests that run in both. */
+struct tg1 {
+    typedef czk_g1_affine aff;
+    typedef czk_g1_jacobian jac;
+    static const char *name() {
+        return "G1";
+    }
+    static int make(czk_pool *pool, aff *p, size_t n, czk_rng *rng) {
+        return make_points(pool, p, n, rng);
+    }
+    static void neg(aff *r, const aff *p) {
+        czk_g1_affine_neg(r, p);
+    }
+    static void set_inf(jac *r) {
+        czk_g1_jacobian_set_infinity(r);
+    }
+    static void add_aff(jac *r, const jac *a, const aff *b) {
+        czk_g1_jacobian_add_affine_var(r, a, b);
+    }
+    static void add(jac *r, const jac *a, const jac *b) {
+        czk_g1_jacobian_add_var(r, a, b);
+    }
+    static void mul(jac *r, const aff *p, const czk_fr *k) {
+        jac pj;
+        czk_g1_jacobian_from_affine(&pj, p);
+        czk_g1_jacobian_mul_var(r, &pj, k);
+    }
+    static int equal(const jac *a, const jac *b) {
+        return czk_g1_jacobian_equal(a, b);
+    }
+    static int is_inf(const jac *a) {
+        return czk_g1_jacobian_is_infinity(a);
+    }
+    static void naive(jac *r, const aff *p, const czk_fr *s, size_t n) {
+        naive_msm(r, p, s, n);
+    }
+    static int cpu(jac *r, const aff *p, const czk_fr *s, size_t n, czk_pool *pool) {
+        return cpu_msm(r, p, s, n, pool);
+    }
+    static int gpu(czk_gpu *g, jac *r, const aff *p, const czk_fr *s, size_t n, czk_gpu_mem where,
+                   czk_err *err) {
+        return czk_gpu_msm_g1_var(g, r, p, s, n, where, err);
+    }
+    static size_t scratch_bytes(size_t n) {
+        return czk_gpu_msm_g1_scratch_bytes(n);
+    }
+};
+
+struct tg2 {
+    typedef czk_g2_affine aff;
+    typedef czk_g2_jacobian jac;
+    static const char *name() {
+        return "G2";
+    }
+    static int make(czk_pool *pool, aff *p, size_t n, czk_rng *rng) {
+        return make_points_g2(pool, p, n, rng);
+    }
+    static void neg(aff *r, const aff *p) {
+        czk_g2_affine_neg(r, p);
+    }
+    static void set_inf(jac *r) {
+        czk_g2_jacobian_set_infinity(r);
+    }
+    static void add_aff(jac *r, const jac *a, const aff *b) {
+        czk_g2_jacobian_add_affine_var(r, a, b);
+    }
+    static void add(jac *r, const jac *a, const jac *b) {
+        czk_g2_jacobian_add_var(r, a, b);
+    }
+    static void mul(jac *r, const aff *p, const czk_fr *k) {
+        jac pj;
+        czk_g2_jacobian_from_affine(&pj, p);
+        czk_g2_jacobian_mul_var(r, &pj, k);
+    }
+    static int equal(const jac *a, const jac *b) {
+        return czk_g2_jacobian_equal(a, b);
+    }
+    static int is_inf(const jac *a) {
+        return czk_g2_jacobian_is_infinity(a);
+    }
+    static void naive(jac *r, const aff *p, const czk_fr *s, size_t n) {
+        naive_msm_g2(r, p, s, n);
+    }
+    static int cpu(jac *r, const aff *p, const czk_fr *s, size_t n, czk_pool *pool) {
+        return cpu_msm_g2(r, p, s, n, pool);
+    }
+    static int gpu(czk_gpu *g, jac *r, const aff *p, const czk_fr *s, size_t n, czk_gpu_mem where,
+                   czk_err *err) {
+        return czk_gpu_msm_g2_var(g, r, p, s, n, where, err);
+    }
+    static size_t scratch_bytes(size_t n) {
+        return czk_gpu_msm_g2_scratch_bytes(n);
+    }
+};
+
+template <class T>
+static int gpu_msm_t(czk_gpu *gpu, typename T::jac *r, const typename T::aff *p, const czk_fr *s,
+                     size_t n) {
+    czk_err err = {0, {0}};
+    int rc = T::gpu(gpu, r, p, s, n, CZK_GPU_MEM_HOST, &err);
+    if (rc != CZK_OK)
+        fail(T::name(), rc, &err);
+    return rc;
+}
+
+/* Σ p[i] over i < n except `skip` (n: none), by additions alone: the reference for ones. */
+template <class T>
+static void sum_points(typename T::jac *r, const typename T::aff *p, size_t n, size_t skip) {
+    T::set_inf(r);
+    for (size_t i = 0; i < n; i++)
+        if (i != skip)
+            T::add_aff(r, r, &p[i]);
+}
+
+/*
+ * The device's split of scalars into 0, 1 and others: each class alone, all three mixed,
+ * with points at infinity, duplicates and P, −P in every class, and enough ones for the
+ * tree that adds their chunk sums to take two rounds.
+ */
+template <class T> static void test_msm_split(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
+    const size_t n = 20001; /* 626 chunks of ones: two rounds of 128 */
+    typename T::aff *p = (typename T::aff *)czk_malloc(n * sizeof(*p));
+    czk_fr *s = (czk_fr *)czk_malloc(n * sizeof(*s));
+    typename T::jac a, b, t;
+    czk_fr minus_one;
+    if (p == NULL || s == NULL || T::make(pool, p, n, rng) != CZK_OK) {
+        fail("host allocation", CZK_ENOMEM, NULL);
+        goto out;
+    }
+    say("\n== MSM %s split of 0 / 1 / other scalars ==\n", T::name());
+    czk_fr_neg(&minus_one, &CZK_FR_ONE);
+    /* n = 1 in each class, and r − 1. */
+    for (int k = 0; k < 4; k++) {
+        const char *kn[4] = {"zero", "one", "r - 1", "random"};
+        if (k == 0)
+            s[0] = CZK_FR_ZERO;
+        else if (k == 1)
+            s[0] = CZK_FR_ONE;
+        else if (k == 2)
+            s[0] = minus_one;
+        else
+            czk_fr_random(&s[0], rng);
+        if (gpu_msm_t<T>(gpu, &a, p, s, 1) != CZK_OK)
+            continue;
+        T::naive(&b, p, s, 1);
+        check(T::equal(&a, &b), "%s n = 1, scalar %s", T::name(), kn[k]);
+    }
+    /* All zeros. */
+    for (size_t i = 0; i < n; i++)
+        s[i] = CZK_FR_ZERO;
+    if (gpu_msm_t<T>(gpu, &a, p, s, n) == CZK_OK)
+        check(T::is_inf(&a), "%s n = %zu all zero is infinity", T::name(), n);
+    /* All ones: Pippenger has nothing to do. */
+    for (size_t i = 0; i < n; i++)
+        s[i] = CZK_FR_ONE;
+    if (gpu_msm_t<T>(gpu, &a, p, s, n) == CZK_OK) {
+        sum_points<T>(&b, p, n, n);
+        check(T::equal(&a, &b), "%s n = %zu all one equals the sum of the points", T::name(), n);
+    }
+    /* All ones and a single other: Pippenger over one point. */
+    czk_fr_random(&s[17], rng);
+    if (gpu_msm_t<T>(gpu, &a, p, s, n) == CZK_OK) {
+        sum_points<T>(&b, p, n, 17);
+        T::mul(&t, &p[17], &s[17]);
+        T::add(&b, &b, &t);
+        check(T::equal(&a, &b), "%s n = %zu all one but one other", T::name(), n);
+    }
+    s[17] = CZK_FR_ONE;
+    /* Ones over special points: infinity, a duplicate (doubling), P and −P (cancelling). */
+    memset(&p[3], 0, sizeof(p[3]));
+    p[5] = p[4];
+    T::neg(&p[7], &p[6]);
+    p[40] = p[39]; /* a duplicate in another chunk of 32 */
+    T::neg(&p[100], &p[39]);
+    if (gpu_msm_t<T>(gpu, &a, p, s, n) == CZK_OK) {
+        sum_points<T>(&b, p, n, n);
+        check(T::equal(&a, &b), "%s n = %zu all one with infinity, duplicates, P and -P", T::name(),
+              n);
+    }
+    /* A point at infinity alone, scalar one. */
+    if (gpu_msm_t<T>(gpu, &a, p + 3, s, 1) == CZK_OK)
+        check(T::is_inf(&a), "%s a point at infinity with scalar 1 is infinity", T::name());
+    /* All others over the same special points (n small: the naive sum is the reference). */
+    {
+        const size_t m = 1025;
+        for (size_t i = 0; i < m; i++)
+            czk_fr_random(&s[i], rng);
+        s[7] = s[6]; /* P and −P with equal scalars cancel */
+        s[5] = s[4]; /* a duplicate with the same scalar doubles */
+        s[11] = minus_one;
+        if (gpu_msm_t<T>(gpu, &a, p, s, m) == CZK_OK) {
+            T::naive(&b, p, s, m);
+            check(T::equal(&a, &b), "%s n = %zu all other with special points", T::name(), m);
+        }
+        /* Mixed: a third each, the special points falling in every class. */
+        for (size_t i = 0; i < m; i++) {
+            uint64_t r = czk_rng_u64(rng) % 3;
+            if (r == 0)
+                s[i] = CZK_FR_ZERO;
+            else if (r == 1)
+                s[i] = CZK_FR_ONE;
+            else
+                czk_fr_random(&s[i], rng);
+        }
+        s[4] = s[5] = CZK_FR_ONE;
+        s[6] = s[7] = CZK_FR_ONE;
+        s[3] = CZK_FR_ONE;
+        s[39] = s[40] = minus_one;
+        if (gpu_msm_t<T>(gpu, &a, p, s, m) == CZK_OK) {
+            T::naive(&b, p, s, m);
+            check(T::equal(&a, &b), "%s n = %zu mixed 0 / 1 / other with special points", T::name(),
+                  m);
+        }
+    }
+out:
+    czk_free(p);
+    czk_free(s);
+}
+
+/* G2 against the CPU at 2^10 .. 2^20 (bounded by CZK_GPU_TEST_MAX_MSM), three scalar kinds. */
+static void test_msm_g2(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
+    const unsigned lgs[] = {10, 14, 18, 20};
+    unsigned maxlg = env_unsigned("CZK_GPU_TEST_MAX_MSM", 20);
+    const size_t nmax = (size_t)1 << (maxlg < 20 ? (maxlg < 10 ? 10 : maxlg) : 20);
+    czk_g2_affine *p = (czk_g2_affine *)czk_malloc(nmax * sizeof(*p));
+    czk_fr *s = (czk_fr *)czk_malloc(nmax * sizeof(*s));
+    if (p == NULL || s == NULL || make_points_g2(pool, p, nmax, rng) != CZK_OK) {
+        fail("host allocation", CZK_ENOMEM, NULL);
+        goto out;
+    }
+    say("\n== MSM G2 vs CPU ==\n");
+    for (size_t li = 0; li < sizeof(lgs) / sizeof(lgs[0]); li++) {
+        size_t n = (size_t)1 << lgs[li];
+        if (n > nmax)
+            break;
+        for (int kind = 0; kind < 3; kind++) {
+            const char *kn = kind == 0 ? "uniform" : kind == 1 ? "0/1-heavy" : "PoRep-mix";
+            czk_g2_jacobian a, b;
+            int rc;
+            fill_fr(pool, s, n, czk_rng_u64(rng), kind);
+            if (gpu_msm_t<tg2>(gpu, &a, p, s, n) != CZK_OK)
+                continue;
+            rc = cpu_msm_g2(&b, p, s, n, pool);
+            if (rc == CZK_OK)
+                check(czk_g2_jacobian_equal(&a, &b), "msm G2 2^%-2u %-9s equals the CPU", lgs[li],
+                      kn);
+            if (n <= 1024) {
+                naive_msm_g2(&b, p, s, n);
+                check(czk_g2_jacobian_equal(&a, &b), "msm G2 2^%-2u %-9s equals the naive sum",
+                      lgs[li], kn);
+            }
+        }
+    }
+out:
+    czk_free(p);
+    czk_free(s);
 }
 
 /* ---- timings ---------------------------------------------------------------------------- */
@@ -560,26 +932,102 @@ static void bench_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     czk_free(h);
 }
 
-static void bench_msm(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
-    unsigned maxlg =
-        env_unsigned("CZK_GPU_TEST_MAX_MSM", env_unsigned("CZK_GPU_TEST_BIG", 0) ? 27 : 24);
-    size_t free_b = 0, total_b = 0, nmax;
+/* Median and minimum of 5 CUDA-event runs after a warm-up; *same: the 6 results agree. */
+template <class T>
+static int time_msm(czk_gpu *gpu, const void *dp, const void *ds, size_t n, double *med, double *mn,
+                    int *same, czk_err *err) {
+    typename T::jac first, r;
+    double ms[5];
+    int rc = T::gpu(gpu, &first, (const typename T::aff *)dp, (const czk_fr *)ds, n,
+                    CZK_GPU_MEM_DEVICE, err);
+    *same = 1;
+    for (int k = 0; k < 5 && rc == CZK_OK; k++) {
+        rc = czk_gpu_timer_start(gpu, err);
+        if (rc == CZK_OK)
+            rc = T::gpu(gpu, &r, (const typename T::aff *)dp, (const czk_fr *)ds, n,
+                        CZK_GPU_MEM_DEVICE, err);
+        if (rc == CZK_OK)
+            rc = czk_gpu_timer_stop(gpu, &ms[k], err);
+        *same &= T::equal(&first, &r);
+    }
+    if (rc == CZK_OK) {
+        qsort(ms, 5, sizeof(double), cmp_double);
+        *med = ms[2];
+        *mn = ms[0];
+    }
+    return rc;
+}
+
+/* One row of the MSM table, and under it the steps of the last run when profiling is on. */
+template <class T>
+static int bench_row(czk_gpu *gpu, const void *dp, const void *ds, unsigned lg, const char *kind) {
     czk_err err = {0, {0}};
-    czk_g1_affine *p = NULL;
-    czk_fr *s = NULL;
-    void *dp = NULL, *ds = NULL;
-    int rc;
-    uint64_t t0;
-    /* The largest size whose inputs and scratch fit in 90% of free memory. */
-    rc = czk_gpu_mem_info(gpu, &free_b, &total_b, &err);
-    while (rc == CZK_OK && maxlg > 20) {
+    czk__gpu_msm_profile pf;
+    size_t n = (size_t)1 << lg;
+    double med = 0, mn = 0;
+    int same = 0;
+    int rc = time_msm<T>(gpu, dp, ds, n, &med, &mn, &same, &err);
+    if (rc != CZK_OK) {
+        fail("msm timing", rc, &err);
+        return rc;
+    }
+    say("%-3s 2^%-3u %-10s %10.2f %10.2f %10.1f  %s\n", T::name(), lg, kind, med, mn,
+        (double)n / med / 1e3, same ? "yes" : "NO");
+    if (!same)
+        g_fail = 1;
+    if (czk__gpu_msm_last_profile(gpu, &pf))
+        say("      steps: split %.2f, ones %.2f, digits %.2f, sort %.2f, acc %.2f, windows %.2f "
+            "ms (others %zu, ones %zu, c %u)\n",
+            pf.split_ms, pf.ones_ms, pf.digits_ms, pf.sort_ms, pf.acc_ms, pf.windows_ms, pf.n_other,
+            pf.n_one, pf.c);
+    return CZK_OK;
+}
+
+/* The largest lg <= maxlg whose points, scalars (`vectors` arrays) and scratch fit in 90% of
+ * free device memory (at least 20). */
+template <class T> static unsigned fit_lg(czk_gpu *gpu, unsigned maxlg, unsigned vectors) {
+    size_t free_b = 0, total_b = 0;
+    czk_err err = {0, {0}};
+    if (czk_gpu_mem_info(gpu, &free_b, &total_b, &err) != CZK_OK)
+        return 20;
+    while (maxlg > 20) {
         size_t n = (size_t)1 << maxlg;
-        if (n * 128 + czk_gpu_msm_g1_scratch_bytes(n) < free_b / 10 * 9)
+        if (n * (sizeof(typename T::aff) + 32 * vectors) + T::scratch_bytes(n) < free_b / 10 * 9)
             break;
         maxlg--;
     }
-    nmax = (size_t)1 << maxlg;
-    say("\n== MSM G1 timings (ms, median of 5, CUDA events, inputs on the device) ==\n");
+    return maxlg;
+}
+
+/*
+ * MSM timings with inputs on the device: G1 with uniform scalars at 2^20 .. 2^max (max from
+ * CZK_GPU_TEST_MAX_MSM, 24 by default), G1 with the PoRep witness mix (60% zero, 38% one)
+ * at 2^24 and 2^26, G2 with uniform scalars at 2^20 .. 2^min(max, 24); with
+ * CZK_GPU_TEST_SWEEP=1 a sweep of the window over c = 12 .. 22 at 2^24 (G1).
+ */
+static void bench_msm(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
+    unsigned maxlg =
+        env_unsigned("CZK_GPU_TEST_MAX_MSM", env_unsigned("CZK_GPU_TEST_BIG", 0) ? 27 : 24);
+    unsigned mixlg = maxlg > 26 ? maxlg : 26, toplg, g2lg;
+    int sweep = env_unsigned("CZK_GPU_TEST_SWEEP", 0) == 1;
+    size_t nmax;
+    czk_err err = {0, {0}};
+    czk_g1_affine *p = NULL;
+    czk_g2_affine *p2 = NULL;
+    czk_fr *s = NULL;
+    void *dp = NULL, *ds = NULL, *dm = NULL;
+    int rc;
+    uint64_t t0;
+
+    if (env_unsigned("CZK_GPU_TEST_MAX_MSM", 0) != 0)
+        mixlg = maxlg; /* an explicit bound holds for every row */
+    mixlg = fit_lg<tg1>(gpu, mixlg, 2);
+    maxlg = maxlg < mixlg ? maxlg : mixlg;
+    toplg = maxlg > mixlg ? maxlg : mixlg;
+    if (sweep && toplg < 24)
+        sweep = 0;
+    nmax = (size_t)1 << toplg;
+    say("\n== MSM timings (ms, median and min of 5, CUDA events, inputs on the device) ==\n");
     t0 = czk_time_ns();
     p = (czk_g1_affine *)czk_malloc(nmax * sizeof(*p));
     s = (czk_fr *)czk_malloc(nmax * sizeof(*s));
@@ -587,50 +1035,87 @@ static void bench_msm(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
         fail("host allocation", CZK_ENOMEM, NULL);
         goto out;
     }
-    fill_fr(pool, s, nmax, czk_rng_u64(rng), 0);
-    say("(2^%u points and scalars generated in %.1f s)\n", maxlg, (czk_time_ns() - t0) * 1e-9);
+    say("(2^%u G1 points and scalars generated in %.1f s)\n", toplg, (czk_time_ns() - t0) * 1e-9);
+    /* Uniform scalars in ds, the PoRep mix in dm. */
     rc = czk_gpu_alloc(gpu, &dp, nmax * sizeof(*p), &err);
     if (rc == CZK_OK)
         rc = czk_gpu_alloc(gpu, &ds, nmax * sizeof(*s), &err);
     if (rc == CZK_OK)
-        rc = czk_gpu_upload(gpu, dp, p, nmax * sizeof(*p), &err);
+        rc = czk_gpu_alloc(gpu, &dm, nmax * sizeof(*s), &err);
     if (rc == CZK_OK)
+        rc = czk_gpu_upload(gpu, dp, p, nmax * sizeof(*p), &err);
+    if (rc == CZK_OK) {
+        fill_fr(pool, s, nmax, czk_rng_u64(rng), 0);
         rc = czk_gpu_upload(gpu, ds, s, nmax * sizeof(*s), &err);
+    }
+    if (rc == CZK_OK) {
+        fill_fr(pool, s, nmax, czk_rng_u64(rng), 2);
+        rc = czk_gpu_upload(gpu, dm, s, nmax * sizeof(*s), &err);
+    }
     if (rc != CZK_OK) {
         fail("msm inputs", rc, &err);
         goto out;
     }
-    say("%-6s %10s %10s %12s  %s\n", "n", "ms", "min", "Mpoints/s", "runs agree");
-    for (unsigned lg = 20; lg <= maxlg; lg++) {
-        size_t n = (size_t)1 << lg;
-        double ms[5];
-        czk_g1_jacobian first, r;
-        int same = 1;
-        rc = czk_gpu_msm_g1_var(gpu, &first, (const czk_g1_affine *)dp, (const czk_fr *)ds, n,
-                                CZK_GPU_MEM_DEVICE, &err);
-        for (int k = 0; k < 5 && rc == CZK_OK; k++) {
-            rc = czk_gpu_timer_start(gpu, &err);
+    say("%-3s %-6s %-10s %10s %10s %10s  %s\n", "", "n", "scalars", "ms", "min", "Mpts/s",
+        "runs agree");
+    for (unsigned lg = 20; lg <= maxlg && rc == CZK_OK; lg++)
+        rc = bench_row<tg1>(gpu, dp, ds, lg, "uniform");
+    for (unsigned lg = 24; lg <= mixlg && rc == CZK_OK; lg += 2)
+        rc = bench_row<tg1>(gpu, dp, dm, lg, "PoRep-mix");
+    if (sweep && rc == CZK_OK) {
+        say("\n== MSM G1 window sweep at 2^24 (ms, median of 5) ==\n%-4s %10s %10s\n", "c",
+            "uniform", "PoRep-mix");
+        for (unsigned c = 12; c <= 22 && rc == CZK_OK; c++) {
+            double mu = 0, mm = 0, mn;
+            int same;
+            czk__gpu_msm_force_window(c);
+            rc = time_msm<tg1>(gpu, dp, ds, (size_t)1 << 24, &mu, &mn, &same, &err);
             if (rc == CZK_OK)
-                rc = czk_gpu_msm_g1_var(gpu, &r, (const czk_g1_affine *)dp, (const czk_fr *)ds, n,
-                                        CZK_GPU_MEM_DEVICE, &err);
-            if (rc == CZK_OK)
-                rc = czk_gpu_timer_stop(gpu, &ms[k], &err);
-            same &= czk_g1_jacobian_equal(&first, &r);
+                rc = time_msm<tg1>(gpu, dp, dm, (size_t)1 << 24, &mm, &mn, &same, &err);
+            if (rc != CZK_OK)
+                fail("msm sweep", rc, &err);
+            else
+                say("%-4u %10.2f %10.2f\n", c, mu, mm);
         }
-        if (rc != CZK_OK) {
-            fail("msm timing", rc, &err);
-            break;
-        }
-        qsort(ms, 5, sizeof(double), cmp_double);
-        say("2^%-4u %10.2f %10.2f %12.1f  %s\n", lg, ms[2], ms[0], n / ms[2] / 1e3,
-            same ? "yes" : "NO");
-        if (!same)
-            g_fail = 1;
+        czk__gpu_msm_force_window(0);
     }
-out:
     czk_gpu_free(gpu, dp, nmax * sizeof(czk_g1_affine));
     czk_gpu_free(gpu, ds, nmax * sizeof(czk_fr));
+    czk_gpu_free(gpu, dm, nmax * sizeof(czk_fr));
+    dp = ds = dm = NULL;
     czk_free(p);
+    p = NULL;
+
+    /* G2, uniform scalars (the first nmax2 of s). */
+    g2lg = fit_lg<tg2>(gpu, maxlg < 24 ? maxlg : 24, 1);
+    nmax = (size_t)1 << g2lg;
+    t0 = czk_time_ns();
+    p2 = (czk_g2_affine *)czk_malloc(nmax * sizeof(*p2));
+    if (p2 == NULL || make_points_g2(pool, p2, nmax, rng) != CZK_OK) {
+        fail("host allocation", CZK_ENOMEM, NULL);
+        goto out;
+    }
+    say("(2^%u G2 points generated in %.1f s)\n", g2lg, (czk_time_ns() - t0) * 1e-9);
+    fill_fr(pool, s, nmax, czk_rng_u64(rng), 0);
+    rc = czk_gpu_alloc(gpu, &dp, nmax * sizeof(*p2), &err);
+    if (rc == CZK_OK)
+        rc = czk_gpu_alloc(gpu, &ds, nmax * sizeof(*s), &err);
+    if (rc == CZK_OK)
+        rc = czk_gpu_upload(gpu, dp, p2, nmax * sizeof(*p2), &err);
+    if (rc == CZK_OK)
+        rc = czk_gpu_upload(gpu, ds, s, nmax * sizeof(*s), &err);
+    if (rc != CZK_OK) {
+        fail("msm G2 inputs", rc, &err);
+        goto out;
+    }
+    for (unsigned lg = 20; lg <= g2lg && rc == CZK_OK; lg++)
+        rc = bench_row<tg2>(gpu, dp, ds, lg, "uniform");
+out:
+    czk_gpu_free(gpu, dp, nmax * (p2 != NULL ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine)));
+    czk_gpu_free(gpu, ds, nmax * sizeof(czk_fr));
+    czk_gpu_free(gpu, dm, nmax * sizeof(czk_fr));
+    czk_free(p);
+    czk_free(p2);
     czk_free(s);
 }
 
@@ -727,12 +1212,18 @@ static int proofs_equal(const czk_groth16_proof *x, const czk_groth16_proof *y) 
 static void prove_compare(const char *label, const czk_groth16_pk *pk, const czk_r1cs *cs,
                           const czk_fr *w, const czk_fr *r, const czk_fr *s,
                           czk_backend *const *gpus, const char *const *gpu_names, int n_gpus,
-                          int cpu, int verify, czk_pool *pool) {
+                          int cpu, int verify, czk_pool *pool, czk_groth16_proof *ref_io = NULL,
+                          int *have_ref_io = NULL) {
     czk_groth16_proof ref, p;
     czk_groth16_timings tm;
     czk_err err = {0, {0}};
     char buf[128];
     int have_ref = 0, rc;
+    /* A reference from an earlier call (ref_io, *have_ref_io set): later proofs must match. */
+    if (ref_io != NULL && have_ref_io != NULL && *have_ref_io) {
+        ref = *ref_io;
+        have_ref = 1;
+    }
     if (cpu) {
         rc = czk_groth16_prove(&ref, pk, cs, w, r, s, czk_backend_cpu(), pool, &tm, &err);
         if (rc != CZK_OK) {
@@ -769,6 +1260,30 @@ static void prove_compare(const char *label, const czk_groth16_pk *pk, const czk
         }
         check(rc == CZK_OK, "%s: proof verifies (%s)", label, czk_status_name(rc));
     }
+    if (ref_io != NULL && have_ref_io != NULL && have_ref) {
+        *ref_io = ref;
+        *have_ref_io = 1;
+    }
+}
+
+/* Makes pk (and cs when not NULL) resident on be (czk_gpu_backend_attach_key) and says how
+ * far it got: 2 key and circuit, 1 key points only, 0 neither. */
+static int attach_key(czk_backend *be, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                      const char *label) {
+    czk_err err = {0, {0}};
+    int resident = 0;
+    uint64_t t0 = czk_time_ns();
+    int rc = czk_gpu_backend_attach_key(be, pk, cs, &resident, &err);
+    if (rc != CZK_OK) {
+        fail(label, rc, &err);
+        return 0;
+    }
+    say("(%s: %s, %.2f GiB resident on the device, %.0f ms)\n", label,
+        resident == 2   ? "key and circuit resident"
+        : resident == 1 ? "key points resident"
+                        : "key does not fit, streams",
+        (double)czk_gpu_backend_resident_bytes(be) / (double)(1ull << 30), ms_since(t0));
+    return resident;
 }
 
 /* (b) and (c): whole proofs, GPU (all memory, and a small VRAM limit) against the CPU. */
@@ -807,8 +1322,27 @@ static void test_proofs(czk_backend *be, czk_pool *pool, czk_rng *rng) {
             czk_fr_random(&r, rng);
             czk_fr_random(&s, rng);
             snprintf(label, sizeof(label), "2^%u %s", k, basis == 0 ? "monomial" : "odd-coset");
+            czk_groth16_proof ref;
+            int have_ref = 0;
             prove_compare(label, &pk, &cs, w, &r, &s, gpus, names, small != NULL ? 2 : 1, 1, 1,
-                          pool);
+                          pool, &ref, &have_ref);
+            /* The same proof with the key's points resident on the device, then with the
+             * circuit too (the whole proof from the witness: prove_sums). */
+            if (attach_key(be, &pk, NULL, label) == 1) {
+                const char *rn[1] = {"gpu-res-points"};
+                prove_compare(label, &pk, &cs, w, &r, &s, gpus, rn, 1, 0, 0, pool, &ref, &have_ref);
+                check(czk_gpu_backend_resident_bytes(be) > 0, "%s: key bytes counted", label);
+            } else {
+                check(0, "%s: a small key's points fit on the device", label);
+            }
+            if (attach_key(be, &pk, &cs, label) == 2) {
+                const char *rn[1] = {"gpu-res-circuit"};
+                prove_compare(label, &pk, &cs, w, &r, &s, gpus, rn, 1, 0, 0, pool, &ref, &have_ref);
+            } else {
+                check(0, "%s: a small circuit fits on the device", label);
+            }
+            czk_gpu_backend_detach_key(be, &pk);
+            check(czk_gpu_backend_resident_bytes(be) == 0, "%s: detach frees the key", label);
             czk_groth16_pk_clear(&pk);
         }
         czk_r1cs_clear(&cs);
@@ -906,19 +1440,41 @@ static void bench_partition(unsigned k, int with_cpu, czk_pool *pool, czk_rng *r
         fail("partition inputs", rc, &err);
         goto out;
     }
-    full = make_backend(0, k, "backend, all memory");
-    b16 = make_backend((size_t)16 << 30, k, "backend with 16 GiB");
-    if (full == NULL || b16 == NULL)
-        goto out;
     czk_fr_random(&r, rng);
     czk_fr_random(&s, rng);
     say_timings_header();
+    /* One backend at a time, so that each has the device (and the host its pinned arrays)
+     * to itself: all memory streaming, then with key and circuit resident (the issue's
+     * "keys resident" figure); then a 16 GiB limit, streaming and resident when it fits (a
+     * 2^27 key cannot, beside its working set). */
     {
-        czk_backend *gpus[3] = {full, full, b16};
-        const char *names[3] = {"gpu (1st)", "gpu (2nd)", "gpu-16GiB"};
         char label[32];
         snprintf(label, sizeof(label), "2^%u", k);
-        prove_compare(label, &pk, &cs, w, &r, &s, gpus, names, 3, with_cpu, 0, pool);
+        czk_groth16_proof ref;
+        int have_ref = 0;
+        full = make_backend(0, k, "backend, all memory");
+        if (full == NULL)
+            goto out;
+        czk_backend *two[2] = {full, full};
+        const char *n1[2] = {"gpu (1st)", "gpu (2nd)"};
+        prove_compare(label, &pk, &cs, w, &r, &s, two, n1, 2, with_cpu, 0, pool, &ref, &have_ref);
+        if (attach_key(full, &pk, &cs, "all memory") > 0) {
+            const char *n2[2] = {"gpu-res (1st)", "gpu-res (2nd)"};
+            prove_compare(label, &pk, &cs, w, &r, &s, two, n2, 2, 0, 0, pool, &ref, &have_ref);
+        }
+        czk_gpu_backend_detach_key(full, &pk);
+        czk_gpu_backend_destroy(full);
+        full = NULL;
+
+        b16 = make_backend((size_t)16 << 30, k, "backend with 16 GiB");
+        if (b16 == NULL)
+            goto out;
+        czk_backend *one[1] = {b16};
+        const char *n3[1] = {"gpu-16GiB"}, *n4[1] = {"gpu-16GiB-res"};
+        prove_compare(label, &pk, &cs, w, &r, &s, one, n3, 1, 0, 0, pool, &ref, &have_ref);
+        if (attach_key(b16, &pk, &cs, "16 GiB") > 0)
+            prove_compare(label, &pk, &cs, w, &r, &s, one, n4, 1, 0, 0, pool, &ref, &have_ref);
+        czk_gpu_backend_detach_key(b16, &pk);
     }
 out:
     czk_gpu_backend_destroy(full);
@@ -974,10 +1530,15 @@ int main(void) {
     );
     czk_rng_seed(&rng, seed);
 
-    test_ntt(gpu, pool, &rng);
-    test_msm_edges(gpu, &rng);
-    test_msm(gpu, pool, &rng);
-    {
+    /* CZK_GPU_TEST_CHECKS=0 skips the GPU-against-CPU checks (for a timing-only run; the
+     * exit status then says nothing about correctness). */
+    if (env_unsigned("CZK_GPU_TEST_CHECKS", 1)) {
+        test_ntt(gpu, pool, &rng);
+        test_msm_edges(gpu, &rng);
+        test_msm(gpu, pool, &rng);
+        test_msm_split<tg1>(gpu, pool, &rng);
+        test_msm_split<tg2>(gpu, pool, &rng);
+        test_msm_g2(gpu, pool, &rng);
         czk_backend *be = make_backend(0, 0, "czk_gpu_backend_create");
         if (be != NULL) {
             say("\nprover backend: %s\n", be->name);
@@ -989,9 +1550,16 @@ int main(void) {
         }
     }
     if (env_unsigned("CZK_GPU_TEST_QUICK", 0) == 0) {
-        bench_partition(24, 1, pool, &rng);
-        if (env_unsigned("CZK_GPU_TEST_BIG", 0))
-            bench_partition(27, 0, pool, &rng);
+        /* CZK_GPU_TEST_PARTITION=K: the partition benchmark at 2^K only (CPU column below
+         * 2^25); default 2^24, plus 2^27 with CZK_GPU_TEST_BIG=1. */
+        unsigned pk = env_unsigned("CZK_GPU_TEST_PARTITION", 0);
+        if (pk >= 10 && pk <= 27) {
+            bench_partition(pk, pk < 25, pool, &rng);
+        } else {
+            bench_partition(24, 1, pool, &rng);
+            if (env_unsigned("CZK_GPU_TEST_BIG", 0))
+                bench_partition(27, 0, pool, &rng);
+        }
         bench_ntt(gpu, pool, &rng);
         bench_msm(gpu, pool, &rng);
     }

@@ -206,22 +206,25 @@ int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const
         rc = czk_err_set(err, CZK_ENOMEM, "power table");
         goto out;
     }
-    /* Level l holds step_l^j for j < 1024 with step_l = base^(1024^l); level 0 times c. */
+    /*
+     * Level l holds step_l^j for j < CZK__GPU_POW_LEVEL with step_l = base^(LEVEL^l); level 0
+     * times c.
+     */
     step = *base;
-    for (unsigned l = 0; l < 3; l++) {
+    for (unsigned l = 0; l < CZK__GPU_POW_ENTRIES / CZK__GPU_POW_LEVEL; l++) {
         czk_fr *t = host + l * CZK__GPU_POW_LEVEL;
         t[0] = l == 0 ? *c : CZK_FR_ONE;
         for (unsigned j = 1; j < CZK__GPU_POW_LEVEL; j++)
             czk_fr_mul(&t[j], &t[j - 1], &step);
-        for (unsigned j = 0; j < 10; j++)
+        for (unsigned j = 1; j < CZK__GPU_POW_LEVEL; j <<= 1)
             czk_fr_sqr(&step, &step);
     }
     /*
-     * Replace the least recently used entry. A transform asks for up to three tables and
+     * Replace the least recently used entry. A transform asks for up to four tables and
      * launches its kernels after the last lookup, so the tables of the current call must not
      * be replaced by its own later lookups: round-robin replacement did exactly that (a hit
      * in slot k, then two misses wrapping onto slot k), and an H200 run showed wrong
-     * transforms. With LRU and more than three entries, the current call's tables are the
+     * transforms. With LRU and more than four entries, the current call's tables are the
      * most recent and survive.
      */
     e = &g->pow_cache[0];

@@ -1,11 +1,12 @@
 /*
  * The CUDA prover backend: the czk_backend table of groth16/backend.h on one device.
  *
- * DESIGN. h and the G1 MSMs run on the device; the G2 MSM runs on the CPU (czk_msm_g2), as
- * the backend's name says. Each call first makes sure the arena holds the call's plan
- * (plan.cu), then copies its host inputs into the arena, launches, and copies the result
- * back; nothing is allocated between the reservation and the return, so a step that cannot
- * fit fails with CZK_ENOMEM before a kernel runs.
+ * DESIGN. h and every MSM run on the device. Each call first makes sure the arena holds the
+ * call's plan (plan.cu), then copies its host inputs into the arena, launches, and copies
+ * the result back; nothing is allocated between the reservation and the return, so a step
+ * that cannot fit fails with CZK_ENOMEM before a kernel runs. With a key (and its circuit)
+ * resident, MSMs read its points in place and a whole proof can run from the witness alone
+ * (resident.cu).
  *
  * h follows poly/quotient.c step by step with the device transforms of ntt/ntt.cu: for the
  * monomial basis, an inverse NTT and a coset NTT (g = 7) of each of a, b and c, the fused
@@ -14,9 +15,9 @@
  * domain's, and field arithmetic is exact, so the output is bit for bit the CPU's (a[n − 1]
  * included). Domains below 2^10 run on the CPU: too small to be worth a launch.
  *
- * The MSM keeps witness values 0 and 1 in its buckets (sum_g1 is NULL, so the prover does
- * not split them): a zero scalar has no non-zero digit and costs a sort entry per window; a
- * one costs a single mixed addition, what a batch addition would cost.
+ * The device MSM splits witness values 0 and 1 off itself (msm.cuh: zeros dropped, ones
+ * summed directly, Pippenger over the rest), so sum_g1 and sum_g2 are NULL and the prover
+ * hands it raw scalars.
  */
 #include <cuda_runtime.h>
 #include <pthread.h>
@@ -33,7 +34,6 @@
 #include "gpu/cuda/plan.cuh"
 #include "gpu/cuda/prover.cuh"
 #include "groth16/backend.h"
-#include "msm/msm.h"
 #include "poly/ntt.h"
 #include "poly/quotient.h"
 #include "util/alloc.h"
@@ -110,38 +110,87 @@ out:
     return rc;
 }
 
-int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
-               size_t n, czk_pool *pool, czk_err *err) {
-    czk__gpu_backend *be = (czk__gpu_backend *)ctx;
+/* What gpu_msm needs to know of a group. */
+struct group_g1 {
+    typedef czk_g1_affine affine;
+    typedef czk_g1_jacobian jacobian;
+    static constexpr int id = 1;
+    static void set_infinity(jacobian *p) {
+        czk_g1_jacobian_set_infinity(p);
+    }
+    static void add(jacobian *r, const jacobian *a, const jacobian *b) {
+        czk_g1_jacobian_add_var(r, a, b);
+    }
+    static int run(czk_gpu *g, jacobian *out, const void *pts, const void *sc, size_t n,
+                   void *scratch, size_t bytes, czk_err *err) {
+        return czk__gpu_msm_g1_run(g, out, pts, sc, n, scratch, bytes, err);
+    }
+};
+
+struct group_g2 {
+    typedef czk_g2_affine affine;
+    typedef czk_g2_jacobian jacobian;
+    static constexpr int id = 2;
+    static void set_infinity(jacobian *p) {
+        czk_g2_jacobian_set_infinity(p);
+    }
+    static void add(jacobian *r, const jacobian *a, const jacobian *b) {
+        czk_g2_jacobian_add_var(r, a, b);
+    }
+    static int run(czk_gpu *g, jacobian *out, const void *pts, const void *sc, size_t n,
+                   void *scratch, size_t bytes, czk_err *err) {
+        return czk__gpu_msm_g2_run(g, out, pts, sc, n, scratch, bytes, err);
+    }
+};
+
+/*
+ * One MSM of G's points on the device: the points read where a resident key holds them or
+ * streamed in batches that fit the arena, the scalars from the host or, for the H MSM
+ * right after h, from where h left them.
+ */
+template <class G>
+int gpu_msm(czk__gpu_backend *be, typename G::jacobian *out, const typename G::affine *pts,
+            const czk_fr *sc, size_t n, czk_err *err) {
     czk_gpu *g = be->g;
     int rc = CZK_OK;
     size_t bs = 0, nb = 0, off = 0, pts_bytes, sc_bytes;
     char *d_pts, *d_sc, *scratch;
     const char *resident;
     bool h_on_device;
-    czk_g1_jacobian acc, part;
-    (void)pool;
+    typename G::jacobian acc, part;
 
     if (out == NULL || (n > 0 && (pts == NULL || sc == NULL)))
-        return czk_err_set(err, CZK_EINVAL, "gpu msm_g1: NULL argument");
-    czk_g1_jacobian_set_infinity(&acc);
+        return czk_err_set(err, CZK_EINVAL, "gpu msm_g%d: NULL argument", G::id);
+    G::set_infinity(&acc);
     if (n == 0) {
         *out = acc;
         return CZK_OK;
     }
     CZK_TRY(czk__gpu_enter(g, err));
     /* h's output still in the arena (gpu_h), and the arena not about to be regrown. */
-    h_on_device = sc == be->h_host && n <= be->h_n && be->arena != NULL && be->plan.msm_points >= n;
+    h_on_device = G::id == 1 && sc == be->h_host && n <= be->h_n && be->arena != NULL &&
+                  be->plan.msm_points >= n;
     be->h_host = NULL;
-    CZK_TRY(czk__gpu_ensure_plan(be, 0, n, err));
-    CZK_TRY(czk__gpu_msm_pick_batch(g, n, be->arena_bytes, &bs, &nb, err));
-    resident = (const char *)czk__gpu_resident_lookup(be, pts, n * sizeof(czk_g1_affine));
+    CZK_TRY(czk__gpu_ensure_plan(be, 0, G::id == 1 ? n : 0, err));
+    if (G::id != 1) {
+        /* Plans are sized for G1. A G2 MSM whose single batch the arena cannot hold grows
+         * the arena when the budget allows (a G2 point is twice a G1 point), else streams. */
+        size_t need = 0;
+        CZK_TRY(czk__gpu_msm_batch_bytes(g, G::id, n, &need, NULL, NULL, NULL, err));
+        if (need > be->arena_bytes &&
+            need + be->plan.tables_bytes + be->resident_bytes <= be->budget) {
+            be->arena_min = need > be->arena_min ? need : be->arena_min;
+            CZK_TRY(czk__gpu_ensure_plan(be, 0, 0, err));
+        }
+    }
+    CZK_TRY(czk__gpu_msm_pick_batch(g, G::id, n, be->arena_bytes, &bs, &nb, err));
+    resident = (const char *)czk__gpu_resident_lookup(be, pts, n * sizeof(typename G::affine));
     h_on_device = h_on_device && nb == 1;
     for (size_t k = 0; k < nb; k++) {
         size_t m = n / nb + (k < n % nb ? 1 : 0);
         /* The layout of a batch of m points is the one czk__gpu_msm_pick_batch checked; with
          * the key resident the points' part of it is left unused. */
-        pts_bytes = czk__gpu_align(m * sizeof(czk_g1_affine));
+        pts_bytes = czk__gpu_align(m * sizeof(typename G::affine));
         sc_bytes = czk__gpu_align(m * sizeof(czk_fr));
         d_pts = (char *)be->arena;
         d_sc = d_pts + pts_bytes;
@@ -158,13 +207,13 @@ int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const 
                                               cudaMemcpyHostToDevice, g->stream));
         }
         if (resident != NULL)
-            d_pts = (char *)resident + off * sizeof(czk_g1_affine);
+            d_pts = (char *)resident + off * sizeof(typename G::affine);
         else
-            CZK_CUDA_TRY(err, cudaMemcpyAsync(d_pts, pts + off, m * sizeof(czk_g1_affine),
+            CZK_CUDA_TRY(err, cudaMemcpyAsync(d_pts, pts + off, m * sizeof(typename G::affine),
                                               cudaMemcpyHostToDevice, g->stream));
-        CZK_TRY(czk__gpu_msm_g1_run(g, &part, d_pts, d_sc, m, scratch,
-                                    be->arena_bytes - pts_bytes - sc_bytes, err));
-        czk_g1_jacobian_add_var(&acc, &acc, &part);
+        CZK_TRY(
+            G::run(g, &part, d_pts, d_sc, m, scratch, be->arena_bytes - pts_bytes - sc_bytes, err));
+        G::add(&acc, &acc, &part);
         off += m;
     }
     *out = acc;
@@ -174,10 +223,16 @@ out:
     return rc;
 }
 
+int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
+               size_t n, czk_pool *pool, czk_err *err) {
+    (void)pool;
+    return gpu_msm<group_g1>((czk__gpu_backend *)ctx, out, pts, sc, n, err);
+}
+
 int gpu_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
                size_t n, czk_pool *pool, czk_err *err) {
-    (void)ctx;
-    return czk_msm_g2(out, pts, sc, n, pool, err);
+    (void)pool;
+    return gpu_msm<group_g2>((czk__gpu_backend *)ctx, out, pts, sc, n, err);
 }
 
 void *gpu_host_alloc(void *ctx, size_t bytes) {
@@ -448,7 +503,7 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
     /* Keep 1/32 and 64 MiB back for the driver, CUDA's own allocations and fragmentation. */
     b->budget = avail / 32 * 31;
     b->budget = b->budget > ((size_t)64 << 20) ? b->budget - ((size_t)64 << 20) : 0;
-    snprintf(b->name, sizeof(b->name), "cuda:%d (G2 on CPU)", device);
+    snprintf(b->name, sizeof(b->name), "cuda:%d", device);
     b->be.name = b->name;
     b->be.ctx = b;
     b->be.flags = 0;

@@ -36,9 +36,12 @@
             goto out;                                                                              \
     } while (0)
 
-/* Entries of one power table: base^j for j < 2^10, 2^20 and 2^30 in steps (see ntt.cu). */
-#define CZK__GPU_POW_LEVEL 1024
-#define CZK__GPU_POW_ENTRIES (3 * CZK__GPU_POW_LEVEL)
+/*
+ * Entries of one power table: two levels of 2^14 (1 MiB a table), so that a power below 2^28
+ * (CZK_GPU_NTT_MAX_LG) costs one multiplication of two entries (see ntt.cuh).
+ */
+#define CZK__GPU_POW_LEVEL 16384
+#define CZK__GPU_POW_ENTRIES (2 * CZK__GPU_POW_LEVEL)
 #define CZK__GPU_POW_CACHE 16
 
 typedef struct czk__gpu_pow_entry {
@@ -63,8 +66,8 @@ int czk__gpu_malloc(czk_gpu *g, void **p, size_t bytes, czk_err *err);
 void czk__gpu_free(czk_gpu *g, void *p, size_t bytes);
 
 /*
- * A device table of c·base^j (j < 1024), base^(1024·j) and base^(2^20·j) (j < 1024), so that
- * c·base^e for any e < 2^30 is at most three entries multiplied. Cached in g; the pointer
+ * A device table of c·base^j and base^(2^14·j) (j < 2^14), so that c·base^e for any
+ * e < 2^28 is at most two entries multiplied. Cached in g; the pointer
  * stays valid until the context is destroyed or CZK__GPU_POW_CACHE other tables are asked
  * for. Synchronous.
  */
@@ -76,21 +79,62 @@ int czk__gpu_enter(czk_gpu *g, czk_err *err);
 
 /* ---- MSM internals (msm/msm.cu), for the prover backend's planner ------------------------ */
 
-/* CZK_OK when one MSM call can take n points (n < 2^31 and W·n sort entries < 2^31). */
+/*
+ * CZK_OK when one MSM call can take n points (n < 2^31 and W·n sort entries < 2^31, W the
+ * windows of the worst case: every scalar neither 0 nor 1). The same bound for both groups.
+ */
 int czk__gpu_msm_g1_check_n(size_t n, czk_err *err);
+int czk__gpu_msm_g2_check_n(size_t n, czk_err *err);
 
 /*
- * Exact device scratch bytes of czk__gpu_msm_g1_run for n points (inputs not included);
- * asks CUB for its sort storage on g's device (host-side, launches nothing).
+ * Exact device scratch bytes of czk__gpu_msm_g1_run / _g2_run for n points (inputs not
+ * included), for the worst case (no scalar 0 or 1), so an upper bound for any scalars; asks
+ * CUB for its sort and select storage on g's device (host-side, launches nothing).
  */
 int czk__gpu_msm_g1_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err);
+int czk__gpu_msm_g2_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err);
 
 /*
  * out = Σ sc[i]·pts[i] for n points and scalars already on the device, with every
- * temporary carved from `scratch` (scratch_bytes >= czk__gpu_msm_g1_scratch(n)): allocates
- * nothing. Synchronous on g's stream.
+ * temporary carved from `scratch` (scratch_bytes >= czk__gpu_msm_g1_scratch(n), resp.
+ * _g2_scratch): allocates nothing. Scalars 0 and 1 are split off on the device (the ones
+ * summed directly), the rest go through Pippenger; one small read-back of their number.
+ * Synchronous on g's stream.
  */
 int czk__gpu_msm_g1_run(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev, const void *sc_dev,
                         size_t n, void *scratch, size_t scratch_bytes, czk_err *err);
+int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, const void *sc_dev,
+                        size_t n, void *scratch, size_t scratch_bytes, czk_err *err);
+
+/*
+ * Per-step GPU times of an MSM call (CUDA events), recorded only when the environment has
+ * CZK_GPU_MSM_PROFILE=1 (read once). For benchmarks; the window can be forced the same way
+ * with CZK_GPU_MSM_C (8..22, read once; other values are ignored).
+ */
+typedef struct czk__gpu_msm_profile {
+    unsigned group;           /* 1 or 2 */
+    unsigned c;               /* window bits of the Pippenger part (0: none ran) */
+    size_t n, n_one, n_other; /* points; scalars equal to 1; neither 0 nor 1 */
+    float split_ms;           /* classify, two compactions, the count read-back */
+    float ones_ms;            /* sum of the points whose scalar is 1 */
+    float digits_ms, sort_ms; /* Pippenger steps 1 and 2 */
+    float acc_ms;             /* bucket accumulation (steps 3-4) */
+    float windows_ms;         /* window sums (step 5) */
+    float total_ms;           /* all of the above (the host's Horner step excluded) */
+} czk__gpu_msm_profile;
+
+/*
+ * The profile of the last MSM that the calling thread ran on g, into *out: returns 1, or 0
+ * when there is none (profiling off, or the thread's last profiled MSM ran on another
+ * context).
+ */
+int czk__gpu_msm_last_profile(const czk_gpu *g, czk__gpu_msm_profile *out);
+
+/*
+ * Forces the window of every later MSM in the process to c bits (8..22; anything else
+ * returns to CZK_GPU_MSM_C or the automatic choice), scratch sizes included. For window
+ * sweeps in benchmarks: do not change it while an MSM is being planned or run.
+ */
+void czk__gpu_msm_force_window(unsigned c);
 
 #endif /* CZK_GPU_CUDA_INTERNAL_CUH */

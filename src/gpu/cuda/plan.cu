@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "curve/g2.h"
 #include "field/fr.h"
 #include "gpu/backend.h"
 #include "gpu/cuda/internal.cuh"
@@ -24,13 +25,17 @@ size_t czk__gpu_tables_bytes(void) {
     return (size_t)CZK__GPU_POW_CACHE * CZK__GPU_POW_ENTRIES * sizeof(czk_fr);
 }
 
-int czk__gpu_msm_batch_bytes(czk_gpu *g, size_t n, size_t *total, size_t *pts_bytes,
+int czk__gpu_msm_batch_bytes(czk_gpu *g, int group, size_t n, size_t *total, size_t *pts_bytes,
                              size_t *sc_bytes, size_t *scratch_bytes, czk_err *err) {
     int rc = CZK_OK;
-    size_t scratch = 0, p = czk__gpu_align(n * sizeof(czk_g1_affine)),
+    size_t scratch = 0,
+           p = czk__gpu_align(n * (group == 2 ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine))),
            s = czk__gpu_align(n * sizeof(czk_fr));
     *total = 0;
-    CZK_TRY(czk__gpu_msm_g1_scratch(g, n, &scratch, err));
+    if (group == 2)
+        CZK_TRY(czk__gpu_msm_g2_scratch(g, n, &scratch, err));
+    else
+        CZK_TRY(czk__gpu_msm_g1_scratch(g, n, &scratch, err));
     *total = p + s + czk__gpu_align(scratch);
     if (pts_bytes != NULL)
         *pts_bytes = p;
@@ -43,20 +48,20 @@ out:
 }
 
 /* Whether a batch of n points fits in `arena` bytes and one sort. */
-static int batch_fits(czk_gpu *g, size_t n, size_t arena, int *fits, czk_err *err) {
+static int batch_fits(czk_gpu *g, int group, size_t n, size_t arena, int *fits, czk_err *err) {
     int rc = CZK_OK;
     size_t total = 0;
     *fits = 0;
     if (czk__gpu_msm_g1_check_n(n, NULL) != CZK_OK)
         return CZK_OK;
-    CZK_TRY(czk__gpu_msm_batch_bytes(g, n, &total, NULL, NULL, NULL, err));
+    CZK_TRY(czk__gpu_msm_batch_bytes(g, group, n, &total, NULL, NULL, NULL, err));
     *fits = total <= arena;
 out:
     return rc;
 }
 
-int czk__gpu_msm_pick_batch(czk_gpu *g, size_t n, size_t arena, size_t *batch, size_t *nbatches,
-                            czk_err *err) {
+int czk__gpu_msm_pick_batch(czk_gpu *g, int group, size_t n, size_t arena, size_t *batch,
+                            size_t *nbatches, czk_err *err) {
     int rc = CZK_OK, fits = 0;
     size_t nb = 1, bs = n, floor_bs = n < CZK__GPU_MIN_BATCH ? n : CZK__GPU_MIN_BATCH;
     *batch = 0;
@@ -68,21 +73,22 @@ int czk__gpu_msm_pick_batch(czk_gpu *g, size_t n, size_t arena, size_t *batch, s
         bs = (n + nb - 1) / nb;
         if (bs < floor_bs)
             break;
-        CZK_TRY(batch_fits(g, bs, arena, &fits, err));
+        CZK_TRY(batch_fits(g, group, bs, arena, &fits, err));
         /* The window, and with it the scratch, may change between bs − 1 and bs. */
         if (fits && n % nb != 0)
-            CZK_TRY(batch_fits(g, bs - 1, arena, &fits, err));
+            CZK_TRY(batch_fits(g, group, bs - 1, arena, &fits, err));
         if (fits)
             break;
         nb = nb < 16 ? nb + 1 : nb * 2;
     }
     if (!fits) {
         size_t need = 0;
-        CZK_TRY(czk__gpu_msm_batch_bytes(g, floor_bs, &need, NULL, NULL, NULL, err));
-        rc = czk_err_set(err, CZK_ENOMEM,
-                         "MSM of %zu points: even a batch of %zu needs %zu device bytes, the plan "
-                         "has %zu",
-                         n, floor_bs, need, arena);
+        CZK_TRY(czk__gpu_msm_batch_bytes(g, group, floor_bs, &need, NULL, NULL, NULL, err));
+        rc = czk_err_set(
+            err, CZK_ENOMEM,
+            "G%d MSM of %zu points: even a batch of %zu needs %zu device bytes, the plan "
+            "has %zu",
+            group, n, floor_bs, need, arena);
         goto out;
     }
     *batch = bs;
@@ -116,9 +122,9 @@ extern "C" int czk_gpu_plan_make(czk_gpu *g, czk_gpu_plan *plan, size_t budget_b
     plan->msm_points = max_points;
     if (max_points > 0) {
         size_t total = 0;
-        CZK_TRY(czk__gpu_msm_pick_batch(g, max_points, avail, &plan->msm_batch, &plan->msm_batches,
-                                        err));
-        CZK_TRY(czk__gpu_msm_batch_bytes(g, plan->msm_batch, &total, &plan->msm_points_bytes,
+        CZK_TRY(czk__gpu_msm_pick_batch(g, 1, max_points, avail, &plan->msm_batch,
+                                        &plan->msm_batches, err));
+        CZK_TRY(czk__gpu_msm_batch_bytes(g, 1, plan->msm_batch, &total, &plan->msm_points_bytes,
                                          &plan->msm_scalars_bytes, &plan->msm_scratch_bytes, err));
         if (total > plan->arena_bytes)
             plan->arena_bytes = total;

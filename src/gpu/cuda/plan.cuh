@@ -21,21 +21,21 @@ static inline size_t czk__gpu_align(size_t x) {
 }
 
 /*
- * Arena bytes of one MSM batch of n points streamed from the host: points, scalars and
- * scratch (each part aligned). Out: *total and, when not NULL, the three parts.
+ * Arena bytes of one MSM batch of n points (group 1: G1, 2: G2) streamed from the host: points,
+ * scalars and scratch (each part aligned). Out: *total and, when not NULL, the three parts.
  */
-int czk__gpu_msm_batch_bytes(czk_gpu *g, size_t n, size_t *total, size_t *pts_bytes,
+int czk__gpu_msm_batch_bytes(czk_gpu *g, int group, size_t n, size_t *total, size_t *pts_bytes,
                              size_t *sc_bytes, size_t *scratch_bytes, czk_err *err);
 
 /*
- * Batches for an MSM of n points within `arena` bytes: n split into the fewest batches that
- * fit, batch k holding n / nb points plus one when k < n % nb (so every batch has *batch or
+ * Batches for an MSM of n points of G`group` within `arena` bytes: n split into the fewest batches
+ * that fit, batch k holding n / nb points plus one when k < n % nb (so every batch has *batch or
  * *batch − 1 points, and both sizes are checked). Out: *batch (the larger size), *nb.
  * Returns CZK_OK or CZK_ENOMEM (not even CZK__GPU_MIN_BATCH points, or n itself when
  * smaller, fit).
  */
-int czk__gpu_msm_pick_batch(czk_gpu *g, size_t n, size_t arena, size_t *batch, size_t *nb,
-                            czk_err *err);
+int czk__gpu_msm_pick_batch(czk_gpu *g, int group, size_t n, size_t arena, size_t *batch,
+                            size_t *nb, czk_err *err);
 
 /* Device bytes the context's power-table cache may reach. */
 size_t czk__gpu_tables_bytes(void);

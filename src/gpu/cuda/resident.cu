@@ -14,10 +14,9 @@
  *      and zero padding (or c = a·b row by row when C is not stored, as r1cs.c does);
  *      coefficients ±1 (most of a PoRep circuit's) cost an addition, not a product;
  *   3. h in place (czk__gpu_h_device), bit for bit the CPU's quotient;
- *   4. the H MSM over h where it lies; A and B_G1 over W compacted by the density bytes
- *      (CUB DeviceSelect: the same order as the CPU's gather); L over W past the inputs;
- *      B_G2 on the CPU over the compacted B scalars brought back (the device G2 MSM is
- *      not in this build);
+ *   4. the H MSM over h where it lies; A, B_G1 and B_G2 over W compacted by the density
+ *      bytes (CUB DeviceSelect: the same order as the CPU's gather); L over W past the
+ *      inputs;
  * and the CPU assembles the proof from the five sums (prove.c).
  *
  * Arena layout (bytes, each part aligned): [W: 32·n_vars][S: 32·max(n_a, n_b)][a/h: 32·n]
@@ -36,7 +35,6 @@
 #include "gpu/cuda/internal.cuh"
 #include "gpu/cuda/plan.cuh"
 #include "gpu/cuda/prover.cuh"
-#include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/alloc.h"
 #include "util/memclear.h"
@@ -123,6 +121,10 @@ int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, s
         if (sizes[i] == 0)
             continue;
         CZK_TRY(czk__gpu_msm_g1_scratch(g, sizes[i], &s, err));
+        scratch = max_sz(scratch, s);
+    }
+    if (pk->n_b_g2 > 0) {
+        CZK_TRY(czk__gpu_msm_g2_scratch(g, pk->n_b_g2, &s, err));
         scratch = max_sz(scratch, s);
     }
     /* CUB's select storage also lives in R (before the MSM that follows it). */
@@ -277,10 +279,9 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     int rc = CZK_OK;
     resident_key *k = find_slot(b, pk, cs);
     czk_ntt_domain *dom = NULL;
-    czk_fr *host_b = NULL;
-    int host_b_pinned = 0;
     int *d_count = NULL;
     uint64_t t0, t1;
+    (void)pool; /* everything runs on the device */
     if (k == NULL)
         return czk_err_set(err, CZK_EUNSUPPORTED, "gpu: key and circuit not resident");
     const resident_circuit *c = &k->circ;
@@ -382,25 +383,9 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     if (tm != NULL)
         tm->msm_b_g1_ns += t1 - t0;
 
-    /* B_G2 on the CPU over the same scalars, brought back. */
-    if (pk->n_b_g2 > 0) {
-        const size_t bytes = pk->n_b_g2 * sizeof(czk_fr);
-        if (b->be.host_alloc != NULL) {
-            host_b = (czk_fr *)b->be.host_alloc(b, bytes);
-            host_b_pinned = host_b != NULL;
-        }
-        if (host_b == NULL)
-            host_b = (czk_fr *)czk_malloc(bytes);
-        if (host_b == NULL) {
-            rc = czk_err_set(err, CZK_ENOMEM, "gpu: %zu B scalars for the G2 MSM", pk->n_b_g2);
-            goto out;
-        }
-        CZK_CUDA_TRY(err, cudaMemcpyAsync(host_b, b_sc, bytes, cudaMemcpyDeviceToHost, g->stream));
-        CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
-        CZK_TRY(czk_msm_g2(&out->b_g2, pk->b_g2, host_b, pk->n_b_g2, pool, err));
-    } else {
-        czk_g2_jacobian_set_infinity(&out->b_g2);
-    }
+    /* B_G2 over the same scalars, its points resident too. */
+    CZK_TRY(czk__gpu_msm_g2_run(g, &out->b_g2, k->r[2].dev, b_sc, pk->n_b_g2, d_r,
+                                r_bytes - CZK__GPU_ARENA_ALIGN, err));
     t0 = czk_time_ns();
     if (tm != NULL)
         tm->msm_b_g2_ns += t0 - t1;
@@ -413,13 +398,6 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);
-    if (host_b != NULL) {
-        czk_memclear_explicit(host_b, pk->n_b_g2 * sizeof(czk_fr));
-        if (host_b_pinned)
-            b->be.host_free(b, host_b, pk->n_b_g2 * sizeof(czk_fr));
-        else
-            czk_free(host_b);
-    }
     czk_ntt_domain_destroy(dom);
     return rc;
 }

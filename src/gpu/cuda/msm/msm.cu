@@ -1,68 +1,181 @@
 /*
- * czk_gpu_msm_g1_var: plans the window, allocates the scratch once per call and runs the
+ * czk_gpu_msm_g1_var / czk_gpu_msm_g2_var: plan the window, carve the scratch and run the
  * kernels of msm.cuh on the context's stream; the last few point additions run on the host.
+ * One implementation, a template over the group (msm_g1 / msm_g2 below).
+ *
+ * Scratch layout, in this order, each part aligned to MSM_ALIGN bytes. The split part is
+ * sized by n; the Pippenger part by the plan of n points that are all "other", the worst
+ * case, so that the sizes the planner asks for stay upper bounds:
+ *   split:     cls (n bytes), idx_other (4n), idx_one (4n), the two counts, CUB's select
+ *              storage, the chunk sums of the ones (two ping-pong arrays of XYZZ);
+ *   Pippenger: key/value pairs and their sorted copies (16·W·n), CUB's sort storage, the
+ *              W·2^(c−1) buckets, partial keys and sums of the accumulation levels, and the
+ *              window segment sums (two ping-pong arrays).
+ * A call reads the number m of others back to the host (one small copy and a stream sync)
+ * and plans Pippenger for m points: the window c comes from m, and the smaller plan is laid
+ * into the worst-case parts (checked part by part; if a smaller c would not fit, the call
+ * keeps the worst case's c, which always fits).
  */
+#include <atomic>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>
+#include <stdlib.h>
 #include <string.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "curve/g1.h"
+#include "curve/g2.h"
 #include "field/fr.h"
 #include "gpu/backend.h"
 #include "gpu/cuda/internal.cuh"
 #include "gpu/cuda/msm/msm.cuh"
 #include "util/status.h"
 
-using czk_cuda::fp_t;
 using czk_cuda::fr_t;
-using czk_cuda::g1_affine_t;
-using czk_cuda::g1_xyzz_t;
 
 /* Sorted entries per thread in the first accumulation level, and in the later ones. */
 #define MSM_L0 64
 #define MSM_L1 16
+/* Points per thread when summing the points whose scalar is one. */
+#define MSM_L_ONES 32
 /* Buckets per thread when turning buckets into window sums (2^5). */
 #define MSM_LG_SEGMENT 5
-/* Entries one block adds up when reducing the segment sums. */
+/* Entries one block adds up when reducing the segment sums (and the chunk sums of ones). */
 #define MSM_REDUCE 128
+/* Sub-buffers of the scratch are aligned to this many bytes. */
+#define MSM_ALIGN ((size_t)256)
 
-static_assert(sizeof(g1_xyzz_t) == sizeof(czk_g1_xyzz), "XYZZ layouts differ");
-static_assert(sizeof(g1_affine_t) == sizeof(czk_g1_affine), "affine layouts differ");
+static_assert(sizeof(czk_cuda::g1_xyzz_t) == sizeof(czk_g1_xyzz), "G1 XYZZ layouts differ");
+static_assert(sizeof(czk_cuda::g1_affine_t) == sizeof(czk_g1_affine), "G1 affine layouts differ");
+static_assert(sizeof(czk_cuda::fp2_t) == sizeof(czk_fp2), "Fp2 layouts differ");
+static_assert(sizeof(czk_cuda::g2_xyzz_t) == sizeof(czk_g2_xyzz), "G2 XYZZ layouts differ");
+static_assert(sizeof(czk_cuda::g2_affine_t) == sizeof(czk_g2_affine), "G2 affine layouts differ");
 static_assert(sizeof(fr_t) == sizeof(czk_fr), "Fr layouts differ");
 
 namespace {
 
-/* Every size the call needs, from n alone. */
-struct msm_plan {
-    unsigned c, nwin, lgG, end_bit;
-    size_t n, m0, m1, m2, half, G;
-    size_t bytes_pairs, bytes_buckets, bytes_partials, bytes_segments;
+/* The two groups: device point types and the host functions of the last combination. */
+struct msm_g1 {
+    typedef czk_cuda::g1_affine_t A;
+    typedef czk_cuda::g1_xyzz_t X;
+    typedef czk_g1_affine affine;
+    typedef czk_g1_jacobian jacobian;
+    typedef czk_g1_xyzz xyzz;
+    static const unsigned group = 1;
+    static void set_inf(xyzz *r) {
+        czk_g1_xyzz_set_infinity(r);
+    }
+    static void dbl(xyzz *r, const xyzz *a) {
+        czk_g1_xyzz_dbl(r, a);
+    }
+    static void add(xyzz *r, const xyzz *a, const xyzz *b) {
+        czk_g1_xyzz_add_var(r, a, b);
+    }
+    static void to_jacobian(jacobian *r, const xyzz *a) {
+        affine aff;
+        czk_g1_xyzz_to_affine(&aff, a);
+        czk_g1_jacobian_from_affine(r, &aff);
+    }
+    static void jacobian_inf(jacobian *r) {
+        czk_g1_jacobian_set_infinity(r);
+    }
+};
+
+struct msm_g2 {
+    typedef czk_cuda::g2_affine_t A;
+    typedef czk_cuda::g2_xyzz_t X;
+    typedef czk_g2_affine affine;
+    typedef czk_g2_jacobian jacobian;
+    typedef czk_g2_xyzz xyzz;
+    static const unsigned group = 2;
+    static void set_inf(xyzz *r) {
+        czk_g2_xyzz_set_infinity(r);
+    }
+    static void dbl(xyzz *r, const xyzz *a) {
+        czk_g2_xyzz_dbl(r, a);
+    }
+    static void add(xyzz *r, const xyzz *a, const xyzz *b) {
+        czk_g2_xyzz_add_var(r, a, b);
+    }
+    static void to_jacobian(jacobian *r, const xyzz *a) {
+        affine aff;
+        czk_g2_xyzz_to_affine(&aff, a);
+        czk_g2_jacobian_from_affine(r, &aff);
+    }
+    static void jacobian_inf(jacobian *r) {
+        czk_g2_jacobian_set_infinity(r);
+    }
 };
 
 size_t div_up(size_t a, size_t b) {
     return (a + b - 1) / b;
 }
 
+size_t align_up(size_t x) {
+    return (x + MSM_ALIGN - 1) & ~(MSM_ALIGN - 1);
+}
+
+/* CZK_GPU_MSM_C (benchmarks): a fixed window in [8, 22], read once; 0 = choose by n. */
+unsigned msm_env_c(void) {
+    static const unsigned c = [] {
+        const char *v = getenv("CZK_GPU_MSM_C");
+        unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
+        return x >= 8 && x <= 22 ? (unsigned)x : 0u;
+    }();
+    return c;
+}
+
+/* czk__gpu_msm_force_window's setting (0: none), above the environment's. */
+std::atomic<unsigned> msm_forced_c{0};
+
+/* CZK_GPU_MSM_PROFILE=1: time the steps with CUDA events (czk__gpu_msm_last_profile). */
+bool msm_env_profile(void) {
+    static const bool on = [] {
+        const char *v = getenv("CZK_GPU_MSM_PROFILE");
+        return v != NULL && strcmp(v, "1") == 0;
+    }();
+    return on;
+}
+
 /*
  * Window c minimising W·(n + 3·2^(c−1)) mixed-addition equivalents: one per non-zero digit
  * plus about three per bucket for the running sums (a full addition costs about 1.4 mixed
- * ones). Measured tuning is still to be done on the H200.
+ * ones). Measured tuning is still to be done on the H200 (CZK_GPU_MSM_C overrides).
  */
-void msm_plan_make(msm_plan *p, size_t n) {
+unsigned msm_pick_c(size_t n) {
+    unsigned best_c = 8;
     double best = 0;
-    p->c = 8;
+    unsigned forced = msm_forced_c.load(std::memory_order_relaxed);
+    if (forced != 0)
+        return forced;
+    if (msm_env_c() != 0)
+        return msm_env_c();
     for (unsigned c = 8; c <= 22; c++) {
         unsigned w = (256 + c - 1) / c;
         double cost = (double)w * ((double)n + 3.0 * (double)((size_t)1 << (c - 1)));
         if (c == 8 || cost < best) {
             best = cost;
-            p->c = c;
+            best_c = c;
         }
     }
+    return best_c;
+}
+
+/* The sizes of Pippenger over n points with window c and XYZZ points of xs bytes. */
+struct msm_plan {
+    unsigned c, nwin, lgG, end_bit;
+    size_t n, m0, m1, m2, half, G;
+    size_t bytes_pairs, bytes_buckets, bytes_pkeys, bytes_pvals, bytes_segments;
+    size_t bytes_sort; /* CUB's sort storage (msm_plan_sort) */
+};
+
+void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs) {
+    p->c = c;
     p->n = n;
-    p->nwin = (256 + p->c - 1) / p->c;
-    p->half = (size_t)1 << (p->c - 1);
-    p->lgG = p->c - 1 > MSM_LG_SEGMENT ? p->c - 1 - MSM_LG_SEGMENT : 0;
+    p->nwin = (256 + c - 1) / c;
+    p->half = (size_t)1 << (c - 1);
+    p->lgG = c - 1 > MSM_LG_SEGMENT ? c - 1 - MSM_LG_SEGMENT : 0;
     p->G = (size_t)1 << p->lgG;
     p->m0 = (size_t)p->nwin * n;
     p->m1 = 2 * div_up(p->m0, MSM_L0);
@@ -72,20 +185,138 @@ void msm_plan_make(msm_plan *p, size_t n) {
     while (((size_t)1 << p->end_bit) <= empty)
         p->end_bit++;
     p->bytes_pairs = 4 * p->m0 * sizeof(uint32_t); /* keys, values, and sorted copies */
-    p->bytes_buckets = (size_t)p->nwin * p->half * sizeof(g1_xyzz_t);
-    p->bytes_partials = (p->m1 + p->m2) * (sizeof(uint32_t) + sizeof(g1_xyzz_t));
-    p->bytes_segments = 2 * (size_t)p->nwin * p->G * sizeof(g1_xyzz_t);
+    p->bytes_buckets = (size_t)p->nwin * p->half * xs;
+    p->bytes_pkeys = (p->m1 + p->m2) * sizeof(uint32_t);
+    p->bytes_pvals = (p->m1 + p->m2) * xs;
+    p->bytes_segments = 2 * (size_t)p->nwin * p->G * xs;
+    p->bytes_sort = 0;
+}
+
+/* CUB's temporary storage for the sort of a plan (a host-side query on the current device). */
+int msm_plan_sort(msm_plan *p, czk_err *err) {
+    int rc = CZK_OK;
+    size_t bytes = 0;
+    CZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(
+                          nullptr, bytes, (const uint32_t *)nullptr, (uint32_t *)nullptr,
+                          (const uint32_t *)nullptr, (uint32_t *)nullptr, (int)p->m0, 0,
+                          (int)p->end_bit, (cudaStream_t)0));
+    p->bytes_sort = bytes;
+out:
+    return rc;
+}
+
+/* CUB's temporary storage for selecting among n indices (host-side query). */
+int msm_select_temp(size_t n, size_t *bytes, czk_err *err) {
+    int rc = CZK_OK;
+    *bytes = 0;
+    CZK_CUDA_TRY(err, cub::DeviceSelect::If(nullptr, *bytes, thrust::counting_iterator<uint32_t>(0),
+                                            (uint32_t *)nullptr, (int64_t *)nullptr, (int64_t)n,
+                                            czk_cuda::msm_class_is{nullptr, 0}, (cudaStream_t)0));
+out:
+    return rc;
+}
+
+/* Chunk sums of the ones: level 0 has ceil(n / MSM_L_ONES); the first reduction 1/128 of it. */
+size_t msm_ones_slots(size_t n) {
+    size_t c0 = div_up(n, MSM_L_ONES);
+    return c0 + div_up(c0, MSM_REDUCE);
+}
+
+/* The scratch parts (each already aligned), in layout order. */
+struct msm_layout {
+    size_t cls, idx_other, idx_one, counts, select, ones;
+    size_t pairs, sort, buckets, pkeys, pvals, segments;
+    size_t total() const {
+        return cls + idx_other + idx_one + counts + select + ones + pairs + sort + buckets + pkeys +
+               pvals + segments;
+    }
+};
+
+/* The layout for n points, given CUB's select storage and the worst-case plan (sort set). */
+void msm_layout_make(msm_layout *l, size_t n, size_t select_bytes, const msm_plan *pw, size_t xs) {
+    l->cls = align_up(n);
+    l->idx_other = align_up(n * sizeof(uint32_t));
+    l->idx_one = align_up(n * sizeof(uint32_t));
+    l->counts = align_up(2 * sizeof(int64_t));
+    l->select = align_up(select_bytes);
+    l->ones = align_up(msm_ones_slots(n) * xs);
+    l->pairs = align_up(pw->bytes_pairs);
+    l->sort = align_up(pw->bytes_sort);
+    l->buckets = align_up(pw->bytes_buckets);
+    l->pkeys = align_up(pw->bytes_pkeys);
+    l->pvals = align_up(pw->bytes_pvals);
+    l->segments = align_up(pw->bytes_segments);
+}
+
+/* Whether plan p fits the Pippenger parts of layout l. */
+bool msm_plan_fits(const msm_plan *p, const msm_layout *l) {
+    return p->bytes_pairs <= l->pairs && p->bytes_sort <= l->sort &&
+           p->bytes_buckets <= l->buckets && p->bytes_pkeys <= l->pkeys &&
+           p->bytes_pvals <= l->pvals && p->bytes_segments <= l->segments;
+}
+
+/* The worst-case layout of an MSM of n > 0 points (queries CUB on the current device). */
+template <class GR> int msm_layout_for(msm_layout *l, msm_plan *pw, size_t n, czk_err *err) {
+    int rc = CZK_OK;
+    size_t sel = 0;
+    msm_plan_make(pw, n, msm_pick_c(n), sizeof(typename GR::X));
+    CZK_TRY(msm_plan_sort(pw, err));
+    CZK_TRY(msm_select_temp(n, &sel, err));
+    msm_layout_make(l, n, sel, pw, sizeof(typename GR::X));
+out:
+    return rc;
+}
+
+int msm_check_n(size_t n, czk_err *err) {
+    msm_plan p;
+    if (n > ((size_t)1 << 31) - 1)
+        return czk_err_set(err, CZK_EINVAL, "n = %zu above 2^31 - 1", n);
+    if (n == 0)
+        return CZK_OK;
+    /* The worst case (every scalar "other") must fit one sort; the point size is irrelevant. */
+    msm_plan_make(&p, n, msm_pick_c(n), 1);
+    if (p.m0 > (size_t)0x7fffffff)
+        return czk_err_set(err, CZK_EINVAL, "n = %zu too large for one sort", n);
+    return CZK_OK;
+}
+
+/* The profile of the last MSM run on this thread (contexts are used by one thread at a time). */
+thread_local czk__gpu_msm_profile tl_profile;
+thread_local const czk_gpu *tl_profile_g;
+
+/* CUDA events of one profiled call; all NULL when profiling is off. */
+enum { EV_BEGIN, EV_SPLIT, EV_ONES, EV_DIGITS, EV_SORT, EV_ACC, EV_WINDOWS, EV_COUNT };
+
+struct msm_events {
+    cudaEvent_t ev[EV_COUNT];
+};
+
+int msm_mark(czk_gpu *g, msm_events *e, int k, czk_err *err) {
+    int rc = CZK_OK;
+    if (e->ev[k] != NULL)
+        CZK_CUDA_TRY(err, cudaEventRecord(e->ev[k], g->stream));
+out:
+    return rc;
+}
+
+/* Milliseconds between two recorded events (0 when profiling is off). */
+float msm_elapsed(const msm_events *e, int a, int b) {
+    float ms = 0;
+    if (e->ev[a] == NULL || cudaEventElapsedTime(&ms, e->ev[a], e->ev[b]) != cudaSuccess)
+        return 0;
+    return ms;
 }
 
 /* Sums partial buckets level by level until one chunk is left (msm.cuh, step 4). */
-int msm_reduce_partials(czk_gpu *g, const msm_plan *p, g1_xyzz_t *buckets, uint32_t *ka,
-                        g1_xyzz_t *va, uint32_t *kb, g1_xyzz_t *vb, czk_err *err) {
+template <class X>
+int msm_reduce_partials(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *ka, X *va,
+                        uint32_t *kb, X *vb, czk_err *err) {
     int rc = CZK_OK;
     size_t m = p->m1;
     const uint32_t empty = (uint32_t)(p->nwin * p->half);
     for (;;) {
         size_t chunks = div_up(m, MSM_L1);
-        czk_cuda::msm_acc_partials_kernel<<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(
+        czk_cuda::msm_acc_partials_kernel<X><<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(
             buckets, kb, vb, ka, va, m, MSM_L1, empty);
         CZK_CUDA_TRY(err, cudaGetLastError());
         if (m <= MSM_L1)
@@ -94,7 +325,7 @@ int msm_reduce_partials(czk_gpu *g, const msm_plan *p, g1_xyzz_t *buckets, uint3
         uint32_t *tk = ka;
         ka = kb;
         kb = tk;
-        g1_xyzz_t *tv = va;
+        X *tv = va;
         va = vb;
         vb = tv;
     }
@@ -102,179 +333,286 @@ out:
     return rc;
 }
 
-} // namespace
-
-/* Sub-buffers of the scratch are aligned to this many bytes. */
-#define MSM_ALIGN ((size_t)256)
-
-static size_t align_up(size_t x) {
-    return (x + MSM_ALIGN - 1) & ~(MSM_ALIGN - 1);
-}
-
-/* CUB's temporary storage for the sort of a plan (a host-side query on the current device). */
-static int msm_sort_temp(const msm_plan *p, size_t *bytes, czk_err *err) {
+/*
+ * dst <- Σ of the G entries of each of nwin groups in src, by rounds of
+ * msm_window_reduce_kernel ping-ponging between src and dst. Out: *res, the array holding
+ * the nwin sums (src itself when G = 1).
+ */
+template <class X>
+int msm_reduce_groups(czk_gpu *g, X **res, X *src, X *dst, size_t nwin, size_t G, czk_err *err) {
     int rc = CZK_OK;
-    *bytes = 0;
-    CZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(
-                          nullptr, *bytes, (const uint32_t *)nullptr, (uint32_t *)nullptr,
-                          (const uint32_t *)nullptr, (uint32_t *)nullptr, (int)p->m0, 0,
-                          (int)p->end_bit, (cudaStream_t)0));
+    while (G > 1) {
+        size_t G2 = div_up(G, MSM_REDUCE);
+        czk_cuda::msm_window_reduce_kernel<X><<<(unsigned)(nwin * G2), MSM_REDUCE, 0, g->stream>>>(
+            dst, src, (uint32_t)G, (uint32_t)G2);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        G = G2;
+        X *t = src;
+        src = dst;
+        dst = t;
+    }
 out:
+    *res = src;
     return rc;
 }
 
-static size_t msm_scratch_total(const msm_plan *p, size_t temp_bytes) {
-    return align_up(p->bytes_pairs) + align_up(temp_bytes) + align_up(p->bytes_buckets) +
-           align_up((p->m1 + p->m2) * sizeof(uint32_t)) +
-           align_up((p->m1 + p->m2) * sizeof(g1_xyzz_t)) + align_up(p->bytes_segments);
-}
-
-int czk__gpu_msm_g1_check_n(size_t n, czk_err *err) {
-    msm_plan p;
-    if (n > ((size_t)1 << 31) - 1)
-        return czk_err_set(err, CZK_EINVAL, "n = %zu above 2^31 - 1", n);
-    if (n == 0)
-        return CZK_OK;
-    msm_plan_make(&p, n);
-    if (p.m0 > (size_t)0x7fffffff)
-        return czk_err_set(err, CZK_EINVAL, "n = %zu too large for one sort", n);
-    return CZK_OK;
-}
-
-int czk__gpu_msm_g1_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err) {
+/*
+ * Pippenger over the m = p->n points listed in idx (steps 1-5 of msm.cuh); the W window sums
+ * are copied to win (host) on the stream, not waited for.
+ */
+template <class GR>
+int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const msm_layout *l,
+                  char *base, const typename GR::A *d_pts, const fr_t *d_sc, const uint32_t *idx,
+                  msm_events *ev, czk_err *err) {
+    typedef typename GR::X X;
     int rc = CZK_OK;
-    msm_plan p;
-    size_t temp = 0;
-    *bytes = 0;
-    if (n == 0)
-        return CZK_OK;
-    CZK_TRY(czk__gpu_msm_g1_check_n(n, err));
-    CZK_TRY(czk__gpu_enter(g, err));
-    msm_plan_make(&p, n);
-    CZK_TRY(msm_sort_temp(&p, &temp, err));
-    *bytes = msm_scratch_total(&p, temp);
-out:
-    return rc;
-}
-
-int czk__gpu_msm_g1_run(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev, const void *sc_dev,
-                        size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
-    int rc = CZK_OK;
-    msm_plan p;
-    const g1_affine_t *d_pts = (const g1_affine_t *)pts_dev;
-    const fr_t *d_sc = (const fr_t *)sc_dev;
-    uint32_t *keys, *vals, *keys2, *vals2;
+    char *cur = base;
+    uint32_t *keys, *vals, *keys2, *vals2, *pk, *pk2;
     void *d_temp;
-    size_t temp_bytes = 0;
-    g1_xyzz_t *buckets, *seg, *seg2;
-    uint32_t *pk, *pk2;
-    g1_xyzz_t *pv, *pv2;
-    czk_g1_xyzz win[64], acc;
-    czk_g1_affine aff;
-    uint32_t empty;
-    char *cur = (char *)scratch;
-
-    if (n == 0) {
-        czk_g1_jacobian_set_infinity(out);
-        return CZK_OK;
-    }
-    CZK_TRY(czk__gpu_msm_g1_check_n(n, err));
-    msm_plan_make(&p, n);
-    empty = (uint32_t)(p.nwin * p.half);
-    CZK_TRY(czk__gpu_enter(g, err));
-    CZK_TRY(msm_sort_temp(&p, &temp_bytes, err));
-    if (scratch == NULL || msm_scratch_total(&p, temp_bytes) > scratch_bytes) {
-        rc = czk_err_set(err, CZK_EINVAL, "MSM of %zu points needs %zu scratch bytes, got %zu", n,
-                         msm_scratch_total(&p, temp_bytes), scratch_bytes);
-        goto out;
-    }
+    size_t temp_bytes = p->bytes_sort;
+    X *buckets, *seg, *seg2, *pv, *pv2, *res;
+    const uint32_t empty = (uint32_t)(p->nwin * p->half);
 
     keys = (uint32_t *)cur;
-    cur += align_up(p.bytes_pairs);
-    vals = keys + p.m0;
-    keys2 = vals + p.m0;
-    vals2 = keys2 + p.m0;
+    cur += l->pairs;
+    vals = keys + p->m0;
+    keys2 = vals + p->m0;
+    vals2 = keys2 + p->m0;
     d_temp = cur;
-    cur += align_up(temp_bytes);
-    buckets = (g1_xyzz_t *)cur;
-    cur += align_up(p.bytes_buckets);
+    cur += l->sort;
+    buckets = (X *)cur;
+    cur += l->buckets;
     pk = (uint32_t *)cur;
-    cur += align_up((p.m1 + p.m2) * sizeof(uint32_t));
-    pk2 = pk + p.m1;
-    pv = (g1_xyzz_t *)cur;
-    cur += align_up((p.m1 + p.m2) * sizeof(g1_xyzz_t));
-    pv2 = pv + p.m1;
-    seg = (g1_xyzz_t *)cur;
-    seg2 = seg + (size_t)p.nwin * p.G;
+    cur += l->pkeys;
+    pk2 = pk + p->m1;
+    pv = (X *)cur;
+    cur += l->pvals;
+    pv2 = pv + p->m1;
+    seg = (X *)cur;
+    seg2 = seg + (size_t)p->nwin * p->G;
 
     /* 1-2: digits, then one sort of every window's (bucket, point) pairs. */
-    czk_cuda::msm_digits_kernel<<<(unsigned)div_up(n, 256), 256, 0, g->stream>>>(
-        keys, vals, d_sc, (uint32_t)n, p.c, p.nwin);
+    czk_cuda::msm_digits_kernel<<<(unsigned)div_up(p->n, 256), 256, 0, g->stream>>>(
+        keys, vals, d_sc, idx, (uint32_t)p->n, p->c, p->nwin);
     CZK_CUDA_TRY(err, cudaGetLastError());
+    CZK_TRY(msm_mark(g, ev, EV_DIGITS, err));
     CZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(d_temp, temp_bytes, keys, keys2, vals, vals2,
-                                                      (int)p.m0, 0, (int)p.end_bit, g->stream));
+                                                      (int)p->m0, 0, (int)p->end_bit, g->stream));
+    CZK_TRY(msm_mark(g, ev, EV_SORT, err));
 
     /* 3-4: balanced bucket accumulation. */
-    CZK_CUDA_TRY(err, cudaMemsetAsync(buckets, 0, p.bytes_buckets, g->stream));
+    CZK_CUDA_TRY(err, cudaMemsetAsync(buckets, 0, p->bytes_buckets, g->stream));
     {
-        size_t chunks = div_up(p.m0, MSM_L0);
-        czk_cuda::msm_acc_points_kernel<<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(
-            buckets, pk, pv, keys2, vals2, d_pts, p.m0, MSM_L0, empty);
+        size_t chunks = div_up(p->m0, MSM_L0);
+        czk_cuda::msm_acc_points_kernel<typename GR::A, X>
+            <<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(buckets, pk, pv, keys2, vals2,
+                                                                   d_pts, p->m0, MSM_L0, empty);
         CZK_CUDA_TRY(err, cudaGetLastError());
     }
-    CZK_TRY(msm_reduce_partials(g, &p, buckets, pk, pv, pk2, pv2, err));
+    CZK_TRY(msm_reduce_partials<X>(g, p, buckets, pk, pv, pk2, pv2, err));
+    CZK_TRY(msm_mark(g, ev, EV_ACC, err));
 
     /* 5: window sums. */
     {
-        size_t threads = (size_t)p.nwin * p.G;
-        czk_cuda::msm_window_segments_kernel<<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(
-            seg, buckets, p.c, p.nwin, p.lgG);
+        size_t threads = (size_t)p->nwin * p->G;
+        czk_cuda::msm_window_segments_kernel<X>
+            <<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(seg, buckets, p->c, p->nwin,
+                                                                    p->lgG);
         CZK_CUDA_TRY(err, cudaGetLastError());
-        size_t G = p.G;
-        g1_xyzz_t *src = seg, *dst = seg2;
-        while (G > 1) {
-            size_t G2 = div_up(G, MSM_REDUCE);
-            czk_cuda::
-                msm_window_reduce_kernel<<<(unsigned)(p.nwin * G2), MSM_REDUCE, 0, g->stream>>>(
-                    dst, src, (uint32_t)G, (uint32_t)G2);
-            CZK_CUDA_TRY(err, cudaGetLastError());
-            G = G2;
-            g1_xyzz_t *t = src;
-            src = dst;
-            dst = t;
-        }
-        CZK_CUDA_TRY(err, cudaMemcpyAsync(win, src, p.nwin * sizeof(g1_xyzz_t),
-                                          cudaMemcpyDeviceToHost, g->stream));
     }
-    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
-
-    /* 6: Σ 2^(c·w)·S_w by Horner on the host. */
-    acc = win[p.nwin - 1];
-    for (int w = (int)p.nwin - 2; w >= 0; w--) {
-        for (unsigned i = 0; i < p.c; i++)
-            czk_g1_xyzz_dbl(&acc, &acc);
-        czk_g1_xyzz_add_var(&acc, &acc, &win[w]);
-    }
-    czk_g1_xyzz_to_affine(&aff, &acc);
-    czk_g1_jacobian_from_affine(out, &aff);
+    CZK_TRY(msm_reduce_groups<X>(g, &res, seg, seg2, p->nwin, p->G, err));
+    CZK_TRY(msm_mark(g, ev, EV_WINDOWS, err));
+    CZK_CUDA_TRY(err,
+                 cudaMemcpyAsync(win, res, p->nwin * sizeof(X), cudaMemcpyDeviceToHost, g->stream));
 out:
-    if (rc != CZK_OK)
-        (void)cudaStreamSynchronize(g->stream);
     return rc;
 }
 
-extern "C" size_t czk_gpu_msm_g1_scratch_bytes(size_t n) {
-    msm_plan p;
+template <class GR> int msm_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err) {
+    int rc = CZK_OK;
+    msm_plan pw;
+    msm_layout l;
+    *bytes = 0;
     if (n == 0)
-        return 0;
-    msm_plan_make(&p, n);
-    /* CUB's radix sort adds alternate key/value buffers (8 bytes an entry) and a few MiB;
-     * the exact figure needs a device (czk__gpu_msm_g1_scratch). */
-    return msm_scratch_total(&p, 8 * p.m0 + ((size_t)64 << 20));
+        return CZK_OK;
+    CZK_TRY(msm_check_n(n, err));
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_TRY(msm_layout_for<GR>(&l, &pw, n, err));
+    *bytes = l.total();
+out:
+    return rc;
 }
 
-extern "C" int czk_gpu_msm_g1_var(czk_gpu *g, czk_g1_jacobian *out, const czk_g1_affine *pts,
-                                  const czk_fr *sc, size_t n, czk_gpu_mem where, czk_err *err) {
+template <class GR>
+int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const void *sc_dev,
+            size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
+    typedef typename GR::X X;
+    int rc = CZK_OK;
+    msm_plan pw, pr;
+    msm_layout l;
+    msm_events ev;
+    const typename GR::A *d_pts = (const typename GR::A *)pts_dev;
+    const fr_t *d_sc = (const fr_t *)sc_dev;
+    char *cur = (char *)scratch;
+    uint8_t *cls;
+    uint32_t *idx_other, *idx_one;
+    int64_t *d_counts, counts[2] = {0, 0};
+    void *sel_temp;
+    X *ones_a, *ones_b, *ones_res;
+    size_t sel_bytes, n_other = 0, n_one = 0;
+    typename GR::xyzz win[64], acc, ones;
+
+    memset(&ev, 0, sizeof(ev));
+    if (n == 0) {
+        GR::jacobian_inf(out);
+        return CZK_OK;
+    }
+    CZK_TRY(msm_check_n(n, err));
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_TRY(msm_layout_for<GR>(&l, &pw, n, err));
+    if (scratch == NULL || l.total() > scratch_bytes) {
+        rc = czk_err_set(err, CZK_EINVAL, "MSM of %zu points needs %zu scratch bytes, got %zu", n,
+                         l.total(), scratch_bytes);
+        goto out;
+    }
+    if (msm_env_profile()) {
+        for (int k = 0; k < EV_COUNT; k++)
+            CZK_CUDA_TRY(err, cudaEventCreate(&ev.ev[k]));
+    }
+    GR::set_inf(&acc);
+    GR::set_inf(&ones);
+
+    cls = (uint8_t *)cur;
+    cur += l.cls;
+    idx_other = (uint32_t *)cur;
+    cur += l.idx_other;
+    idx_one = (uint32_t *)cur;
+    cur += l.idx_one;
+    d_counts = (int64_t *)cur;
+    cur += l.counts;
+    sel_temp = cur;
+    cur += l.select;
+    ones_a = (X *)cur;
+    cur += l.ones;
+    ones_b = ones_a + div_up(n, MSM_L_ONES);
+
+    /* 0: the split; the counts come back to size the rest. */
+    CZK_TRY(msm_mark(g, &ev, EV_BEGIN, err));
+    czk_cuda::msm_classify_kernel<<<(unsigned)div_up(n, 256), 256, 0, g->stream>>>(cls, d_sc,
+                                                                                   (uint32_t)n);
+    CZK_CUDA_TRY(err, cudaGetLastError());
+    sel_bytes = l.select;
+    CZK_CUDA_TRY(err, cub::DeviceSelect::If(
+                          sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_other,
+                          d_counts, (int64_t)n, czk_cuda::msm_class_is{cls, 2}, g->stream));
+    sel_bytes = l.select;
+    CZK_CUDA_TRY(err, cub::DeviceSelect::If(
+                          sel_temp, sel_bytes, thrust::counting_iterator<uint32_t>(0), idx_one,
+                          d_counts + 1, (int64_t)n, czk_cuda::msm_class_is{cls, 1}, g->stream));
+    CZK_CUDA_TRY(
+        err, cudaMemcpyAsync(counts, d_counts, sizeof(counts), cudaMemcpyDeviceToHost, g->stream));
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+    CZK_TRY(msm_mark(g, &ev, EV_SPLIT, err));
+    if (counts[0] < 0 || counts[1] < 0 || (size_t)counts[0] + (size_t)counts[1] > n) {
+        rc = czk_err_set(err, CZK_ECUDA, "MSM split counts %lld + %lld exceed n = %zu",
+                         (long long)counts[0], (long long)counts[1], n);
+        goto out;
+    }
+    n_other = (size_t)counts[0];
+    n_one = (size_t)counts[1];
+
+    /* The ones: equal chunks of mixed additions, then a tree. */
+    if (n_one > 0) {
+        size_t chunks = div_up(n_one, MSM_L_ONES);
+        czk_cuda::msm_sum_ones_kernel<typename GR::A, X>
+            <<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(ones_a, idx_one, d_pts, n_one,
+                                                                   MSM_L_ONES);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_TRY(msm_reduce_groups<X>(g, &ones_res, ones_a, ones_b, 1, chunks, err));
+        CZK_CUDA_TRY(
+            err, cudaMemcpyAsync(&ones, ones_res, sizeof(X), cudaMemcpyDeviceToHost, g->stream));
+    }
+    CZK_TRY(msm_mark(g, &ev, EV_ONES, err));
+
+    /* 1-5 over the others, with the window their number calls for when it fits. */
+    if (n_other > 0) {
+        msm_plan_make(&pr, n_other, msm_pick_c(n_other), sizeof(X));
+        CZK_TRY(msm_plan_sort(&pr, err));
+        if (!msm_plan_fits(&pr, &l)) {
+            msm_plan_make(&pr, n_other, pw.c, sizeof(X));
+            CZK_TRY(msm_plan_sort(&pr, err));
+            if (!msm_plan_fits(&pr, &l)) {
+                rc = czk_err_set(err, CZK_EINVAL, "MSM of %zu others does not fit its scratch",
+                                 n_other);
+                goto out;
+            }
+        }
+        CZK_TRY(msm_pippenger<GR>(g, win, &pr, &l, cur, d_pts, d_sc, idx_other, &ev, err));
+    } else {
+        /* Nothing timed: the later marks equal the ones mark. */
+        CZK_TRY(msm_mark(g, &ev, EV_DIGITS, err));
+        CZK_TRY(msm_mark(g, &ev, EV_SORT, err));
+        CZK_TRY(msm_mark(g, &ev, EV_ACC, err));
+        CZK_TRY(msm_mark(g, &ev, EV_WINDOWS, err));
+    }
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+
+    /* 6: Σ 2^(c·w)·S_w by Horner on the host, plus the ones. */
+    if (n_other > 0) {
+        acc = win[pr.nwin - 1];
+        for (int w = (int)pr.nwin - 2; w >= 0; w--) {
+            for (unsigned i = 0; i < pr.c; i++)
+                GR::dbl(&acc, &acc);
+            GR::add(&acc, &acc, &win[w]);
+        }
+    }
+    GR::add(&acc, &acc, &ones);
+    GR::to_jacobian(out, &acc);
+
+    if (ev.ev[0] != NULL) {
+        czk__gpu_msm_profile *pf = &tl_profile;
+        memset(pf, 0, sizeof(*pf));
+        pf->group = GR::group;
+        pf->n = n;
+        pf->n_one = n_one;
+        pf->n_other = n_other;
+        pf->c = n_other > 0 ? pr.c : 0;
+        pf->split_ms = msm_elapsed(&ev, EV_BEGIN, EV_SPLIT);
+        pf->ones_ms = msm_elapsed(&ev, EV_SPLIT, EV_ONES);
+        pf->digits_ms = msm_elapsed(&ev, EV_ONES, EV_DIGITS);
+        pf->sort_ms = msm_elapsed(&ev, EV_DIGITS, EV_SORT);
+        pf->acc_ms = msm_elapsed(&ev, EV_SORT, EV_ACC);
+        pf->windows_ms = msm_elapsed(&ev, EV_ACC, EV_WINDOWS);
+        pf->total_ms = msm_elapsed(&ev, EV_BEGIN, EV_WINDOWS);
+        tl_profile_g = g;
+    }
+out:
+    if (rc != CZK_OK)
+        (void)cudaStreamSynchronize(g->stream);
+    for (int k = 0; k < EV_COUNT; k++)
+        if (ev.ev[k] != NULL)
+            (void)cudaEventDestroy(ev.ev[k]);
+    return rc;
+}
+
+/* Worst-case scratch without a device: CUB's storage estimated generously. */
+template <class GR> size_t msm_scratch_estimate(size_t n) {
+    msm_plan pw;
+    msm_layout l;
+    if (n == 0)
+        return 0;
+    msm_plan_make(&pw, n, msm_pick_c(n), sizeof(typename GR::X));
+    /* CUB's radix sort adds alternate key/value buffers (8 bytes an entry) and a few MiB;
+     * its select a few bytes per item. The exact figures need a device
+     * (czk__gpu_msm_g1_scratch / _g2_scratch). */
+    pw.bytes_sort = 8 * pw.m0 + ((size_t)64 << 20);
+    msm_layout_make(&l, n, n + ((size_t)16 << 20), &pw, sizeof(typename GR::X));
+    return l.total();
+}
+
+template <class GR>
+int msm_var(czk_gpu *g, typename GR::jacobian *out, const typename GR::affine *pts,
+            const czk_fr *sc, size_t n, czk_gpu_mem where, czk_err *err) {
     int rc = CZK_OK;
     void *d_pts = NULL, *d_sc = NULL, *scratch = NULL;
     size_t scratch_bytes = 0;
@@ -284,17 +622,17 @@ extern "C" int czk_gpu_msm_g1_var(czk_gpu *g, czk_g1_jacobian *out, const czk_g1
     if ((unsigned)where > CZK_GPU_MEM_DEVICE)
         return czk_err_set(err, CZK_EINVAL, "unknown memory kind");
     if (n == 0) {
-        czk_g1_jacobian_set_infinity(out);
+        GR::jacobian_inf(out);
         return CZK_OK;
     }
-    CZK_TRY(czk__gpu_msm_g1_check_n(n, err));
+    CZK_TRY(msm_check_n(n, err));
     CZK_TRY(czk__gpu_enter(g, err));
-    CZK_TRY(czk__gpu_msm_g1_scratch(g, n, &scratch_bytes, err));
+    CZK_TRY(msm_scratch<GR>(g, n, &scratch_bytes, err));
     if (where == CZK_GPU_MEM_HOST) {
-        CZK_TRY(czk__gpu_malloc(g, &d_pts, n * sizeof(czk_g1_affine), err));
+        CZK_TRY(czk__gpu_malloc(g, &d_pts, n * sizeof(*pts), err));
         CZK_TRY(czk__gpu_malloc(g, &d_sc, n * sizeof(czk_fr), err));
-        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_pts, pts, n * sizeof(czk_g1_affine),
-                                          cudaMemcpyHostToDevice, g->stream));
+        CZK_CUDA_TRY(
+            err, cudaMemcpyAsync(d_pts, pts, n * sizeof(*pts), cudaMemcpyHostToDevice, g->stream));
         CZK_CUDA_TRY(
             err, cudaMemcpyAsync(d_sc, sc, n * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
     } else {
@@ -302,14 +640,71 @@ extern "C" int czk_gpu_msm_g1_var(czk_gpu *g, czk_g1_jacobian *out, const czk_g1
         d_sc = (void *)sc;
     }
     CZK_TRY(czk__gpu_malloc(g, &scratch, scratch_bytes, err));
-    CZK_TRY(czk__gpu_msm_g1_run(g, out, d_pts, d_sc, n, scratch, scratch_bytes, err));
+    CZK_TRY(msm_run<GR>(g, out, d_pts, d_sc, n, scratch, scratch_bytes, err));
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);
     czk__gpu_free(g, scratch, scratch_bytes);
     if (where == CZK_GPU_MEM_HOST) {
         czk__gpu_free(g, d_sc, n * sizeof(czk_fr));
-        czk__gpu_free(g, d_pts, n * sizeof(czk_g1_affine));
+        czk__gpu_free(g, d_pts, n * sizeof(*pts));
     }
     return rc;
+}
+
+} // namespace
+
+int czk__gpu_msm_g1_check_n(size_t n, czk_err *err) {
+    return msm_check_n(n, err);
+}
+
+int czk__gpu_msm_g2_check_n(size_t n, czk_err *err) {
+    return msm_check_n(n, err);
+}
+
+int czk__gpu_msm_g1_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err) {
+    return msm_scratch<msm_g1>(g, n, bytes, err);
+}
+
+int czk__gpu_msm_g2_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err) {
+    return msm_scratch<msm_g2>(g, n, bytes, err);
+}
+
+int czk__gpu_msm_g1_run(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev, const void *sc_dev,
+                        size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
+    return msm_run<msm_g1>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, err);
+}
+
+int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, const void *sc_dev,
+                        size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
+    return msm_run<msm_g2>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, err);
+}
+
+void czk__gpu_msm_force_window(unsigned c) {
+    msm_forced_c.store(c >= 8 && c <= 22 ? c : 0, std::memory_order_relaxed);
+}
+
+int czk__gpu_msm_last_profile(const czk_gpu *g, czk__gpu_msm_profile *out) {
+    if (g == NULL || out == NULL || tl_profile_g != g)
+        return 0;
+    *out = tl_profile;
+    return 1;
+}
+
+extern "C" size_t czk_gpu_msm_g1_scratch_bytes(size_t n) {
+    return msm_scratch_estimate<msm_g1>(n);
+}
+
+extern "C" size_t czk_gpu_msm_g2_scratch_bytes(size_t n) {
+    return msm_scratch_estimate<msm_g2>(n);
+}
+
+extern "C" int czk_gpu_msm_g1_var(czk_gpu *g, czk_g1_jacobian *out, const czk_g1_affine *pts,
+                                  const czk_fr *sc, size_t n, czk_gpu_mem where, czk_err *err) {
+    return msm_var<msm_g1>(g, out, pts, sc, n, where, err);
+}
+
+extern "C" int czk_gpu_msm_g2_var(czk_gpu *g, czk_g2_jacobian *out, const czk_g2_affine *pts,
+                                  const czk_fr *sc, size_t n, czk_gpu_mem where, czk_err *err) {
+    return msm_var<msm_g2>(g, out, pts, sc, n, where, err);
 }

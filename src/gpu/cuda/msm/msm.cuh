@@ -1,20 +1,27 @@
 /*
- * G1 multi-scalar multiplication kernels (Pippenger's bucket method with sorted buckets).
+ * Multi-scalar multiplication kernels (Pippenger's bucket method with sorted buckets), one
+ * set of templates over the point types of ec/xyzz.cuh: A affine, X XYZZ (G1 or G2).
  *
  * DESIGN. For a window of c bits the scalars are cut into W = ceil(256/c) signed digits in
  * [−2^(c−1), 2^(c−1)] (Booth recoding: a digit above 2^(c−1) becomes digit − 2^c with a
  * carry into the next window), so each window has 2^(c−1) buckets and a negative digit adds
  * −P (y negated on the fly). Steps, all on the context's stream:
  *
- *  1. msm_digits_kernel: one thread per scalar converts it out of Montgomery form and writes,
- *     for every window w, the pair (key, value) = (w·2^(c−1) + |d| − 1, i | sign << 31), or
- *     the key EMPTY (= W·2^(c−1)) for a zero digit. Keys of window w sit at [w·n, (w+1)·n).
- *  2. One radix sort of all W·n pairs by key (CUB): every bucket of every window becomes one
+ *  0. The split. Groth16 witnesses are mostly 0 and 1, and a one would cost W sort entries
+ *     for a single addition. msm_classify_kernel marks each scalar zero, one or other; two
+ *     stable compactions (CUB DeviceSelect) list the indices of the ones and of the others.
+ *     Zeros drop out. msm_sum_ones_kernel adds the points of the ones in equal chunks (then
+ *     a tree of msm_window_reduce_kernel), and only the m others go through steps 1-5.
+ *  1. msm_digits_kernel: one thread per other scalar converts it out of Montgomery form and
+ *     writes, for every window w, the pair (key, value) = (w·2^(c−1) + |d| − 1, i | sign << 31)
+ *     (i the point index), or the key EMPTY (= W·2^(c−1)) for a zero digit. Keys of window w
+ *     sit at [w·m, (w+1)·m).
+ *  2. One radix sort of all W·m pairs by key (CUB): every bucket of every window becomes one
  *     contiguous run, the zero digits gather at the end.
  *  3. msm_acc_points_kernel: the sorted array is cut into chunks of L0 entries, one thread
  *     each, so every thread does the same number of mixed additions whatever the bucket
- *     sizes (a scalar set full of ones puts a third of all entries in one bucket: a thread
- *     per bucket would serialise them). A run of equal keys that lies wholly inside a chunk
+ *     sizes (a scalar set full of small values crowds a few buckets: a thread per bucket
+ *     would serialise them). A run of equal keys that lies wholly inside a chunk
  *     is a finished bucket and is stored; the first and last runs of a chunk, when they may
  *     continue into the neighbour, are written as partial sums (two slots per chunk).
  *  4. msm_acc_partials_kernel repeats step 3 on the partial sums (XYZZ additions, chunks of
@@ -26,7 +33,7 @@
  *  5. msm_window_segments_kernel: each window's buckets are cut into G segments; a thread
  *     computes Σ_j j·B_j over its segment as T + (lo − 1)·R, T by the running-sum trick and
  *     R = Σ B_j. msm_window_reduce_kernel adds the G segment sums of each window.
- *  6. The host combines the W window sums: Σ_w 2^(c·w)·S_w.
+ *  6. The host combines the W window sums, Σ_w 2^(c·w)·S_w, and adds the sum of the ones.
  *
  * References: Pippenger (1976) through Bernstein et al., "Faster batch forgery
  * identification" (INDOCRYPT 2012, §4) for the bucket method; sorted buckets and balanced
@@ -38,6 +45,7 @@
 #include <cstdint>
 
 #include "gpu/cuda/ec/xyzz.cuh"
+#include "gpu/cuda/ff/fp2.cuh"
 #include "gpu/cuda/ff/mont.cuh"
 
 namespace czk_cuda {
@@ -51,12 +59,39 @@ __device__ __forceinline__ uint32_t scalar_bits(const uint32_t s[8], unsigned po
     return (uint32_t)(v >> sh) & ((1u << c) - 1);
 }
 
+/*
+ * Step 0 (the split): cls[i] = 0 for a zero scalar, 1 for a scalar equal to one (its
+ * Montgomery form is R mod r), 2 for any other.
+ */
 __global__ void __launch_bounds__(256)
-    msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, uint32_t n, unsigned c,
-                      unsigned nwin) {
+    msm_classify_kernel(uint8_t *cls, const fr_t *scalars, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
+    fr_t s = fr_t::load_ro(scalars + i);
+    cls[i] = s.is_zero() ? 0 : s.equal(fr_t::one()) ? 1 : 2;
+}
+
+/* Selects the indices i whose class is `want` (for cub::DeviceSelect::If). */
+struct msm_class_is {
+    const uint8_t *cls;
+    uint8_t want;
+    __host__ __device__ __forceinline__ bool operator()(uint32_t i) const {
+        return cls[i] == want;
+    }
+};
+
+/*
+ * Step 1 over the m "other" scalars: thread j reads scalar idx[j]; its pairs for window w sit
+ * at w·m + j, and the value keeps the point index idx[j].
+ */
+__global__ void __launch_bounds__(256)
+    msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, const uint32_t *idx,
+                      uint32_t m, unsigned c, unsigned nwin) {
+    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= m)
+        return;
+    const uint32_t i = idx[j];
     fr_t s = fr_t::load_ro(scalars + i).from_mont();
     const uint32_t half = 1u << (c - 1), empty = nwin * half;
     uint32_t carry = 0;
@@ -69,15 +104,39 @@ __global__ void __launch_bounds__(256)
             neg = 1;
             carry = 1;
         }
-        size_t o = (size_t)w * n + i;
+        size_t o = (size_t)w * m + j;
         keys[o] = d == 0 ? empty : w * half + d - 1;
         vals[o] = i | (neg << 31);
     }
 }
 
+/*
+ * The scalars equal to one: chunk t of the m indices in idx ([t·L, (t+1)·L)) is summed by
+ * one thread with mixed additions into out[t]; msm_window_reduce_kernel (one window) then
+ * adds the chunk sums. Every thread does the same work whatever the points.
+ */
+template <class A, class X>
+__global__ void __launch_bounds__(128)
+    msm_sum_ones_kernel(X *out, const uint32_t *idx, const A *points, size_t m, unsigned L) {
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t begin = t * L;
+    if (begin >= m)
+        return;
+    size_t end = begin + L < m ? begin + L : m;
+    X acc = X::inf();
+    for (size_t e = begin; e < end; e++) {
+        A p = A::load_ro(points + idx[e]);
+        if (p.is_inf())
+            continue;
+        acc.add_affine(p);
+    }
+    acc.store(out + t);
+}
+
 /* Stores a finished run, or writes it to a partial slot; see the DESIGN block. */
-__device__ __forceinline__ void msm_store_bucket(g1_xyzz_t *buckets, uint32_t key, uint32_t empty,
-                                                 const g1_xyzz_t &acc) {
+template <class X>
+__device__ __forceinline__ void msm_store_bucket(X *buckets, uint32_t key, uint32_t empty,
+                                                 const X &acc) {
     if (key != empty && !acc.is_inf())
         acc.store(buckets + key);
 }
@@ -86,10 +145,11 @@ __device__ __forceinline__ void msm_store_bucket(g1_xyzz_t *buckets, uint32_t ke
  * Level 0 of the bucket accumulation: chunk t covers sorted entries [t·L, (t+1)·L) of m.
  * Writes finished buckets to `buckets` and two partial slots per chunk to pkeys/pvals.
  */
+template <class A, class X>
 __global__ void __launch_bounds__(128)
-    msm_acc_points_kernel(g1_xyzz_t *buckets, uint32_t *pkeys, g1_xyzz_t *pvals,
-                          const uint32_t *keys, const uint32_t *vals, const g1_affine_t *points,
-                          size_t m, unsigned L, uint32_t empty) {
+    msm_acc_points_kernel(X *buckets, uint32_t *pkeys, X *pvals, const uint32_t *keys,
+                          const uint32_t *vals, const A *points, size_t m, unsigned L,
+                          uint32_t empty) {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t begin = t * L;
     if (begin >= m)
@@ -100,7 +160,7 @@ __global__ void __launch_bounds__(128)
     bool open_back = end < m && keys[end] == keys[end - 1];
     uint32_t cur = first_key;
     bool first_run = true, front_done = false, back_done = false;
-    g1_xyzz_t acc = g1_xyzz_t::inf();
+    X acc = X::inf();
     if (first_key != empty) {
         for (size_t e = begin; e < end; e++) {
             uint32_t k = keys[e];
@@ -112,13 +172,13 @@ __global__ void __launch_bounds__(128)
                     msm_store_bucket(buckets, cur, empty, acc);
                 }
                 first_run = false;
-                acc = g1_xyzz_t::inf();
+                acc = X::inf();
                 cur = k;
             }
             if (k == empty)
                 break;
             uint32_t v = vals[e];
-            g1_affine_t p = g1_affine_t::load_ro(points + (v & 0x7fffffffu));
+            A p = A::load_ro(points + (v & 0x7fffffffu));
             if (p.is_inf())
                 continue;
             if (v >> 31)
@@ -141,16 +201,16 @@ __global__ void __launch_bounds__(128)
     pkeys[2 * t] = first_key;
     pkeys[2 * t + 1] = cur;
     if (!front_done)
-        g1_xyzz_t::inf().store(pvals + 2 * t);
+        X::inf().store(pvals + 2 * t);
     if (!back_done)
-        g1_xyzz_t::inf().store(pvals + 2 * t + 1);
+        X::inf().store(pvals + 2 * t + 1);
 }
 
 /* Levels >= 1: as msm_acc_points_kernel over partial sums (m entries, chunks of L). */
+template <class X>
 __global__ void __launch_bounds__(128)
-    msm_acc_partials_kernel(g1_xyzz_t *buckets, uint32_t *okeys, g1_xyzz_t *ovals,
-                            const uint32_t *keys, const g1_xyzz_t *vals, size_t m, unsigned L,
-                            uint32_t empty) {
+    msm_acc_partials_kernel(X *buckets, uint32_t *okeys, X *ovals, const uint32_t *keys,
+                            const X *vals, size_t m, unsigned L, uint32_t empty) {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t begin = t * L;
     if (begin >= m)
@@ -161,7 +221,7 @@ __global__ void __launch_bounds__(128)
     bool open_back = end < m && keys[end] == keys[end - 1];
     uint32_t cur = first_key;
     bool first_run = true, front_done = false, back_done = false;
-    g1_xyzz_t acc = g1_xyzz_t::inf();
+    X acc = X::inf();
     for (size_t e = begin; e < end; e++) {
         uint32_t k = keys[e];
         if (k != cur) {
@@ -172,10 +232,10 @@ __global__ void __launch_bounds__(128)
                 msm_store_bucket(buckets, cur, empty, acc);
             }
             first_run = false;
-            acc = g1_xyzz_t::inf();
+            acc = X::inf();
             cur = k;
         }
-        acc.add(g1_xyzz_t::load(vals + e));
+        acc.add(X::load(vals + e));
     }
     if (first_run && (open_front || open_back)) {
         acc.store(ovals + 2 * t);
@@ -189,18 +249,18 @@ __global__ void __launch_bounds__(128)
     okeys[2 * t] = first_key;
     okeys[2 * t + 1] = cur;
     if (!front_done)
-        g1_xyzz_t::inf().store(ovals + 2 * t);
+        X::inf().store(ovals + 2 * t);
     if (!back_done)
-        g1_xyzz_t::inf().store(ovals + 2 * t + 1);
+        X::inf().store(ovals + 2 * t + 1);
 }
 
 /*
  * out[w·G + g] = Σ_{j in segment g} j·B_j for window w, where bucket index j (1-based digit
  * magnitude) runs over [lo, lo + S), S = 2^(c−1)/G. One thread per segment.
  */
+template <class X>
 __global__ void __launch_bounds__(128)
-    msm_window_segments_kernel(g1_xyzz_t *out, const g1_xyzz_t *buckets, unsigned c, unsigned nwin,
-                               unsigned lgG) {
+    msm_window_segments_kernel(X *out, const X *buckets, unsigned c, unsigned nwin, unsigned lgG) {
     uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
     const uint32_t G = 1u << lgG;
     if (id >= nwin * G)
@@ -208,16 +268,16 @@ __global__ void __launch_bounds__(128)
     const uint32_t half = 1u << (c - 1), S = half >> lgG;
     uint32_t w = id >> lgG, g = id & (G - 1);
     uint32_t lo = 1 + g * S; /* digit of the segment's first bucket */
-    const g1_xyzz_t *b = buckets + (size_t)w * half + (lo - 1);
-    g1_xyzz_t run = g1_xyzz_t::inf(), tot = g1_xyzz_t::inf();
+    const X *b = buckets + (size_t)w * half + (lo - 1);
+    X run = X::inf(), tot = X::inf();
     for (int j = (int)S - 1; j >= 0; j--) {
-        run.add(g1_xyzz_t::load(b + j));
+        run.add(X::load(b + j));
         tot.add(run);
     }
     /* tot = Σ (j − lo + 1)·B_j; add (lo − 1)·run by double-and-add. */
     uint32_t k = lo - 1;
     if (k != 0) {
-        g1_xyzz_t mul = g1_xyzz_t::inf();
+        X mul = X::inf();
         for (int bit = 31 - __clz(k); bit >= 0; bit--) {
             mul.dbl();
             if ((k >> bit) & 1)
@@ -232,17 +292,18 @@ __global__ void __launch_bounds__(128)
  * dst[w·G2 + b] = Σ of src[w·G + 128·b + t] over t < 128 (and below G): one block of 128
  * threads per (window, group of 128), a shared-memory tree. Repeated until G = 1.
  */
+template <class X>
 __global__ void __launch_bounds__(128)
-    msm_window_reduce_kernel(g1_xyzz_t *dst, const g1_xyzz_t *src, uint32_t G, uint32_t G2) {
-    __shared__ g1_xyzz_t sm[128];
+    msm_window_reduce_kernel(X *dst, const X *src, uint32_t G, uint32_t G2) {
+    __shared__ X sm[128];
     const uint32_t w = blockIdx.x / G2, b = blockIdx.x % G2;
     const uint32_t idx = b * 128 + threadIdx.x;
-    g1_xyzz_t acc = idx < G ? g1_xyzz_t::load(src + (size_t)w * G + idx) : g1_xyzz_t::inf();
+    X acc = idx < G ? X::load(src + (size_t)w * G + idx) : X::inf();
     acc.store(sm + threadIdx.x);
     __syncthreads();
     for (unsigned s = 64; s > 0; s >>= 1) {
         if (threadIdx.x < s) {
-            acc.add(g1_xyzz_t::load(sm + threadIdx.x + s));
+            acc.add(X::load(sm + threadIdx.x + s));
             acc.store(sm + threadIdx.x);
         }
         __syncthreads();

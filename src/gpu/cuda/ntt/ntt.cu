@@ -11,6 +11,8 @@
 
 using czk_cuda::fr_t;
 
+static_assert((1u << NTT_POW_LEVEL_LG) == CZK__GPU_POW_LEVEL, "power-table levels differ");
+
 /* Elements per block of a pass: 2^11 (64 KiB of shared memory, 3 blocks per SM). */
 #define NTT_LG_TILE 11
 
@@ -28,7 +30,7 @@ extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigne
     const size_t n = (size_t)1 << lg, bytes = n * sizeof(czk_fr);
     const bool inverse = kind == CZK_GPU_NTT_INVERSE || kind == CZK_GPU_NTT_COSET_INVERSE;
     const bool coset = kind == CZK_GPU_NTT_COSET_FORWARD || kind == CZK_GPU_NTT_COSET_INVERSE;
-    const unsigned levels = (lg + 9) / 10, k0 = lg < 10 ? lg : 10;
+    const unsigned levels = lg > NTT_POW_LEVEL_LG ? 2 : 1, k0 = lg < 10 ? lg : 10;
     const void *twist = NULL, *roots = NULL, *pre = NULL, *post = NULL;
     unsigned post_levels = levels;
     czk_fr w, wk0, n_inv, ginv;

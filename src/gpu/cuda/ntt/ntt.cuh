@@ -15,7 +15,7 @@
  * ω_N^(lo·k1). That is exactly what k radix-2 DIF stages with their full twiddles compute,
  * at one multiplication per element for the twist instead of one extra per butterfly, and
  * the last stage of each small transform multiplies by nothing. Twists are ω_n^e for
- * e < 2^28, read as up to three entries of a cached power table (internal.cuh).
+ * e < 2^28, read as at most two entries of a cached power table (internal.cuh).
  *
  * A block loads T columns of one group (T consecutive lo, so each of the 2^k rows is T
  * contiguous elements) or, in the last pass where M = 1, T consecutive whole groups. Coset
@@ -31,13 +31,16 @@
 
 namespace czk_cuda {
 
-/* c·b^e from a power table (internal.cuh) for e < 2^(10·levels), levels in 1..3. */
+/* Entries per level of a power table (internal.cuh's CZK__GPU_POW_LEVEL; ntt.cu checks). */
+#define NTT_POW_LEVEL_LG 14
+
+/* c·b^e from a power table (internal.cuh) for e < 2^(14·levels), levels 1 or 2: one
+ * multiplication of two entries at most. */
 __device__ __forceinline__ fr_t pow_lookup(const fr_t *tab, uint32_t e, unsigned levels) {
-    fr_t r = fr_t::load_ro(tab + (e & 1023));
+    const uint32_t mask = (1u << NTT_POW_LEVEL_LG) - 1;
+    fr_t r = fr_t::load_ro(tab + (e & mask));
     if (levels > 1)
-        r = r * fr_t::load_ro(tab + 1024 + ((e >> 10) & 1023));
-    if (levels > 2)
-        r = r * fr_t::load_ro(tab + 2048 + ((e >> 20) & 1023));
+        r = r * fr_t::load_ro(tab + (1u << NTT_POW_LEVEL_LG) + ((e >> NTT_POW_LEVEL_LG) & mask));
     return r;
 }
 
