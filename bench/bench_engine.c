@@ -216,6 +216,7 @@ int main(int argc, char **argv) {
     char(*ids)[128] = calloc(jobs, 128);
     double *job_ms = calloc(jobs, sizeof(double)), *t_sub = calloc(jobs, sizeof(double));
     unsigned submitted = 0, done = 0, failed = 0;
+    uint64_t max_reserved = 0, key_bytes = 0; /* the engine's host reservation, sampled */
     double t0 = now_ms();
     while (done < jobs && ids != NULL && job_ms != NULL && t_sub != NULL) {
         while (submitted < jobs && submitted - done < inflight) {
@@ -248,6 +249,16 @@ int main(int argc, char **argv) {
             czk_job_result_clear(&res);
         }
         done++;
+        {
+            czk_engine_status ms;
+            if (czk_engine_get_status(e, &ms) == CZK_OK) {
+                if (ms.host_reserved_bytes > max_reserved)
+                    max_reserved = ms.host_reserved_bytes;
+                if (ms.n_circuits > 0)
+                    key_bytes = ms.circuits[0].size_bytes;
+                czk_engine_status_clear(&ms);
+            }
+        }
         if (done % 10 == 0 || done == jobs) {
             fprintf(stderr, "\rbench_engine: %u/%u jobs, %.1f s", done, jobs,
                     (now_ms() - t0) / 1e3);
@@ -307,7 +318,10 @@ int main(int argc, char **argv) {
         printf("device %s: %zu kernel regions, window %.3f s, busy %.3f s = %.1f %%\n", seen[j],
                cnt, window / 1e3, busy / 1e3, window > 0 ? 100.0 * busy / window : 0);
     }
-    printf("peak RSS %.2f GiB\n", (double)peak_rss() / (1 << 30));
+    printf("peak RSS %.2f GiB; engine host reservation: key %.2f GiB, sampled peak %.2f GiB "
+           "(%u x %u partitions in flight at most)\n",
+           (double)peak_rss() / (1 << 30), (double)key_bytes / (1 << 30),
+           (double)max_reserved / (1 << 30), inflight, parts);
     for (int i = 0; i < 7; i++)
         free(v[i]);
     free(ids);

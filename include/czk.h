@@ -253,7 +253,10 @@ typedef struct czk_queue_status {
 
 typedef struct czk_circuit_status {
     char circuit_id[128];
-    int tier; /* 0 HOT (in memory), 1 WARM, 2 COLD (not loaded): proto's SRSStatus.Tier */
+    /* proto's SRSStatus.Tier: 0 HOT (ready where proofs run: resident on a device of a CUDA
+     * engine, in memory on a CPU one), 1 WARM (in host memory; a CUDA engine places it on a
+     * device at its next partition), 2 COLD (not loaded) */
+    int tier;
     uint64_t size_bytes; /* budgeted bytes when loaded; the estimate when COLD (0 if unknown) */
     uint32_t ref_count;  /* jobs holding the key */
     int synthetic;       /* 1 for czk_engine_register_synthetic circuits */

@@ -102,7 +102,8 @@ typedef struct circuit {
     czk_groth16_pvk pvk;
     uint64_t bytes;      /* reserved from the budget while LOADING or HOT */
     uint64_t est_bytes;  /* before the first load: an estimate; after: the loaded size */
-    uint64_t part_bytes; /* a partition's working set; 0 until known */
+    uint64_t part_bytes; /* a partition's working set on the CPU prover; 0 until known */
+    uint64_t w_bytes;    /* of which its witness (n_vars Fr) */
     uint32_t refs;       /* unfinished jobs on this circuit */
     uint64_t last_used_ns;
     int evict_pending;
@@ -110,7 +111,8 @@ typedef struct circuit {
      * proving a partition of this circuit, cleared by unload_circuit (e->mu, then devs[i].mu)
      * when no job holds the circuit; atomic because the two hold different locks. */
     uint64_t resident_devs;
-    czk_fr *template_w; /* synthetic circuits: the witness made with the circuit (n_vars) */
+    uint64_t circuit_devs; /* as resident_devs, for the circuit too (whole proofs there) */
+    czk_fr *template_w;    /* synthetic circuits: the witness made with the circuit (n_vars) */
 } circuit;
 
 enum part_state {
@@ -367,6 +369,7 @@ static void unload_circuit(czk_engine *e, circuit *c) {
         pthread_mutex_lock(&e->devs[i].mu);
         czk_gpu_backend_detach_key(e->devs[i].gpu_be, &c->pk);
         __atomic_fetch_and(&c->resident_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
+        __atomic_fetch_and(&c->circuit_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
         pthread_mutex_unlock(&e->devs[i].mu);
         elog(e, CZK_LOG_INFO, "key released circuit=%s device=cuda:%d", c->id, e->devs[i].ordinal);
     }
@@ -440,6 +443,7 @@ static void synthetic_estimate(circuit *c) {
     c->est_bytes = (n + 3 * (uint64_t)sh.n_vars + 2 * (sh.n_public + 1)) * sizeof(czk_g1_affine) +
                    (uint64_t)sh.n_vars * sizeof(czk_g2_affine) + sh.matrix_bytes;
     c->part_bytes = part_bytes_for(n, sh.n_vars);
+    c->w_bytes = (uint64_t)sh.n_vars * sizeof(czk_fr);
 }
 
 /* Loads c outside the lock. Called with e->mu held and c->state == C_LOADING, the estimate
@@ -527,6 +531,7 @@ loaded:
     c->bytes = actual;
     c->est_bytes = actual;
     c->part_bytes = part_bytes_for(pk.domain_size, pk.n_vars);
+    c->w_bytes = (uint64_t)pk.n_vars * sizeof(czk_fr);
     c->state = C_HOT;
     c->last_used_ns = czk_time_ns();
     pthread_cond_broadcast(&e->synth_cv);
@@ -753,14 +758,57 @@ static void stage_pinned(czk_engine *e, part *p) {
     p->w_pinned = be;
 }
 
+/*
+ * Lean reservations (under e->mu). When a device's backend can prove a whole partition from
+ * the witness alone (prove_sums: a GPU with the key and circuit resident), an in-flight
+ * partition holds only its witness; the CPU prover's scratch (a, b, c and the gathered
+ * scalars, 5·32·n bytes at most) is reserved by a worker just before a proof that may need
+ * it (a CPU retry, or a device where the circuit is not resident) and released after. So
+ * that such a worker can always get it, synthesis admits a partition only while the budget
+ * keeps one scratch free per prover lock (each device's and the CPU fallback's) beside it.
+ * Without such a backend, the partition reserves witness and scratch at synthesis, as the
+ * CPU engine always does.
+ */
+static int engine_lean(const czk_engine *e) {
+    for (unsigned i = 0; i < e->n_devs; i++)
+        if (e->devs[i].be != NULL && e->devs[i].be->prove_sums != NULL)
+            return 1;
+    return 0;
+}
+
+/* Bytes a partition of c reserves from synthesis until it is finished. */
+static uint64_t part_need(const czk_engine *e, const circuit *c) {
+    return engine_lean(e) ? c->w_bytes : c->part_bytes;
+}
+
+/* Bytes synthesis must leave free for the workers' scratch (see engine_lean). */
+static uint64_t scratch_headroom(const czk_engine *e) {
+    uint64_t mx = 0;
+    if (!engine_lean(e))
+        return 0;
+    for (const circuit *c = e->circuits; c != NULL; c = c->next)
+        if ((c->state == C_HOT || c->state == C_LOADING) && c->part_bytes - c->w_bytes > mx)
+            mx = c->part_bytes - c->w_bytes;
+    return mx * (e->n_devs + 1);
+}
+
+/* The least budget beside the key that one partition of c can ever run in. */
+static uint64_t part_floor(const czk_engine *e, const circuit *c) {
+    return engine_lean(e) ? c->w_bytes + (c->part_bytes - c->w_bytes) * (e->n_devs + 1)
+                          : c->part_bytes;
+}
+
 /* Starts synthesis of p if its working set can be reserved: 1 started (e->mu is then
  * released and re-taken around the work), 0 no memory now. */
 static int synth_try(czk_engine *e, part *p) {
     job *j = p->job;
     circuit *c = j->c;
-    if (!reserve(e, c->part_bytes))
+    uint64_t need = part_need(e, c), room = scratch_headroom(e);
+    /* Evict idle keys until need and the headroom fit; keep only need reserved. */
+    if (!reserve(e, need + room))
         return 0;
-    p->reserved = c->part_bytes;
+    unreserve(e, room);
+    p->reserved = need;
     e->part_reserved += p->reserved;
     p->state = P_SYNTH;
     j->inflight++;
@@ -799,7 +847,8 @@ static int synth_try(czk_engine *e, part *p) {
 static part *pick_fitting(czk_engine *e) {
     part *best = NULL;
     for (job *j = e->jobs; j != NULL; j = j->next) {
-        if (job_final(j) || j->c->state != C_HOT || e->budget - e->reserved < j->c->part_bytes ||
+        if (job_final(j) || j->c->state != C_HOT ||
+            e->budget - e->reserved < part_need(e, j->c) + scratch_headroom(e) ||
             (best != NULL && j->prio <= best->job->prio))
             continue;
         for (size_t i = 0; i < j->n_parts; i++) {
@@ -874,18 +923,18 @@ static void *synth_main(void *arg) {
             }
             continue; /* re-pick: the queue may have changed while loading */
         }
-        if (c->bytes + c->part_bytes > e->budget) {
+        if (c->bytes + part_floor(e, c) > e->budget) {
             job_finish(e, j, CZK_JOB_FAILED,
                        "circuit %s: one partition needs %" PRIu64
                        " bytes besides the key's %" PRIu64
                        ", more than the host budget of %" PRIu64,
-                       c->id, c->part_bytes, c->bytes, e->budget);
+                       c->id, part_floor(e, c), c->bytes, e->budget);
             continue;
         }
         if (!synth_try(e, p)) {
             char what[200];
             snprintf(what, sizeof what, "partition %u of circuit %s needs %" PRIu64 " bytes",
-                     p->idx, c->id, c->part_bytes);
+                     p->idx, c->id, part_need(e, c));
             synth_starved(e, p, what);
         }
     }
@@ -1007,11 +1056,47 @@ static void key_attach(czk_engine *e, device *d, unsigned di, circuit *c) {
     if (!resident)
         return; /* asked again next time: memory may have been freed by then */
     __atomic_fetch_or(&c->resident_devs, 1ull << di, __ATOMIC_ACQ_REL);
+    if (resident == 2)
+        __atomic_fetch_or(&c->circuit_devs, 1ull << di, __ATOMIC_ACQ_REL);
     elog(e, CZK_LOG_INFO, "key resident circuit=%s device=cuda:%d device_bytes=%zu upload_ms=%.1f",
          c->id, d->ordinal, czk_gpu_backend_resident_bytes(d->gpu_be),
          (double)(czk_time_ns() - t0) / 1e6);
 }
 #endif
+
+/*
+ * In lean mode (engine_lean), reserves the CPU prover's scratch for p before a proof that may
+ * need it: on a backend without prove_sums, a retry, or a device where p's circuit is not
+ * resident with its matrices. Waits for memory (synthesis leaves room for it); counts it in
+ * p->reserved so that a dropped partition releases it. Out: *got, the bytes reserved (0: not
+ * needed). Returns CZK_OK or CZK_ECANCELED (the engine is stopping). Takes e->mu.
+ */
+static int scratch_reserve(czk_engine *e, part *p, unsigned di, int on_fallback,
+                           const czk_backend *be, uint64_t *got, czk_err *err) {
+    const circuit *c = p->job->c;
+    int rc = CZK_OK;
+    *got = 0;
+    pthread_mutex_lock(&e->mu);
+    uint64_t need = c->part_bytes - c->w_bytes;
+    int whole = !on_fallback && be->prove_sums != NULL &&
+                ((__atomic_load_n(&c->circuit_devs, __ATOMIC_ACQUIRE) >> di) & 1);
+    if (engine_lean(e) && !whole && need > 0) {
+        while (!e->quit && !reserve(e, need))
+            pthread_cond_wait(&e->synth_cv, &e->mu);
+        if (e->quit) {
+            rc = czk_err_set(err, CZK_ECANCELED,
+                             "engine stopping while partition %u waited "
+                             "for %" PRIu64 " bytes of prover scratch",
+                             p->idx, need);
+        } else {
+            p->reserved += need;
+            e->part_reserved += need;
+            *got = need;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
 
 static void *worker_main(void *arg) {
     worker_arg *wa = arg;
@@ -1062,6 +1147,9 @@ static void *worker_main(void *arg) {
         int sampled = 0;
         if (injected)
             rc = czk_err_set(&err, CZK_ENOMEM, "injected allocation failure of prover scratch");
+        uint64_t scratch = 0;
+        if (rc == CZK_OK)
+            rc = scratch_reserve(e, p, wa_dev, on_fallback, be, &scratch, &err);
 #ifdef CZK_HAVE_CUDA
         if (rc == CZK_OK && on_gpu)
             rc = vram_reserve(e, d, c, &vram, &err);
@@ -1097,6 +1185,11 @@ static void *worker_main(void *arg) {
         uint64_t t3 = czk_time_ns();
 
         pthread_mutex_lock(&e->mu);
+        if (scratch > 0) {
+            p->reserved -= scratch;
+            e->part_reserved -= scratch;
+            unreserve(e, scratch);
+        }
         if (vram > 0) {
             d->vram_reserved -= vram;
             pthread_cond_broadcast(&e->vram_cv);
@@ -1819,11 +1912,11 @@ int czk_engine_submit(czk_engine *e, const czk_job_request *req, char job_id[128
     e->jobs_tail = j;
     snprintf(job_id, 128, "%s", j->id);
     uint64_t key = c->state == C_HOT ? c->bytes : c->est_bytes;
-    if (key + c->part_bytes > e->budget) {
+    if (key + part_floor(e, c) > e->budget) {
         job_finish(e, j, CZK_JOB_FAILED,
                    "circuit %s needs %" PRIu64 " bytes (key %" PRIu64 " + one partition %" PRIu64
                    "), more than the whole host budget of %" PRIu64 " bytes",
-                   c->id, key + c->part_bytes, key, c->part_bytes, e->budget);
+                   c->id, key + part_floor(e, c), key, part_floor(e, c), e->budget);
         goto out;
     }
     j->proof = czk_calloc(j->n_parts, CZK_PROOF_BYTES);
@@ -2008,7 +2101,16 @@ int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
     for (circuit *c = e->circuits; c != NULL; c = c->next) {
         czk_circuit_status *cs = &st->circuits[st->n_circuits++];
         snprintf(cs->circuit_id, sizeof cs->circuit_id, "%s", c->id);
-        cs->tier = c->state == C_HOT ? 0 : 2;
+        /* HOT: ready where proofs run (on a CUDA engine, resident on a device; on the CPU,
+         * in memory); WARM: in host memory, placed on a device at its next partition; COLD:
+         * not loaded. */
+        int on_gpu = e->n_devs > 0 && e->devs[0].gpu_be != NULL;
+        if (c->state != C_HOT)
+            cs->tier = 2;
+        else if (on_gpu && __atomic_load_n(&c->resident_devs, __ATOMIC_ACQUIRE) == 0)
+            cs->tier = 1;
+        else
+            cs->tier = 0;
         cs->size_bytes = c->state == C_COLD ? c->est_bytes : c->bytes;
         cs->ref_count = c->refs;
         cs->synthetic = c->synthetic;
@@ -2109,7 +2211,10 @@ int czk_engine_metrics(czk_engine *e, char **text) {
     EMIT("# TYPE czk_circuit_bytes gauge\n");
     for (size_t i = 0; i < st.n_circuits; i++)
         EMIT("czk_circuit_bytes{circuit=\"%s\",tier=\"%s\"} %" PRIu64 "\n",
-             st.circuits[i].circuit_id, st.circuits[i].tier == 0 ? "hot" : "cold",
+             st.circuits[i].circuit_id,
+             st.circuits[i].tier == 0   ? "hot"
+             : st.circuits[i].tier == 1 ? "warm"
+                                        : "cold",
              st.circuits[i].size_bytes);
     uint32_t busy = 0;
     for (size_t i = 0; i < st.n_devices; i++)

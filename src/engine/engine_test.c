@@ -814,6 +814,70 @@ static int cap_has(logcap *c, const char *a, const char *b) {
     return 0;
 }
 
+/* A backend that could prove whole partitions (prove_sums) but never can for these keys:
+ * it puts the engine in lean mode (witness-only reservations, scratch per proof). */
+static int lean_calls;
+
+static int fake_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
+                           czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
+                           czk_err *err) {
+    (void)ctx, (void)pk, (void)cs, (void)w, (void)out, (void)tm, (void)pool;
+    __atomic_fetch_add(&lean_calls, 1, __ATOMIC_RELAXED);
+    return czk_err_set(err, CZK_EUNSUPPORTED, "not resident");
+}
+
+/* Lean reservations: partitions hold only their witness between synthesis and the end,
+ * each proof reserves the prover's scratch around itself and gives it back, so the engine's
+ * reservation returns to the key alone; a budget that holds key + one full partition but
+ * not key + witness + a scratch per prover lock is refused at submit. */
+CZK_TEST(engine_lean_reservations) {
+    static int ok_mode = 0;
+    czk_backend fake = fake_backend("fakegpu-lean", &ok_mode);
+    fake.prove_sums = fake_prove_sums;
+    czk_engine_config cfg = small_config();
+    cfg.workers_per_device = 2;
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk__engine_set_backends(e, &fake, czk_backend_cpu()) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    uint64_t key_reserved = st.host_reserved_bytes, key_bytes = st.circuits[0].size_bytes;
+    czk_engine_status_clear(&st);
+    czk_groth16_vk vk;
+    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+    __atomic_store_n(&lean_calls, 0, __ATOMIC_RELAXED);
+    CHECK(submit_synth(e, "lean1", "porep8", CZK_PRIORITY_NORMAL, 3, 21, NULL) == CZK_OK);
+    CHECK(submit_synth(e, "lean2", "porep8", CZK_PRIORITY_NORMAL, 2, 22, NULL) == CZK_OK);
+    int rc1 = await_verify(e, "lean1", &vk, 3);
+    int rc2 = await_verify(e, "lean2", &vk, 2);
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    uint64_t after = st.host_reserved_bytes;
+    czk_engine_status_clear(&st);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(rc1, CZK_OK);
+    CHECK_EQ_INT(rc2, CZK_OK);
+    CHECK_EQ_INT(__atomic_load_n(&lean_calls, __ATOMIC_RELAXED), 5);
+    CHECK_EQ_INT(after, key_reserved);
+
+    /* k = 8: witness 256 Fr, scratch 5·256 Fr; one device and the CPU fallback lock. */
+    uint64_t w = 256 * 32, scratch = 5 * 256 * 32;
+    cfg.host_budget_bytes = key_bytes + w + scratch + scratch / 2;
+    cfg.pinned_budget_bytes = 1;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk__engine_set_backends(e, &fake, czk_backend_cpu()) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(submit_synth(e, "toobig", "porep8", CZK_PRIORITY_NORMAL, 1, 23, NULL) == CZK_OK);
+    czk_job_result res;
+    czk_engine_await(e, "toobig", 0, &res, NULL);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
+    CHECKF(strstr(res.error, "host budget") != NULL, "%s", res.error);
+    czk_job_result_clear(&res);
+}
+
 /* A partition whose "GPU" attempt fails, or whose proof does not verify, completes on the
  * CPU fallback; the retries are counted in status and metrics. */
 CZK_TEST(engine_gpu_failure_falls_back_to_cpu) {

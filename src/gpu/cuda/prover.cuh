@@ -52,6 +52,7 @@ struct resident_circuit {
     size_t take_bytes;
     size_t bytes;       /* device bytes of all of the above */
     size_t arena_bytes; /* the arena a whole proof needs (resident.cu's layout) */
+    size_t cap;         /* the most points one MSM batch of such a proof takes */
 };
 
 struct resident_key {

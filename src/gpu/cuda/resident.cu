@@ -108,9 +108,10 @@ size_t max_sz(size_t a, size_t b) {
     return a > b ? a : b;
 }
 
-/* The arena a whole proof of (pk, cs) needs; see the layout in the DESIGN block. */
-int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, size_t *bytes,
-                     czk_err *err) {
+/* The arena a whole proof of (pk, cs) needs when no MSM batch exceeds `cap` points; see the
+ * layout in the DESIGN block. */
+int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, size_t cap,
+                     size_t *bytes, czk_err *err) {
     int rc = CZK_OK;
     const size_t n = pk->domain_size;
     const size_t m = max_sz(pk->n_a, pk->n_b_g1);
@@ -120,11 +121,11 @@ int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, s
     for (int i = 0; i < 4; i++) {
         if (sizes[i] == 0)
             continue;
-        CZK_TRY(czk__gpu_msm_g1_scratch(g, sizes[i], &s, err));
+        CZK_TRY(czk__gpu_msm_g1_scratch(g, sizes[i] < cap ? sizes[i] : cap, &s, err));
         scratch = max_sz(scratch, s);
     }
     if (pk->n_b_g2 > 0) {
-        CZK_TRY(czk__gpu_msm_g2_scratch(g, pk->n_b_g2, &s, err));
+        CZK_TRY(czk__gpu_msm_g2_scratch(g, pk->n_b_g2 < cap ? pk->n_b_g2 : cap, &s, err));
         scratch = max_sz(scratch, s);
     }
     /* CUB's select storage also lives in R (before the MSM that follows it). */
@@ -137,6 +138,37 @@ int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, s
              czk__gpu_align(n * sizeof(czk_fr)) +
              max_sz(2 * czk__gpu_align(n * sizeof(czk_fr)), czk__gpu_align(scratch)) +
              CZK__GPU_ARENA_ALIGN;
+out:
+    return rc;
+}
+
+/* One MSM of n device points and scalars in batches of at most cap points (each a complete
+ * device MSM with its own 0/1 split), the partial sums added on the host. */
+template <class J>
+int msm_capped(czk_gpu *g, J *out, int group, const void *pts, size_t pt_bytes, const void *sc,
+               size_t n, size_t cap, void *scratch, size_t scratch_bytes, czk_err *err) {
+    int rc = CZK_OK;
+    J part;
+    for (size_t off = 0; off < n || off == 0; off += cap) {
+        size_t m = n - off < cap ? n - off : cap;
+        const char *p = (const char *)pts + off * pt_bytes, *q = (const char *)sc + off * 32;
+        if (group == 1)
+            CZK_TRY(czk__gpu_msm_g1_run(g, (czk_g1_jacobian *)(off == 0 ? (void *)out : &part), p,
+                                        q, m, scratch, scratch_bytes, err));
+        else
+            CZK_TRY(czk__gpu_msm_g2_run(g, (czk_g2_jacobian *)(off == 0 ? (void *)out : &part), p,
+                                        q, m, scratch, scratch_bytes, err));
+        if (off > 0) {
+            if (group == 1)
+                czk_g1_jacobian_add_var((czk_g1_jacobian *)out, (czk_g1_jacobian *)out,
+                                        (czk_g1_jacobian *)&part);
+            else
+                czk_g2_jacobian_add_var((czk_g2_jacobian *)out, (czk_g2_jacobian *)out,
+                                        (czk_g2_jacobian *)&part);
+        }
+        if (n == 0)
+            break;
+    }
 out:
     return rc;
 }
@@ -211,11 +243,36 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
         c->take_bytes = cs->n_vars;
         total += 2 * czk__gpu_align(c->take_bytes);
     }
-    CZK_TRY(sums_arena_bytes(b->g, pk, cs, &arena, err));
-    need_arena = max_sz(b->arena_bytes, arena);
-    if (need_arena + czk__gpu_tables_bytes() + b->resident_bytes + total > b->budget) {
-        memset(c, 0, sizeof(*c));
-        return CZK_OK; /* does not fit: the key's points stay resident, proofs step by step */
+    /* The largest MSM batch (halving from the largest MSM, down to 2^20 points) whose whole
+     * proof's arena fits beside the resident key and this circuit; the arena is reallocated
+     * to exactly that when it is larger (its MSM-streaming plan is no longer needed). */
+    {
+        size_t avail, cap = max_sz(max_sz(pk->n_a, pk->n_b_g1), max_sz(pk->n_l, pk->n_h));
+        size_t used = czk__gpu_tables_bytes() + b->resident_bytes + total;
+        avail = b->budget > used ? b->budget - used : 0;
+        for (;;) {
+            CZK_TRY(sums_arena_bytes(b->g, pk, cs, cap, &arena, err));
+            if (arena <= avail || cap <= ((size_t)1 << 20))
+                break;
+            cap = (cap + 1) / 2;
+        }
+        if (arena > avail) {
+            memset(c, 0, sizeof(*c));
+            return CZK_OK; /* does not fit: the key's points stay resident, proofs go step
+                              by step */
+        }
+        c->cap = cap;
+        need_arena = max_sz(b->arena_bytes, arena);
+        if (need_arena > avail) {
+            /* Shrink: the old arena goes first (a device-wide synchronisation, at attach
+             * time only). */
+            b->h_host = NULL;
+            czk__gpu_free(b->g, b->arena, b->arena_bytes);
+            b->arena = NULL;
+            b->arena_bytes = 0;
+            CZK_TRY(czk__gpu_malloc(b->g, &b->arena, arena, err));
+            b->arena_bytes = arena;
+        }
     }
 
     /* The density bytes, as the CPU prover's gather selects (prove.c). */
@@ -258,8 +315,9 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
         CZK_TRY(upload(b->g, (void **)&c->take_a, ta, c->take_bytes, err));
         CZK_TRY(upload(b->g, (void **)&c->take_b, tb, c->take_bytes, err));
     }
-    b->arena_min = max_sz(b->arena_min, arena);
-    CZK_TRY(czk__gpu_ensure_plan(b, 0, 0, err));
+    /* The arena now fits beside everything resident; an older minimum (a G2 MSM's growth)
+     * must not make a later plan regrow it past the budget. */
+    b->arena_min = arena_min_of(b);
     *placed = 1;
 out:
     if (rc != CZK_OK && c->cs != NULL)
@@ -348,7 +406,8 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
         tm->h_ns += t0 - t1;
 
     /* 4: the MSMs; every scratch is R (b and c are dead now). */
-    CZK_TRY(czk__gpu_msm_g1_run(g, &out->h, k->r[4].dev, dv[0], pk->n_h, d_r, r_bytes, err));
+    CZK_TRY(msm_capped(g, &out->h, 1, k->r[4].dev, sizeof(czk_g1_affine), dv[0], pk->n_h, c->cap,
+                       d_r, r_bytes, err));
     t1 = czk_time_ns();
     if (tm != NULL)
         tm->msm_h_ns += t1 - t0;
@@ -361,11 +420,11 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     if (c->take_a != NULL) {
         CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(d_r, sel_bytes, (const fr_t *)d_w, c->take_a,
                                                      (fr_t *)d_s, d_count, (int)n_vars, g->stream));
-        CZK_TRY(czk__gpu_msm_g1_run(g, &out->a, k->r[0].dev, d_s, pk->n_a, d_r,
-                                    r_bytes - CZK__GPU_ARENA_ALIGN, err));
+        CZK_TRY(msm_capped(g, &out->a, 1, k->r[0].dev, sizeof(czk_g1_affine), d_s, pk->n_a, c->cap,
+                           d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
     } else {
-        CZK_TRY(czk__gpu_msm_g1_run(g, &out->a, k->r[0].dev, d_w, pk->n_a, d_r,
-                                    r_bytes - CZK__GPU_ARENA_ALIGN, err));
+        CZK_TRY(msm_capped(g, &out->a, 1, k->r[0].dev, sizeof(czk_g1_affine), d_w, pk->n_a, c->cap,
+                           d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
     }
     t0 = czk_time_ns();
     if (tm != NULL)
@@ -377,21 +436,22 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
                                                      (fr_t *)d_s, d_count, (int)n_vars, g->stream));
         b_sc = d_s;
     }
-    CZK_TRY(czk__gpu_msm_g1_run(g, &out->b_g1, k->r[1].dev, b_sc, pk->n_b_g1, d_r,
-                                r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    CZK_TRY(msm_capped(g, &out->b_g1, 1, k->r[1].dev, sizeof(czk_g1_affine), b_sc, pk->n_b_g1,
+                       c->cap, d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
     t1 = czk_time_ns();
     if (tm != NULL)
         tm->msm_b_g1_ns += t1 - t0;
 
     /* B_G2 over the same scalars, its points resident too. */
-    CZK_TRY(czk__gpu_msm_g2_run(g, &out->b_g2, k->r[2].dev, b_sc, pk->n_b_g2, d_r,
-                                r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    CZK_TRY(msm_capped(g, &out->b_g2, 2, k->r[2].dev, sizeof(czk_g2_affine), b_sc, pk->n_b_g2,
+                       c->cap, d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
     t0 = czk_time_ns();
     if (tm != NULL)
         tm->msm_b_g2_ns += t0 - t1;
 
-    CZK_TRY(czk__gpu_msm_g1_run(g, &out->l, k->r[3].dev, d_w + n_pub1 * sizeof(czk_fr), n_aux, d_r,
-                                r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    CZK_TRY(msm_capped(g, &out->l, 1, k->r[3].dev, sizeof(czk_g1_affine),
+                       d_w + n_pub1 * sizeof(czk_fr), n_aux, c->cap, d_r,
+                       r_bytes - CZK__GPU_ARENA_ALIGN, err));
     t1 = czk_time_ns();
     if (tm != NULL)
         tm->msm_l_ns += t1 - t0;
