@@ -72,6 +72,9 @@ static const cfg_key keys[] = {
      "pinned host staging memory for GPU uploads"},
     {"memory.eviction_min_idle", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
     {"gpus.devices", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
+    {"gpus.vram_budget", CFG_BYTES, OFF(vram_budget), "auto", 0, UINT64_MAX, NULL,
+     "device memory each GPU may use (keys, circuits, working sets); auto = what is free at "
+     "start; 16GiB makes an H200 plan as a 16 GB card would"},
     {"gpus.workers_per_device", CFG_UINT, OFF(workers_per_device), "2", 1, 64, NULL,
      "prove workers per device: two hide one's CPU work behind the other's kernels"},
     {"gpus.gpu_workers_per_device", CFG_UINT, OFF(workers_per_device), NULL, 1, 64, NULL,
