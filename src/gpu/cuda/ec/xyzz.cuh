@@ -18,6 +18,31 @@
 
 namespace czk_cuda {
 
+/*
+ * The field products of the formulas below. CZK_XYZZ_WIDE_MUL = 1 (the default) takes
+ * mul_wide/sqr_wide (ff/mont.cuh, ff/fp2.cuh): bit for bit operator* and sqr, in about 40 %
+ * fewer instructions on sm_90 (760 against 1224 SASS for one Fp product). 0 keeps the
+ * operators, for comparing the two on a device.
+ */
+#ifndef CZK_XYZZ_WIDE_MUL
+#define CZK_XYZZ_WIDE_MUL 1
+#endif
+
+template <class F> __device__ __forceinline__ F fmul(const F &a, const F &b) {
+#if CZK_XYZZ_WIDE_MUL
+    return F::mul_wide(a, b);
+#else
+    return a * b;
+#endif
+}
+template <class F> __device__ __forceinline__ F fsqr(const F &a) {
+#if CZK_XYZZ_WIDE_MUL
+    return a.sqr_wide();
+#else
+    return a.sqr();
+#endif
+}
+
 template <class F> struct __align__(16) affine_t {
     F x, y;
 
@@ -70,27 +95,27 @@ template <class F> struct __align__(16) xyzz_t {
         if (is_inf())
             return;
         F u = y.dbl();
-        F v = u.sqr();
-        F w = u * v;
-        F s = x * v;
-        F xx = x.sqr();
+        F v = fsqr(u);
+        F w = fmul(u, v);
+        F s = fmul(x, v);
+        F xx = fsqr(x);
         F m = xx.dbl() + xx;
-        x = m.sqr() - s.dbl();
-        y = m * (s - x) - w * y;
-        zz = zz * v;
-        zzz = zzz * w;
+        x = fsqr(m) - s.dbl();
+        y = fmul(m, s - x) - fmul(w, y);
+        zz = fmul(zz, v);
+        zzz = fmul(zzz, w);
     }
 
     /* this = 2·(a as XYZZ) (mdbl-2008-s-1). */
     __device__ __forceinline__ void set_dbl_affine(const affine_t<F> &a) {
         F u = a.y.dbl();
-        F v = u.sqr();
-        F w = u * v;
-        F s = a.x * v;
-        F xx = a.x.sqr();
+        F v = fsqr(u);
+        F w = fmul(u, v);
+        F s = fmul(a.x, v);
+        F xx = fsqr(a.x);
         F m = xx.dbl() + xx;
-        x = m.sqr() - s.dbl();
-        y = m * (s - x) - w * a.y;
+        x = fsqr(m) - s.dbl();
+        y = fmul(m, s - x) - fmul(w, a.y);
         zz = v;
         zzz = w;
     }
@@ -104,8 +129,8 @@ template <class F> struct __align__(16) xyzz_t {
             zzz = F::one();
             return;
         }
-        F p = a.x * zz - x;
-        F r = a.y * zzz - y;
+        F p = fmul(a.x, zz) - x;
+        F r = fmul(a.y, zzz) - y;
         if (p.is_zero()) {
             if (r.is_zero())
                 set_dbl_affine(a);
@@ -113,13 +138,13 @@ template <class F> struct __align__(16) xyzz_t {
                 *this = inf();
             return;
         }
-        F pp = p.sqr();
-        F ppp = p * pp;
-        F q = x * pp;
-        x = r.sqr() - ppp - q.dbl();
-        y = r * (q - x) - y * ppp;
-        zz = zz * pp;
-        zzz = zzz * ppp;
+        F pp = fsqr(p);
+        F ppp = fmul(p, pp);
+        F q = fmul(x, pp);
+        x = fsqr(r) - ppp - q.dbl();
+        y = fmul(r, q - x) - fmul(y, ppp);
+        zz = fmul(zz, pp);
+        zzz = fmul(zzz, ppp);
     }
 
     /* this += b (add-2008-s). */
@@ -130,10 +155,10 @@ template <class F> struct __align__(16) xyzz_t {
             *this = b;
             return;
         }
-        F u1 = x * b.zz;
-        F s1 = y * b.zzz;
-        F p = b.x * zz - u1;
-        F r = b.y * zzz - s1;
+        F u1 = fmul(x, b.zz);
+        F s1 = fmul(y, b.zzz);
+        F p = fmul(b.x, zz) - u1;
+        F r = fmul(b.y, zzz) - s1;
         if (p.is_zero()) {
             if (r.is_zero())
                 dbl();
@@ -141,13 +166,13 @@ template <class F> struct __align__(16) xyzz_t {
                 *this = inf();
             return;
         }
-        F pp = p.sqr();
-        F ppp = p * pp;
-        F q = u1 * pp;
-        x = r.sqr() - ppp - q.dbl();
-        y = r * (q - x) - s1 * ppp;
-        zz = zz * b.zz * pp;
-        zzz = zzz * b.zzz * ppp;
+        F pp = fsqr(p);
+        F ppp = fmul(p, pp);
+        F q = fmul(u1, pp);
+        x = fsqr(r) - ppp - q.dbl();
+        y = fmul(r, q - x) - fmul(s1, ppp);
+        zz = fmul(fmul(zz, b.zz), pp);
+        zzz = fmul(fmul(zzz, b.zzz), ppp);
     }
 };
 

@@ -94,6 +94,24 @@ struct __align__(16) fp2_t {
         return r;
     }
 
+    /* operator* and sqr with fp_t::mul_wide for the Fp products: the same formulas on the
+     * same Fp values, so bit for bit the same results, with fewer instructions. */
+    __device__ __forceinline__ static fp2_t mul_wide(const fp2_t &a, const fp2_t &b) {
+        fp_t t0 = fp_t::mul_wide(a.c0, b.c0);
+        fp_t t1 = fp_t::mul_wide(a.c1, b.c1);
+        fp_t t2 = fp_t::mul_wide(a.c0 + a.c1, b.c0 + b.c1);
+        fp2_t r;
+        r.c0 = t0 - t1;
+        r.c1 = t2 - t0 - t1;
+        return r;
+    }
+    __device__ __forceinline__ fp2_t sqr_wide() const {
+        fp2_t r;
+        r.c0 = fp_t::mul_wide(c0 + c1, c0 - c1);
+        r.c1 = fp_t::mul_wide(c0.dbl(), c1);
+        return r;
+    }
+
     __device__ __forceinline__ fp2_t &operator*=(const fp2_t &b) {
         return *this = *this * b;
     }

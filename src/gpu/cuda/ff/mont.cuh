@@ -332,6 +332,60 @@ template <class P> struct __align__(16) mont_t {
         return *this * *this;
     }
 
+    /*
+     * t[0..N] += x·y over the limbs x(S), x(S + 2), ... (S = 0: even limbs, 1: odd ones).
+     * Each product's low and high halves go to adjacent limbs of one carry chain, the pattern
+     * ptxas turns into one 64-bit multiply-add with carry (IMAD.WIDE.U32.X on sm_90) per
+     * product, where operator*'s separate low and high chains cost a multiply and an add
+     * each. The caller keeps t + x·y below 2^(32(N+1)): the odd chain, which ends at t[N],
+     * then carries out of nothing, and the even one's carry fits in t[N].
+     */
+    template <int S, class X>
+    __device__ __forceinline__ static void mac_pairs(uint32_t t[N + 1], X x, uint32_t y) {
+        t[S] = mad_lo_cc(x(S), y, t[S]);
+        t[S + 1] = madc_hi_cc(x(S), y, t[S + 1]);
+#pragma unroll
+        for (int j = S + 2; j < N - 1 + S; j += 2) {
+            t[j] = madc_lo_cc(x(j), y, t[j]);
+            t[j + 1] = madc_hi_cc(x(j), y, t[j + 1]);
+        }
+        if constexpr (S == 0)
+            t[N] = addc(t[N], 0);
+    }
+
+    /*
+     * a·b·R^-1 mod p, bit for bit operator*: the same CIOS rows (t += a·b_i, then
+     * t += m·p with m = t[0]·PINV, then t >>= 32) on the same integers, so the same m, the same
+     * t < 2p after every row and the same fully reduced result; only the order of the partial
+     * products differs (even limbs, then odd ones, each as 64-bit pairs; see mac_pairs). Every
+     * sum stays below 2p·2^32 < 2^(32(N+1)), as in operator*. N even (both fields).
+     */
+    __device__ __forceinline__ static mont_t mul_wide(const mont_t &a, const mont_t &b) {
+        static_assert(N % 2 == 0, "mul_wide pairs limbs");
+        uint32_t t[N + 1];
+#pragma unroll
+        for (int j = 0; j <= N; j++)
+            t[j] = 0;
+        auto al = [&a](int j) { return a.l[j]; };
+        auto pl = [](int j) { return P::mod(j); };
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            mac_pairs<0>(t, al, b.l[i]);
+            mac_pairs<1>(t, al, b.l[i]);
+            uint32_t m = t[0] * P::PINV;
+            mac_pairs<0>(t, pl, m);
+            mac_pairs<1>(t, pl, m);
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                t[j] = t[j + 1];
+            t[N] = 0;
+        }
+        return reduce_once(t);
+    }
+    __device__ __forceinline__ mont_t sqr_wide() const {
+        return mul_wide(*this, *this);
+    }
+
     __device__ __forceinline__ mont_t &operator*=(const mont_t &b) {
         return *this = *this * b;
     }

@@ -405,8 +405,8 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     {
         size_t chunks = div_up(p->m0, MSM_L0);
         czk_cuda::msm_acc_points_kernel<typename GR::A, X>
-            <<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(buckets, pk, pv, keys2, vals2,
-                                                                   d_pts, p->m0, MSM_L0, empty);
+            <<<(unsigned)div_up(chunks, MSM_ACC_BLOCK), MSM_ACC_BLOCK, 0, g->stream>>>(
+                buckets, pk, pv, keys2, vals2, d_pts, p->m0, MSM_L0, empty);
         CZK_CUDA_TRY(err, cudaGetLastError());
     }
     CZK_TRY(msm_reduce_partials<X>(g, p, buckets, pk, pv, pk2, pv2, err));

@@ -141,15 +141,61 @@ __device__ __forceinline__ void msm_store_bucket(X *buckets, uint32_t key, uint3
         acc.store(buckets + key);
 }
 
+/* Threads per block of msm_acc_points_kernel (its shared staging is sized by it). */
+#define MSM_ACC_BLOCK 128
+/*
+ * Blocks per SM that msm_acc_points_kernel asks ptxas to fit (launch bounds) for G1 (96-byte
+ * points); G2 keeps 1. At 128 threads, 3 blocks allow up to 168 registers and 4 up to 128.
+ * Measured choice pending on the H200; overridable with -DCZK_MSM_ACC_G1_MIN_BLOCKS=n.
+ */
+#ifndef CZK_MSM_ACC_G1_MIN_BLOCKS
+#define CZK_MSM_ACC_G1_MIN_BLOCKS 1
+#endif
+#define MSM_ACC_MIN_BLOCKS(A) (sizeof(A) == 96 ? CZK_MSM_ACC_G1_MIN_BLOCKS : 1)
+
+/* 16-byte asynchronous copy global -> shared (sm_80+), cached in L2 only: the points are
+ * read once each per window, at random, so L1 would not keep them. */
+__device__ __forceinline__ void msm_cp_async16(void *smem, const void *gmem) {
+    uint32_t s = (uint32_t)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void msm_cp_async_commit() {
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+__device__ __forceinline__ void msm_cp_async_wait_all() {
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+}
+
+/* Starts copying affine point *src to *dst (shared), as one commit group. */
+template <class A> __device__ __forceinline__ void msm_prefetch_point(A *dst, const A *src) {
+    static_assert(sizeof(A) % 16 == 0, "points copy in 16-byte pieces");
+    const char *g = reinterpret_cast<const char *>(src);
+    char *d = reinterpret_cast<char *>(dst);
+#pragma unroll
+    for (unsigned o = 0; o < sizeof(A); o += 16)
+        msm_cp_async16(d + o, g + o);
+    msm_cp_async_commit();
+}
+
 /*
  * Level 0 of the bucket accumulation: chunk t covers sorted entries [t·L, (t+1)·L) of m.
  * Writes finished buckets to `buckets` and two partial slots per chunk to pkeys/pvals.
+ *
+ * The loads are software-pipelined: while entry e's mixed addition runs, entry e + 1's key and
+ * value are already in registers and its point is on its way into this thread's shared slot
+ * (cp.async, double-buffered by the parity of e). A point is two dependent loads away from
+ * the sorted arrays (value, then a random 96- or 192-byte read); without the pipeline every
+ * addition waited for both. Staging in shared memory rather than registers keeps the
+ * register count (and so the occupancy) as it was: a G2 point is 48 registers. The run logic
+ * is unchanged: the same entries are added in the same order.
  */
 template <class A, class X>
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(MSM_ACC_BLOCK, MSM_ACC_MIN_BLOCKS(A))
     msm_acc_points_kernel(X *buckets, uint32_t *pkeys, X *pvals, const uint32_t *keys,
                           const uint32_t *vals, const A *points, size_t m, unsigned L,
                           uint32_t empty) {
+    typedef decltype(A::x) F;
+    __shared__ A stage[2][MSM_ACC_BLOCK];
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t begin = t * L;
     if (begin >= m)
@@ -162,8 +208,15 @@ __global__ void __launch_bounds__(128)
     bool first_run = true, front_done = false, back_done = false;
     X acc = X::inf();
     if (first_key != empty) {
+        uint32_t k = first_key, v = vals[begin];
+        msm_prefetch_point(&stage[0][threadIdx.x], points + (v & 0x7fffffffu));
         for (size_t e = begin; e < end; e++) {
-            uint32_t k = keys[e];
+            /* Entry e + 1's indices; a key of `empty` past the end starts no copy. */
+            uint32_t kn = empty, vn = 0;
+            if (e + 1 < end) {
+                kn = keys[e + 1];
+                vn = vals[e + 1];
+            }
             if (k != cur) {
                 if (first_run && open_front) {
                     acc.store(pvals + 2 * t);
@@ -176,12 +229,22 @@ __global__ void __launch_bounds__(128)
                 cur = k;
             }
             if (k == empty)
-                break;
-            uint32_t v = vals[e];
-            A p = A::load_ro(points + (v & 0x7fffffffu));
+                break; /* no copy was started for an empty key: none is left pending */
+            msm_cp_async_wait_all();
+            const A *slot = &stage[(e - begin) & 1][threadIdx.x];
+            A p;
+            p.x = F::load(&slot->x);
+            p.y = F::load(&slot->y);
+            /* The other slot was last read for entry e − 1, whose addition is done. */
+            if (kn != empty)
+                msm_prefetch_point(&stage[(e + 1 - begin) & 1][threadIdx.x],
+                                   points + (vn & 0x7fffffffu));
+            const uint32_t ve = v;
+            k = kn;
+            v = vn;
             if (p.is_inf())
                 continue;
-            if (v >> 31)
+            if (ve >> 31)
                 p.y = p.y.neg();
             acc.add_affine(p);
         }
