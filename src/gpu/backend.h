@@ -261,7 +261,8 @@ size_t czk_gpu_backend_resident_bytes(const czk_backend *be);
 /* Pinned host bytes the backend holds (in use or kept for reuse) and its limit. */
 void czk_gpu_backend_pinned(const czk_backend *be, size_t *held, size_t *limit);
 
-/* The plan the backend's arena is sized for now (zeroed before the first call). */
+/* The plan the backend's arena was last sized for, with arena_bytes the arena it holds now
+ * (a resident circuit resizes it; zeroed before the first call). */
 void czk_gpu_backend_plan(const czk_backend *be, czk_gpu_plan *plan);
 
 /* The backend's device context (for czk_gpu_describe, czk_gpu_mem_peak); owned by be. */

@@ -553,7 +553,10 @@ extern "C" void czk_gpu_backend_destroy(czk_backend *be) {
 }
 
 extern "C" void czk_gpu_backend_plan(const czk_backend *be, czk_gpu_plan *plan) {
-    *plan = ((const czk__gpu_backend *)be->ctx)->plan;
+    const czk__gpu_backend *b = (const czk__gpu_backend *)be->ctx;
+    *plan = b->plan;
+    /* The arena as it is: a resident circuit's proofs may have resized it (resident.cu). */
+    plan->arena_bytes = b->arena_bytes;
 }
 
 extern "C" czk_gpu *czk_gpu_backend_context(const czk_backend *be) {
