@@ -713,6 +713,40 @@ static part *pick(czk_engine *e, int state, int skip_loading) {
 
 /* ---- synthesis ------------------------------------------------------------------------- */
 
+/* A pinned buffer for p's witness from a device's backend (host_alloc) on a GPU engine, or
+ * NULL (CPU engine, or the pinned budget is spent). Sets p->w_pinned when it gives one. */
+static czk_fr *pinned_witness(czk_engine *e, part *p, size_t bytes) {
+    if (e->n_devs == 0 || e->devs[0].gpu_be == NULL)
+        return NULL;
+    const czk_backend *be = e->devs[p->idx % e->n_devs].gpu_be;
+    if (be->host_alloc == NULL || be->host_free == NULL)
+        return NULL;
+    czk_fr *pw = be->host_alloc(be->ctx, bytes);
+    if (pw != NULL)
+        p->w_pinned = be;
+    return pw;
+}
+
+/*
+ * On a GPU engine, moves p's witness into a pinned buffer (pinned_witness), so that the
+ * upload inside the kernel region runs at the bus's speed; the copy is made here, by the
+ * synthesis thread, outside every lock. Keeps the pageable witness when the backends'
+ * pinned budget is spent, and does nothing when synthesis wrote it pinned already. Called
+ * without e->mu; the device table is constant.
+ */
+static void stage_pinned(czk_engine *e, part *p) {
+    if (p->w == NULL || p->w_pinned != NULL)
+        return;
+    size_t bytes = p->job->c->cs.n_vars * sizeof(czk_fr);
+    czk_fr *pw = pinned_witness(e, p, bytes);
+    if (pw == NULL)
+        return;
+    memcpy(pw, p->w, bytes);
+    czk_memclear_explicit(p->w, bytes);
+    czk_free(p->w);
+    p->w = pw;
+}
+
 static int synthesize(czk_engine *e, part *p, czk_err *err) {
     job *j = p->job;
     circuit *c = j->c;
@@ -720,7 +754,9 @@ static int synthesize(czk_engine *e, part *p, czk_err *err) {
         /* The circuit's own witness (czk.h: synth_seed 0), copied: synthesis at memory
          * speed, for runs that measure the proving pipeline rather than the solver. */
         size_t bytes = c->cs.n_vars * sizeof(czk_fr);
-        p->w = czk_malloc(bytes);
+        p->w = pinned_witness(e, p, bytes); /* straight to pinned memory when there is some */
+        if (p->w == NULL)
+            p->w = czk_malloc(bytes);
         if (p->w == NULL)
             return czk_err_set(err, CZK_ENOMEM, "partition %u witness (%zu bytes)", p->idx, bytes);
         memcpy(p->w, c->template_w, bytes);
@@ -731,31 +767,7 @@ static int synthesize(czk_engine *e, part *p, czk_err *err) {
                                   j->seed ^ ((uint64_t)(p->idx + 1) * 0x9E3779B97F4A7C15ULL), err);
     char name[64];
     snprintf(name, sizeof name, "partition %u witness", p->idx);
-    (void)e;
     return czk__wtns_parse(&p->w, j->wtns[p->idx], j->wtns_len[p->idx], c->cs.n_vars, name, err);
-}
-
-/*
- * On a GPU engine, moves p's witness into a pinned buffer of a device's backend (host_alloc),
- * so that the upload inside the kernel region runs at the bus's speed; the copy is made
- * here, by the synthesis thread, outside every lock. Keeps the pageable witness when the
- * backends' pinned budget is spent. Called without e->mu; the device table is constant.
- */
-static void stage_pinned(czk_engine *e, part *p) {
-    if (e->n_devs == 0 || e->devs[0].gpu_be == NULL || p->w == NULL)
-        return;
-    const czk_backend *be = e->devs[p->idx % e->n_devs].gpu_be;
-    if (be->host_alloc == NULL || be->host_free == NULL)
-        return;
-    size_t bytes = p->job->c->cs.n_vars * sizeof(czk_fr);
-    czk_fr *pw = be->host_alloc(be->ctx, bytes);
-    if (pw == NULL)
-        return;
-    memcpy(pw, p->w, bytes);
-    czk_memclear_explicit(p->w, bytes);
-    czk_free(p->w);
-    p->w = pw;
-    p->w_pinned = be;
 }
 
 /*

@@ -110,39 +110,6 @@ out:
     return rc;
 }
 
-/* What gpu_msm needs to know of a group. */
-struct group_g1 {
-    typedef czk_g1_affine affine;
-    typedef czk_g1_jacobian jacobian;
-    static constexpr int id = 1;
-    static void set_infinity(jacobian *p) {
-        czk_g1_jacobian_set_infinity(p);
-    }
-    static void add(jacobian *r, const jacobian *a, const jacobian *b) {
-        czk_g1_jacobian_add_var(r, a, b);
-    }
-    static int run(czk_gpu *g, jacobian *out, const void *pts, const void *sc, size_t n,
-                   void *scratch, size_t bytes, czk_err *err) {
-        return czk__gpu_msm_g1_run(g, out, pts, sc, n, scratch, bytes, err);
-    }
-};
-
-struct group_g2 {
-    typedef czk_g2_affine affine;
-    typedef czk_g2_jacobian jacobian;
-    static constexpr int id = 2;
-    static void set_infinity(jacobian *p) {
-        czk_g2_jacobian_set_infinity(p);
-    }
-    static void add(jacobian *r, const jacobian *a, const jacobian *b) {
-        czk_g2_jacobian_add_var(r, a, b);
-    }
-    static int run(czk_gpu *g, jacobian *out, const void *pts, const void *sc, size_t n,
-                   void *scratch, size_t bytes, czk_err *err) {
-        return czk__gpu_msm_g2_run(g, out, pts, sc, n, scratch, bytes, err);
-    }
-};
-
 /*
  * One MSM of G's points on the device: the points read where a resident key holds them or
  * streamed in batches that fit the arena, the scalars from the host or, for the H MSM
@@ -226,13 +193,13 @@ out:
 int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
                size_t n, czk_pool *pool, czk_err *err) {
     (void)pool;
-    return gpu_msm<group_g1>((czk__gpu_backend *)ctx, out, pts, sc, n, err);
+    return gpu_msm<czk__gpu_group_g1>((czk__gpu_backend *)ctx, out, pts, sc, n, err);
 }
 
 int gpu_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
                size_t n, czk_pool *pool, czk_err *err) {
     (void)pool;
-    return gpu_msm<group_g2>((czk__gpu_backend *)ctx, out, pts, sc, n, err);
+    return gpu_msm<czk__gpu_group_g2>((czk__gpu_backend *)ctx, out, pts, sc, n, err);
 }
 
 void *gpu_host_alloc(void *ctx, size_t bytes) {

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "curve/g1.h"
+#include "curve/g2.h"
 #include "gpu/backend.h"
 #include "gpu/cuda/internal.cuh"
 #include "groth16/backend.h"
@@ -50,9 +52,10 @@ struct resident_circuit {
     size_t row_bytes[3], col_bytes[3], val_bytes[3];
     uint8_t *take_a, *take_b; /* NULL for a dense key (every variable has its points) */
     size_t take_bytes;
-    size_t bytes;       /* device bytes of all of the above */
-    size_t arena_bytes; /* the arena a whole proof needs (resident.cu's layout) */
-    size_t cap;         /* the most points one MSM batch of such a proof takes */
+    size_t bytes;           /* device bytes of all of the above */
+    size_t arena_bytes;     /* the arena a whole proof needs (resident.cu's layout) */
+    size_t cap;             /* the most points one MSM batch of such a proof takes */
+    czk_fr omega, omega_2n; /* the h step's roots (the CPU domain's, for the key's basis) */
 };
 
 struct resident_key {
@@ -86,6 +89,39 @@ struct czk__gpu_backend {
      * next) reads them there. Cleared by any other use of the arena. */
     const czk_fr *h_host;
     size_t h_n;
+};
+
+/* What a device MSM driver needs to know of a group (backend_table.cu, resident.cu). */
+struct czk__gpu_group_g1 {
+    typedef czk_g1_affine affine;
+    typedef czk_g1_jacobian jacobian;
+    static constexpr int id = 1;
+    static void set_infinity(jacobian *p) {
+        czk_g1_jacobian_set_infinity(p);
+    }
+    static void add(jacobian *r, const jacobian *a, const jacobian *b) {
+        czk_g1_jacobian_add_var(r, a, b);
+    }
+    static int run(czk_gpu *g, jacobian *out, const void *pts, const void *sc, size_t n,
+                   void *scratch, size_t bytes, czk_err *err) {
+        return czk__gpu_msm_g1_run(g, out, pts, sc, n, scratch, bytes, err);
+    }
+};
+
+struct czk__gpu_group_g2 {
+    typedef czk_g2_affine affine;
+    typedef czk_g2_jacobian jacobian;
+    static constexpr int id = 2;
+    static void set_infinity(jacobian *p) {
+        czk_g2_jacobian_set_infinity(p);
+    }
+    static void add(jacobian *r, const jacobian *a, const jacobian *b) {
+        czk_g2_jacobian_add_var(r, a, b);
+    }
+    static int run(czk_gpu *g, jacobian *out, const void *pts, const void *sc, size_t n,
+                   void *scratch, size_t bytes, czk_err *err) {
+        return czk__gpu_msm_g2_run(g, out, pts, sc, n, scratch, bytes, err);
+    }
 };
 
 /* The device copy of host points [pts, pts + bytes) when a resident key holds them. */

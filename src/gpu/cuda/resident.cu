@@ -144,30 +144,17 @@ out:
 
 /* One MSM of n device points and scalars in batches of at most cap points (each a complete
  * device MSM with its own 0/1 split), the partial sums added on the host. */
-template <class J>
-int msm_capped(czk_gpu *g, J *out, int group, const void *pts, size_t pt_bytes, const void *sc,
-               size_t n, size_t cap, void *scratch, size_t scratch_bytes, czk_err *err) {
+template <class G>
+int msm_capped(czk_gpu *g, typename G::jacobian *out, const void *pts, const void *sc, size_t n,
+               size_t cap, void *scratch, size_t scratch_bytes, czk_err *err) {
     int rc = CZK_OK;
-    J part;
-    for (size_t off = 0; off < n || off == 0; off += cap) {
+    typename G::jacobian part;
+    G::set_infinity(out);
+    for (size_t off = 0; off < n; off += cap) {
         size_t m = n - off < cap ? n - off : cap;
-        const char *p = (const char *)pts + off * pt_bytes, *q = (const char *)sc + off * 32;
-        if (group == 1)
-            CZK_TRY(czk__gpu_msm_g1_run(g, (czk_g1_jacobian *)(off == 0 ? (void *)out : &part), p,
-                                        q, m, scratch, scratch_bytes, err));
-        else
-            CZK_TRY(czk__gpu_msm_g2_run(g, (czk_g2_jacobian *)(off == 0 ? (void *)out : &part), p,
-                                        q, m, scratch, scratch_bytes, err));
-        if (off > 0) {
-            if (group == 1)
-                czk_g1_jacobian_add_var((czk_g1_jacobian *)out, (czk_g1_jacobian *)out,
-                                        (czk_g1_jacobian *)&part);
-            else
-                czk_g2_jacobian_add_var((czk_g2_jacobian *)out, (czk_g2_jacobian *)out,
-                                        (czk_g2_jacobian *)&part);
-        }
-        if (n == 0)
-            break;
+        CZK_TRY(G::run(g, &part, (const char *)pts + off * sizeof(typename G::affine),
+                       (const char *)sc + off * sizeof(czk_fr), m, scratch, scratch_bytes, err));
+        G::add(out, out, &part);
     }
 out:
     return rc;
@@ -300,6 +287,16 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
         }
     }
 
+    /* The h step's roots, once: a proof needs only these two of its domain. */
+    {
+        czk_ntt_domain *dom = NULL;
+        CZK_TRY(czk_ntt_domain_create(
+            &dom, domain_lg(pk->domain_size),
+            pk->h_basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS, err));
+        c->omega = *czk_ntt_domain_omega(dom);
+        c->omega_2n = *czk_ntt_domain_omega_2n(dom);
+        czk_ntt_domain_destroy(dom);
+    }
     c->cs = cs;
     c->bytes = total;
     c->arena_bytes = arena;
@@ -322,6 +319,8 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
 out:
     if (rc != CZK_OK && c->cs != NULL)
         czk__gpu_circuit_free(b, k);
+    else if (rc != CZK_OK)
+        memset(c, 0, sizeof(*c));
     czk_free(a_bits);
     czk_free(b_bits);
     czk_free(ta);
@@ -336,7 +335,6 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     czk_gpu *g = b->g;
     int rc = CZK_OK;
     resident_key *k = find_slot(b, pk, cs);
-    czk_ntt_domain *dom = NULL;
     int *d_count = NULL;
     uint64_t t0, t1;
     (void)pool; /* everything runs on the device */
@@ -354,7 +352,7 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     czk_fr mone;
     fr_t one_d, mone_d;
     csr3 mats;
-    const char *b_sc;
+    const char *sc; /* the scalars of the MSM at hand */
 
     CZK_TRY(czk__gpu_enter(g, err));
     b->h_host = NULL;
@@ -372,9 +370,6 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     dv[2] = (char *)dv[1] + a_n;
     d_r = (char *)dv[1];
     r_bytes = b->arena_bytes - (size_t)(d_r - base);
-    CZK_TRY(czk_ntt_domain_create(
-        &dom, lg, pk->h_basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS,
-        err));
 
     /* 1-2: the witness up, then a, b, c. */
     t0 = czk_time_ns();
@@ -398,16 +393,15 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
         tm->spmv_ns += t1 - t0;
 
     /* 3: h in dv[0]. */
-    CZK_TRY(czk__gpu_h_device(b, lg, pk->h_basis, czk_ntt_domain_omega(dom),
-                              czk_ntt_domain_omega_2n(dom), dv, err));
+    CZK_TRY(czk__gpu_h_device(b, lg, pk->h_basis, &c->omega, &c->omega_2n, dv, err));
     CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
     t0 = czk_time_ns();
     if (tm != NULL)
         tm->h_ns += t0 - t1;
 
     /* 4: the MSMs; every scratch is R (b and c are dead now). */
-    CZK_TRY(msm_capped(g, &out->h, 1, k->r[4].dev, sizeof(czk_g1_affine), dv[0], pk->n_h, c->cap,
-                       d_r, r_bytes, err));
+    CZK_TRY(msm_capped<czk__gpu_group_g1>(g, &out->h, k->r[4].dev, dv[0], pk->n_h, c->cap, d_r,
+                                          r_bytes, err));
     t1 = czk_time_ns();
     if (tm != NULL)
         tm->msm_h_ns += t1 - t0;
@@ -417,47 +411,44 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel_bytes, (const fr_t *)nullptr,
                                                  (const uint8_t *)nullptr, (fr_t *)nullptr,
                                                  (int *)nullptr, (int)n_vars));
+    sc = d_w;
     if (c->take_a != NULL) {
         CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(d_r, sel_bytes, (const fr_t *)d_w, c->take_a,
                                                      (fr_t *)d_s, d_count, (int)n_vars, g->stream));
-        CZK_TRY(msm_capped(g, &out->a, 1, k->r[0].dev, sizeof(czk_g1_affine), d_s, pk->n_a, c->cap,
-                           d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
-    } else {
-        CZK_TRY(msm_capped(g, &out->a, 1, k->r[0].dev, sizeof(czk_g1_affine), d_w, pk->n_a, c->cap,
-                           d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
+        sc = d_s;
     }
+    CZK_TRY(msm_capped<czk__gpu_group_g1>(g, &out->a, k->r[0].dev, sc, pk->n_a, c->cap, d_r,
+                                          r_bytes - CZK__GPU_ARENA_ALIGN, err));
     t0 = czk_time_ns();
     if (tm != NULL)
         tm->msm_a_ns += t0 - t1;
 
-    b_sc = d_w;
+    sc = d_w;
     if (c->take_b != NULL) {
         CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(d_r, sel_bytes, (const fr_t *)d_w, c->take_b,
                                                      (fr_t *)d_s, d_count, (int)n_vars, g->stream));
-        b_sc = d_s;
+        sc = d_s;
     }
-    CZK_TRY(msm_capped(g, &out->b_g1, 1, k->r[1].dev, sizeof(czk_g1_affine), b_sc, pk->n_b_g1,
-                       c->cap, d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    CZK_TRY(msm_capped<czk__gpu_group_g1>(g, &out->b_g1, k->r[1].dev, sc, pk->n_b_g1, c->cap, d_r,
+                                          r_bytes - CZK__GPU_ARENA_ALIGN, err));
     t1 = czk_time_ns();
     if (tm != NULL)
         tm->msm_b_g1_ns += t1 - t0;
 
     /* B_G2 over the same scalars, its points resident too. */
-    CZK_TRY(msm_capped(g, &out->b_g2, 2, k->r[2].dev, sizeof(czk_g2_affine), b_sc, pk->n_b_g2,
-                       c->cap, d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    CZK_TRY(msm_capped<czk__gpu_group_g2>(g, &out->b_g2, k->r[2].dev, sc, pk->n_b_g2, c->cap, d_r,
+                                          r_bytes - CZK__GPU_ARENA_ALIGN, err));
     t0 = czk_time_ns();
     if (tm != NULL)
         tm->msm_b_g2_ns += t0 - t1;
 
-    CZK_TRY(msm_capped(g, &out->l, 1, k->r[3].dev, sizeof(czk_g1_affine),
-                       d_w + n_pub1 * sizeof(czk_fr), n_aux, c->cap, d_r,
-                       r_bytes - CZK__GPU_ARENA_ALIGN, err));
+    CZK_TRY(msm_capped<czk__gpu_group_g1>(g, &out->l, k->r[3].dev, d_w + n_pub1 * sizeof(czk_fr),
+                                          n_aux, c->cap, d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
     t1 = czk_time_ns();
     if (tm != NULL)
         tm->msm_l_ns += t1 - t0;
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);
-    czk_ntt_domain_destroy(dom);
     return rc;
 }
