@@ -152,18 +152,53 @@ static void fill_fr(czk_pool *pool, czk_fr *out, size_t n, uint64_t seed, int ki
     czk_pool_run(pool, n, 1 << 14, fill_fr_fn, &a);
 }
 
+/* The group operations the point generator below needs. */
+struct pg1 {
+    typedef czk_g1_affine aff;
+    typedef czk_g1_jacobian jac;
+    static void random(aff *p, czk_rng *rng) {
+        czk_g1_random(p, rng);
+    }
+    static void from_aff(jac *r, const aff *p) {
+        czk_g1_jacobian_from_affine(r, p);
+    }
+    static void add_aff(jac *r, const jac *a, const aff *b) {
+        czk_g1_jacobian_add_affine_var(r, a, b);
+    }
+    static int to_aff(aff *r, const jac *p, size_t n) {
+        return czk_g1s_to_affine(r, p, n);
+    }
+};
+
+struct pg2 {
+    typedef czk_g2_affine aff;
+    typedef czk_g2_jacobian jac;
+    static void random(aff *p, czk_rng *rng) {
+        czk_g2_random(p, rng);
+    }
+    static void from_aff(jac *r, const aff *p) {
+        czk_g2_jacobian_from_affine(r, p);
+    }
+    static void add_aff(jac *r, const jac *a, const aff *b) {
+        czk_g2_jacobian_add_affine_var(r, a, b);
+    }
+    static int to_aff(aff *r, const jac *p, size_t n) {
+        return czk_g2s_to_affine(r, p, n);
+    }
+};
+
 /* Points B[i & 1023] + C[i >> 10] (random B, C in arithmetic progression): distinct with
  * overwhelming probability, cheap, batch-converted to affine. */
-typedef struct points_arg {
-    czk_g1_affine *out;
-    const czk_g1_affine *b, *c;
+template <class P> struct points_arg {
+    typename P::aff *out;
+    const typename P::aff *b, *c;
     int rc;
-} points_arg;
+};
 
-static void points_fn(void *arg, size_t begin, size_t end, unsigned worker) {
-    points_arg *a = (points_arg *)arg;
+template <class P> static void points_fn(void *arg, size_t begin, size_t end, unsigned worker) {
+    points_arg<P> *a = (points_arg<P> *)arg;
     const size_t chunk = 4096;
-    czk_g1_jacobian *jac = (czk_g1_jacobian *)czk_malloc(chunk * sizeof(*jac));
+    typename P::jac *jac = (typename P::jac *)czk_malloc(chunk * sizeof(*jac));
     (void)worker;
     if (jac == NULL) {
         a->rc = CZK_ENOMEM;
@@ -173,109 +208,56 @@ static void points_fn(void *arg, size_t begin, size_t end, unsigned worker) {
         size_t m = end - s < chunk ? end - s : chunk;
         for (size_t j = 0; j < m; j++) {
             size_t i = s + j;
-            czk_g1_jacobian_from_affine(&jac[j], &a->c[i >> 10]);
-            czk_g1_jacobian_add_affine_var(&jac[j], &jac[j], &a->b[i & 1023]);
+            P::from_aff(&jac[j], &a->c[i >> 10]);
+            P::add_aff(&jac[j], &jac[j], &a->b[i & 1023]);
         }
-        if (czk_g1s_to_affine(a->out + s, jac, m) != CZK_OK)
+        if (P::to_aff(a->out + s, jac, m) != CZK_OK)
             a->rc = CZK_ENOMEM;
     }
     czk_free(jac);
+}
+
+template <class P>
+static int make_points_t(czk_pool *pool, typename P::aff *out, size_t n, czk_rng *rng) {
+    size_t nc = (n + 1023) >> 10;
+    typename P::aff *b = (typename P::aff *)czk_malloc(1024 * sizeof(*b));
+    typename P::aff *c = (typename P::aff *)czk_malloc(nc * sizeof(*c));
+    points_arg<P> a = {out, b, c, CZK_OK};
+    int rc = CZK_ENOMEM;
+    if (b == NULL || c == NULL)
+        goto out;
+    for (size_t i = 0; i < 1024; i++)
+        P::random(&b[i], rng);
+    /* C[j] = C0 + j·D: one addition each instead of a scalar multiplication. */
+    {
+        typename P::jac *cj = (typename P::jac *)czk_malloc(nc * sizeof(*cj));
+        typename P::aff d;
+        if (cj == NULL)
+            goto out;
+        P::random(&d, rng);
+        P::random(&c[0], rng);
+        P::from_aff(&cj[0], &c[0]);
+        for (size_t i = 1; i < nc; i++)
+            P::add_aff(&cj[i], &cj[i - 1], &d);
+        rc = P::to_aff(c, cj, nc);
+        czk_free(cj);
+        if (rc != CZK_OK)
+            goto out;
+    }
+    czk_pool_run(pool, n, 1 << 14, points_fn<P>, &a);
+    rc = a.rc;
+out:
+    czk_free(b);
+    czk_free(c);
+    return rc;
 }
 
 static int make_points(czk_pool *pool, czk_g1_affine *out, size_t n, czk_rng *rng) {
-    size_t nc = (n + 1023) >> 10;
-    czk_g1_affine *b = (czk_g1_affine *)czk_malloc(1024 * sizeof(*b));
-    czk_g1_affine *c = (czk_g1_affine *)czk_malloc(nc * sizeof(*c));
-    points_arg a = {out, b, c, CZK_OK};
-    int rc = CZK_ENOMEM;
-    if (b == NULL || c == NULL)
-        goto out;
-    for (size_t i = 0; i < 1024; i++)
-        czk_g1_random(&b[i], rng);
-    /* C[j] = C0 + j·D: one addition each instead of a scalar multiplication. */
-    {
-        czk_g1_jacobian *cj = (czk_g1_jacobian *)czk_malloc(nc * sizeof(*cj));
-        czk_g1_affine d;
-        if (cj == NULL)
-            goto out;
-        czk_g1_random(&d, rng);
-        czk_g1_random(&c[0], rng);
-        czk_g1_jacobian_from_affine(&cj[0], &c[0]);
-        for (size_t i = 1; i < nc; i++)
-            czk_g1_jacobian_add_affine_var(&cj[i], &cj[i - 1], &d);
-        rc = czk_g1s_to_affine(c, cj, nc);
-        czk_free(cj);
-        if (rc != CZK_OK)
-            goto out;
-    }
-    czk_pool_run(pool, n, 1 << 14, points_fn, &a);
-    rc = a.rc;
-out:
-    czk_free(b);
-    czk_free(c);
-    return rc;
-}
-
-/* G2 points as make_points does G1's: B[i & 1023] + C[i >> 10]. */
-typedef struct points2_arg {
-    czk_g2_affine *out;
-    const czk_g2_affine *b, *c;
-    int rc;
-} points2_arg;
-
-static void points2_fn(void *arg, size_t begin, size_t end, unsigned worker) {
-    points2_arg *a = (points2_arg *)arg;
-    const size_t chunk = 4096;
-    czk_g2_jacobian *jac = (czk_g2_jacobian *)czk_malloc(chunk * sizeof(*jac));
-    (void)worker;
-    if (jac == NULL) {
-        a->rc = CZK_ENOMEM;
-        return;
-    }
-    for (size_t s = begin; s < end; s += chunk) {
-        size_t m = end - s < chunk ? end - s : chunk;
-        for (size_t j = 0; j < m; j++) {
-            size_t i = s + j;
-            czk_g2_jacobian_from_affine(&jac[j], &a->c[i >> 10]);
-            czk_g2_jacobian_add_affine_var(&jac[j], &jac[j], &a->b[i & 1023]);
-        }
-        if (czk_g2s_to_affine(a->out + s, jac, m) != CZK_OK)
-            a->rc = CZK_ENOMEM;
-    }
-    czk_free(jac);
+    return make_points_t<pg1>(pool, out, n, rng);
 }
 
 static int make_points_g2(czk_pool *pool, czk_g2_affine *out, size_t n, czk_rng *rng) {
-    size_t nc = (n + 1023) >> 10;
-    czk_g2_affine *b = (czk_g2_affine *)czk_malloc(1024 * sizeof(*b));
-    czk_g2_affine *c = (czk_g2_affine *)czk_malloc(nc * sizeof(*c));
-    points2_arg a = {out, b, c, CZK_OK};
-    int rc = CZK_ENOMEM;
-    if (b == NULL || c == NULL)
-        goto out;
-    for (size_t i = 0; i < 1024; i++)
-        czk_g2_random(&b[i], rng);
-    {
-        czk_g2_jacobian *cj = (czk_g2_jacobian *)czk_malloc(nc * sizeof(*cj));
-        czk_g2_affine d;
-        if (cj == NULL)
-            goto out;
-        czk_g2_random(&d, rng);
-        czk_g2_random(&c[0], rng);
-        czk_g2_jacobian_from_affine(&cj[0], &c[0]);
-        for (size_t i = 1; i < nc; i++)
-            czk_g2_jacobian_add_affine_var(&cj[i], &cj[i - 1], &d);
-        rc = czk_g2s_to_affine(c, cj, nc);
-        czk_free(cj);
-        if (rc != CZK_OK)
-            goto out;
-    }
-    czk_pool_run(pool, n, 1 << 14, points2_fn, &a);
-    rc = a.rc;
-out:
-    czk_free(b);
-    czk_free(c);
-    return rc;
+    return make_points_t<pg2>(pool, out, n, rng);
 }
 
 /* ---- NTT -------------------------------------------------------------------------------- */
