@@ -23,6 +23,15 @@
  * contiguous elements) or, in the last pass where M = 1, T consecutive whole groups. Coset
  * scaling by g^i is fused into the first pass's loads; the inverse's 1/n and g^−i into the
  * permutation's stores.
+ *
+ * Within a block the k stages run in rounds of two (radix 4: a thread holds the 4 elements
+ * of two stages' butterflies in registers) and, for odd k, one round of one; a barrier and a
+ * shared-memory round trip separate rounds, not stages. The first round reads the array and
+ * the last one twists and writes it, so k = 9 is 4 barriers and 4 shared round trips where
+ * one stage per round cost 10 of each. The last round is stages (1, 0), whose twiddles are
+ * all 1 but one ω_4: 1/4 multiplication per element instead of the 1/2 of a radix-2 stage 1.
+ * Shared memory is two planes (limbs 0–3, limbs 4–7) with swizzled rows (ntt_slot), so every
+ * 16-byte access of a round is free of bank conflicts.
  */
 #ifndef CZK_GPU_CUDA_NTT_NTT_CUH
 #define CZK_GPU_CUDA_NTT_NTT_CUH
@@ -47,77 +56,187 @@ __device__ __forceinline__ fr_t pow_lookup(const fr_t *tab, uint32_t e, unsigned
     return r;
 }
 
+/* x with its low `bits` bits reversed (bits >= 1, x < 2^bits); host code too, for tests. */
+__host__ __device__ __forceinline__ uint32_t ntt_rev(uint32_t x, unsigned bits) {
+#ifdef __CUDA_ARCH__
+    return __brev(x) >> (32 - bits);
+#else
+    uint32_t r = 0;
+    for (unsigned i = 0; i < bits; i++)
+        r |= ((x >> i) & 1u) << (bits - 1 - i);
+    return r;
+#endif
+}
+
+/*
+ * Stages done by the round whose top stage is L (the stage of half-span 2^L; a size-2^k DIF
+ * runs L = k−1 down to 0): two, except stage 2 alone when three are left and stage 0 alone
+ * when k = 1. So the last round is (1, 0) whenever k >= 2, the round whose twiddles are all 1
+ * but one ω_4, and the odd stage of an odd k costs a shared round trip of its own.
+ */
+__host__ __device__ __forceinline__ unsigned ntt_round_stages(unsigned L) {
+    return L == 0 || L == 2 ? 1u : 2u;
+}
+
+/*
+ * Row mid of element i < 2^r of butterfly q in a round of r stages whose smallest stride is
+ * 2^lgs: q with i inserted at bit lgs, so the 2^r elements are 2^lgs apart.
+ */
+__host__ __device__ __forceinline__ uint32_t ntt_mid(uint32_t q, uint32_t i, unsigned lgs,
+                                                     unsigned r) {
+    return ((q >> lgs) << (lgs + r)) | (i << lgs) | (q & ((1u << lgs) - 1));
+}
+
+/*
+ * Column t and butterfly q of work item b in a round of r stages. Consecutive items take
+ * consecutive columns when a block holds T columns (lgM > 0: a row of T columns is contiguous
+ * in memory) and consecutive butterflies when it holds T whole groups (lgM = 0: rows are).
+ */
+__host__ __device__ __forceinline__ void ntt_item(uint32_t b, unsigned k, unsigned r, unsigned lgT,
+                                                  bool by_group, uint32_t *t, uint32_t *q) {
+    if (by_group) {
+        *t = b >> (k - r);
+        *q = b & ((1u << (k - r)) - 1);
+    } else {
+        *t = b & ((1u << lgT) - 1);
+        *q = b >> lgT;
+    }
+}
+
+/* Global index of row mid of column gamma (over all groups) in a pass on bits [s−k, s). */
+__host__ __device__ __forceinline__ uint32_t ntt_addr(uint32_t gamma, uint32_t mid, unsigned s,
+                                                      unsigned lgM) {
+    return ((gamma >> lgM) << s) | (mid << lgM) | (gamma & ((1u << lgM) - 1));
+}
+
+/*
+ * Shared-memory slot of row mid of local column t: row-major (lgM > 0) or group-major
+ * (lgM = 0), like the items, with mid's low c bits XORed with a function of its bits c and
+ * c + 1, where c is how many row bits the 8 threads of one quarter warp span (a 16-byte
+ * access of 32 threads is served a quarter warp at a time, and a quarter is conflict-free
+ * when its 8 slots differ modulo 8). Consecutive butterflies then land on distinct slots
+ * modulo 8 in every round, including those whose stride is below 2^c, which the plain layout
+ * would serve in 2 to 8 times the wavefronts. The XOR touches only bits below c and reads
+ * only bits from c up, so it permutes each column's rows.
+ */
+__host__ __device__ __forceinline__ uint32_t ntt_slot(uint32_t mid, uint32_t t, unsigned k,
+                                                      unsigned lgT, bool by_group) {
+    const unsigned c = by_group ? 3 : lgT >= 3 ? 0 : 3 - lgT;
+    const uint32_t a = (mid >> c) & 1, b = (mid >> (c + 1)) & 1;
+    mid ^= (((0x6200u >> (4 * c)) & 15) & (0u - a)) ^ (((0x5310u >> (4 * c)) & 15) & (0u - b));
+    return by_group ? (t << k) | mid : (mid << lgT) | t;
+}
+
+/* Shared memory holds element limbs 0–3 and 4–7 in two planes of E slots: consecutive slots
+ * are then 16 bytes apart, where whole 32-byte elements would put two threads of a quarter
+ * warp on the same banks. */
+__device__ __forceinline__ fr_t ntt_sm_load(const uint4 *sm, uint32_t E, uint32_t slot) {
+    uint4 lo = sm[slot], hi = sm[E + slot];
+    fr_t r;
+    r.l[0] = lo.x, r.l[1] = lo.y, r.l[2] = lo.z, r.l[3] = lo.w;
+    r.l[4] = hi.x, r.l[5] = hi.y, r.l[6] = hi.z, r.l[7] = hi.w;
+    return r;
+}
+__device__ __forceinline__ void ntt_sm_store(uint4 *sm, uint32_t E, uint32_t slot, const fr_t &x) {
+    sm[slot] = make_uint4(x.l[0], x.l[1], x.l[2], x.l[3]);
+    sm[E + slot] = make_uint4(x.l[4], x.l[5], x.l[6], x.l[7]);
+}
+
 /*
  * One DIF pass over bits [s−k, s) of a 2^lg-element array; see the DESIGN block. roots[i] =
  * ω_(2^k0)^i for i < 2^(k0−1), k >= 1, k0 >= k. twist: power table of ω_n (NULL in the last
  * pass); pre: power table of c·g (NULL unless this is a coset's first pass). levels: table
  * levels for exponents below 2^lg. Dynamic shared memory: 32·2^(k+lgT) bytes.
+ * Rounds as in the DESIGN block. At most 80 registers (the 4 elements of a radix-4
+ * butterfly are 32 of them; unbounded, ptxas takes 84), so 3 blocks of 256 threads, the 3
+ * that shared memory allows, fit an SM.
  */
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, 3)
     ntt_dif_pass_kernel(fr_t *a, unsigned lg, unsigned s, unsigned k, unsigned lgT,
                         const fr_t *roots, unsigned k0, const fr_t *twist, const fr_t *pre,
                         unsigned levels) {
     extern __shared__ uint4 ntt_smem[];
-    fr_t *sm = reinterpret_cast<fr_t *>(ntt_smem);
     const unsigned lgM = s - k;
-    const uint32_t T = 1u << lgT, M = 1u << lgM, E = 1u << (k + lgT);
+    const bool by_group = lgM == 0;
+    const uint32_t E = 1u << (k + lgT), M = 1u << lgM;
     const uint32_t gamma0 = blockIdx.x << lgT;
 
-    for (uint32_t e = threadIdx.x; e < E; e += blockDim.x) {
-        uint32_t t, mid;
-        if (lgM == 0) {
-            t = e >> k;
-            mid = e & ((1u << k) - 1);
-        } else {
-            t = e & (T - 1);
-            mid = e >> lgT;
+    for (unsigned L = k - 1, r;; L -= r) {
+        r = ntt_round_stages(L);
+        const unsigned lgs = L + 1 - r;
+        const bool first = L == k - 1, last = L + 1 == r;
+        /* ω_(2^(L+1))^j = roots[j << sh] */
+        const unsigned sh = k0 - 1 - L;
+        for (uint32_t b = threadIdx.x; b < (E >> r); b += blockDim.x) {
+            uint32_t t, q;
+            ntt_item(b, k, r, lgT, by_group, &t, &q);
+            const uint32_t gamma = gamma0 + t, j = q & ((1u << lgs) - 1);
+            fr_t x[4];
+#pragma unroll
+            for (uint32_t i = 0; i < 4; i++) {
+                if (i >= (1u << r))
+                    break;
+                uint32_t mid = ntt_mid(q, i, lgs, r);
+                if (first) {
+                    uint32_t addr = ntt_addr(gamma, mid, s, lgM);
+                    x[i] = fr_t::load(a + addr);
+                    if (pre != nullptr)
+                        x[i] = fr_t::mul_wide(x[i], pow_lookup(pre, addr, levels));
+                } else {
+                    x[i] = ntt_sm_load(ntt_smem, E, ntt_slot(mid, t, k, lgT, by_group));
+                }
+            }
+            if (r == 1) {
+                fr_t u = x[0];
+                x[0] = u + x[1];
+                x[1] = u - x[1];
+                if (L > 0) /* ω_(2^(L+1))^j; stage 0's twiddle is 1 */
+                    x[1] = fr_t::mul_wide(x[1], fr_t::load_ro(roots + (j << sh)));
+            } else {
+                /* Stage L pairs (0, 2) and (1, 3) with twiddles ω_(2^(L+1))^j and
+                 * ω_(2^(L+1))^(j + 2^(L−1)); stage L−1 pairs (0, 1) and (2, 3), both with
+                 * ω_(2^L)^j. For L = 1 (j = 0) only the second is not 1: ω_4, the same
+                 * index formula. */
+                fr_t s0 = x[0] + x[2], d0 = x[0] - x[2], s1 = x[1] + x[3], d1 = x[1] - x[3];
+                if (L > 1)
+                    d0 = fr_t::mul_wide(d0, fr_t::load_ro(roots + (j << sh)));
+                d1 = fr_t::mul_wide(d1, fr_t::load_ro(roots + ((j + (1u << lgs)) << sh)));
+                x[0] = s0 + s1;
+                x[1] = s0 - s1;
+                x[2] = d0 + d1;
+                x[3] = d0 - d1;
+                if (L > 1) {
+                    fr_t w = fr_t::load_ro(roots + (j << (sh + 1)));
+                    x[1] = fr_t::mul_wide(x[1], w);
+                    x[3] = fr_t::mul_wide(x[3], w);
+                }
+            }
+            if (last) {
+                /* Not unrolled: one copy of the twist's two multiplications keeps the code
+                 * that every round runs small. */
+#pragma unroll 1
+                for (uint32_t i = 0; i < (1u << r); i++) {
+                    fr_t y = i == 0 ? x[0] : i == 1 ? x[1] : i == 2 ? x[2] : x[3];
+                    uint32_t mid = ntt_mid(q, i, lgs, r);
+                    if (twist != nullptr) {
+                        uint32_t lo = gamma & (M - 1), k1 = ntt_rev(mid, k);
+                        y = fr_t::mul_wide(y, pow_lookup(twist, (lo * k1) << (lg - s), levels));
+                    }
+                    y.store(a + ntt_addr(gamma, mid, s, lgM));
+                }
+            } else {
+#pragma unroll
+                for (uint32_t i = 0; i < 4; i++) {
+                    if (i >= (1u << r))
+                        break;
+                    ntt_sm_store(ntt_smem, E, ntt_slot(ntt_mid(q, i, lgs, r), t, k, lgT, by_group),
+                                 x[i]);
+                }
+            }
         }
-        uint32_t gamma = gamma0 + t;
-        uint32_t addr = ((gamma >> lgM) << s) | (mid << lgM) | (gamma & (M - 1));
-        fr_t x = fr_t::load(a + addr);
-        if (pre != nullptr)
-            x = fr_t::mul_wide(x, pow_lookup(pre, addr, levels));
-        x.store(sm + ((mid << lgT) | t));
-    }
-    __syncthreads();
-
-    for (unsigned st = 0; st < k; st++) {
-        const unsigned lgh = k - 1 - st;
-        const uint32_t h = 1u << lgh;
-        for (uint32_t b = threadIdx.x; b < E / 2; b += blockDim.x) {
-            uint32_t t = b & (T - 1), q = b >> lgT;
-            uint32_t j = q & (h - 1);
-            uint32_t mid0 = ((q >> lgh) << (lgh + 1)) | j;
-            fr_t *p0 = sm + ((mid0 << lgT) | t);
-            fr_t *p1 = sm + (((mid0 + h) << lgT) | t);
-            fr_t u = fr_t::load(p0), v = fr_t::load(p1);
-            fr_t sum = u + v, dif = u - v;
-            if (lgh > 0) /* ω_(2h)^j; the last stage's twiddle is 1 */
-                dif = fr_t::mul_wide(dif, fr_t::load_ro(roots + (j << (k0 - 1 - lgh))));
-            sum.store(p0);
-            dif.store(p1);
-        }
+        if (last)
+            break;
         __syncthreads();
-    }
-
-    for (uint32_t e = threadIdx.x; e < E; e += blockDim.x) {
-        uint32_t t, mid;
-        if (lgM == 0) {
-            t = e >> k;
-            mid = e & ((1u << k) - 1);
-        } else {
-            t = e & (T - 1);
-            mid = e >> lgT;
-        }
-        uint32_t gamma = gamma0 + t;
-        uint32_t lo = gamma & (M - 1);
-        uint32_t addr = ((gamma >> lgM) << s) | (mid << lgM) | lo;
-        fr_t x = fr_t::load(sm + ((mid << lgT) | t));
-        if (twist != nullptr) {
-            uint32_t k1 = __brev(mid) >> (32 - k);
-            x = fr_t::mul_wide(x, pow_lookup(twist, (lo * k1) << (lg - s), levels));
-        }
-        x.store(a + addr);
     }
 }
 
