@@ -137,4 +137,13 @@ int czk__gpu_msm_last_profile(const czk_gpu *g, czk__gpu_msm_profile *out);
  */
 void czk__gpu_msm_force_window(unsigned c);
 
+/*
+ * Forces, for every later MSM, the G1 accumulation kernel's launch-bounds variant (minb,
+ * 1..4 blocks per SM) and its first-level chunk (l0: 32, 64, 128 or 256 sorted entries per
+ * thread); 0 or another value returns that one to CZK_GPU_MSM_ACC_MINB / CZK_GPU_MSM_L0 or
+ * the default (1, 64). For tuning sweeps: as force_window, not while an MSM is planned or run
+ * (l0 sizes the scratch).
+ */
+void czk__gpu_msm_force_acc(unsigned minb, unsigned l0);
+
 #endif /* CZK_GPU_CUDA_INTERNAL_CUH */

@@ -10,7 +10,8 @@
  *              storage, the chunk sums of the ones (two ping-pong arrays of XYZZ);
  *   Pippenger: key/value pairs and their sorted copies (16·W·n), CUB's sort storage, the
  *              W·2^(c−1) buckets, partial keys and sums of the accumulation levels, and the
- *              window segment sums (two ping-pong arrays).
+ *              window-sum area: per level of step 5 its T and R arrays and the reduction
+ *              buffer of T, then the W window sums (offsets in msm_plan).
  * A call reads the number m of others back to the host (one small copy and a stream sync)
  * and plans Pippenger for m points: the window c comes from m, and the smaller plan is laid
  * into the worst-case parts (checked part by part; if a smaller c would not fit, the call
@@ -34,13 +35,31 @@
 
 using czk_cuda::fr_t;
 
-/* Sorted entries per thread in the first accumulation level, and in the later ones. */
+/* Sorted entries per thread in the first accumulation level (the default: CZK_GPU_MSM_L0
+ * picks 32, 64, 128 or 256), and in the later ones. */
 #define MSM_L0 64
+/* The automatic choice (msm_l0): the range, and the threads to keep. H200 run 13, 2^24
+ * uniform G1 (2.2·10^8 entries): L0 = 32, 64, 128, 256 gave 160, 152, 147, 144 ms of
+ * accumulation with 158 registers, 144, 138, 134, 134 ms with 128 (4 blocks per SM). */
+#define MSM_L0_MIN 32
+#define MSM_L0_MAX 256
+#define MSM_L0_THREADS ((size_t)1 << 17)
 #define MSM_L1 16
 /* Points per thread when summing the points whose scalar is one. */
 #define MSM_L_ONES 32
-/* Buckets per thread when turning buckets into window sums (2^5). */
+/* Buckets per thread when turning buckets into window sums (2^5), and entries per thread
+ * in the levels above (msm.cuh, step 5). The upper levels are small (1/32 of the work before
+ * them), so their time is latency (a full addition is ~20 µs of dependent carry chains):
+ * short segments there mean short chains per thread, at the cost of more levels. Level 0
+ * takes the short segments too when even its threads would not fill the device
+ * (MSM_SEGMENT_THREADS: about 4 blocks of 128 per SM on 132 SMs), as at c = 14..16. H200
+ * run 13: segments of 32 at every level cost 7.2 ms at c = 16 (a 2^20 MSM of 22 ms). */
 #define MSM_LG_SEGMENT 5
+#define MSM_LG_SEGMENT_UP 3
+#define MSM_SEGMENT_THREADS ((size_t)1 << 16)
+static_assert(MSM_LG_SEGMENT >= 1 && MSM_LG_SEGMENT_UP >= 2 &&
+                  1 + (21 + MSM_LG_SEGMENT_UP - 1) / MSM_LG_SEGMENT_UP <= MSM_MAX_LEVELS,
+              "step 5 needs at most MSM_MAX_LEVELS levels for c <= 22");
 /* Entries one block adds up when reducing the segment sums (and the chunk sums of ones). */
 #define MSM_REDUCE 128
 /* Sub-buffers of the scratch are aligned to this many bytes. */
@@ -129,6 +148,60 @@ unsigned msm_env_c(void) {
 /* czk__gpu_msm_force_window's setting (0: none), above the environment's. */
 std::atomic<unsigned> msm_forced_c{0};
 
+/* CZK_GPU_MSM_ACC_MINB (tuning): the G1 accumulation kernel's launch-bounds variant, blocks
+ * per SM in 1..4, read once; 0 = the default, CZK_MSM_ACC_G1_MIN_BLOCKS. */
+unsigned msm_env_minb(void) {
+    static const unsigned b = [] {
+        const char *v = getenv("CZK_GPU_MSM_ACC_MINB");
+        unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
+        return x >= 1 && x <= 4 ? (unsigned)x : 0u;
+    }();
+    return b;
+}
+
+bool msm_l0_valid(unsigned long x) {
+    return x == 32 || x == 64 || x == 128 || x == 256;
+}
+
+/* CZK_GPU_MSM_L0 (tuning): entries per thread of the first accumulation level, 32, 64, 128
+ * or 256, read once; 0 = MSM_L0. */
+unsigned msm_env_l0(void) {
+    static const unsigned l = [] {
+        const char *v = getenv("CZK_GPU_MSM_L0");
+        unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
+        return msm_l0_valid(x) ? (unsigned)x : 0u;
+    }();
+    return l;
+}
+
+/* czk__gpu_msm_force_acc's settings (0: none), above the environment's. */
+std::atomic<unsigned> msm_forced_minb{0}, msm_forced_l0{0};
+
+/* The G1 accumulation variant to launch: forced, else the environment's, else the default. */
+unsigned msm_acc_minb(void) {
+    unsigned b = msm_forced_minb.load(std::memory_order_relaxed);
+    if (b == 0)
+        b = msm_env_minb();
+    return b != 0 ? b : CZK_MSM_ACC_G1_MIN_BLOCKS;
+}
+
+/*
+ * L0 for a new plan of m0 sorted entries (plans keep theirs: sizes and launches must agree):
+ * forced, else the environment's, else the longest chunk that still gives MSM_L0_THREADS
+ * threads (longer chunks leave fewer runs cut in two, hence fewer partial sums, but the
+ * device must stay full: a split-off handful of "others" gets short chunks).
+ */
+unsigned msm_l0(size_t m0) {
+    unsigned l = msm_forced_l0.load(std::memory_order_relaxed);
+    if (l == 0)
+        l = msm_env_l0();
+    if (l != 0)
+        return l;
+    for (l = MSM_L0_MAX; l > MSM_L0_MIN && m0 / l < MSM_L0_THREADS; l /= 2) {
+    }
+    return l;
+}
+
 /* CZK_GPU_MSM_PROFILE=1: time the steps with CUDA events (czk__gpu_msm_last_profile). */
 bool msm_env_profile(void) {
     static const bool on = [] {
@@ -162,23 +235,59 @@ unsigned msm_pick_c(size_t n) {
     return best_c;
 }
 
-/* The sizes of Pippenger over n points with window c and XYZZ points of xs bytes. */
+/*
+ * The sizes of Pippenger over n points with window c, first-level chunks of L0 entries and
+ * XYZZ points of xs bytes. Step 5's levels (msm.cuh): level k cuts each window's entries
+ * into 2^lv_lgG[k] segments of 2^lv_lgs[k]; its arrays lie in the window-sum area at the
+ * offsets lv_t (T sums), lv_d (the reduction buffer of T, when it has more than one segment)
+ * and lv_r (R sums, none for the last level), in XYZZ entries; the W window sums at seg_out.
+ */
 struct msm_plan {
-    unsigned c, nwin, lgG, end_bit;
-    size_t n, m0, m1, m2, half, G;
+    unsigned c, nwin, end_bit, L0, nlev;
+    size_t n, m0, m1, m2, half;
+    unsigned lv_lgs[MSM_MAX_LEVELS], lv_lgG[MSM_MAX_LEVELS];
+    size_t lv_t[MSM_MAX_LEVELS], lv_d[MSM_MAX_LEVELS], lv_r[MSM_MAX_LEVELS], seg_out;
     size_t bytes_pairs, bytes_buckets, bytes_pkeys, bytes_pvals, bytes_segments;
     size_t bytes_sort; /* CUB's sort storage (msm_plan_sort) */
 };
 
-void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs) {
+void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0) {
+    unsigned lgn = c - 1, k = 0;
+    size_t off = 0;
     p->c = c;
     p->n = n;
     p->nwin = (256 + c - 1) / c;
+    p->L0 = L0 != 0 ? L0 : msm_l0((size_t)p->nwin * n);
     p->half = (size_t)1 << (c - 1);
-    p->lgG = c - 1 > MSM_LG_SEGMENT ? c - 1 - MSM_LG_SEGMENT : 0;
-    p->G = (size_t)1 << p->lgG;
+    /* Step 5: levels until one segment per window; lgn = lg of a window's entries. */
+    for (;;) {
+        unsigned lgs =
+            k == 0 && ((size_t)p->nwin << (lgn > MSM_LG_SEGMENT ? lgn - MSM_LG_SEGMENT : 0)) >=
+                          MSM_SEGMENT_THREADS
+                ? MSM_LG_SEGMENT
+                : MSM_LG_SEGMENT_UP;
+        if (lgs > lgn)
+            lgs = lgn;
+        const unsigned lgG = lgn - lgs;
+        const size_t G = (size_t)1 << lgG;
+        p->lv_lgs[k] = lgs;
+        p->lv_lgG[k] = lgG;
+        p->lv_t[k] = off;
+        off += (size_t)p->nwin * G;
+        p->lv_d[k] = off;
+        off += G > 1 ? (size_t)p->nwin * div_up(G, MSM_REDUCE) : 0;
+        p->lv_r[k] = off;
+        k++;
+        if (lgG == 0)
+            break;
+        off += (size_t)p->nwin * G;
+        lgn = lgG;
+    }
+    p->nlev = k;
+    p->seg_out = off;
+    off += p->nwin;
     p->m0 = (size_t)p->nwin * n;
-    p->m1 = 2 * div_up(p->m0, MSM_L0);
+    p->m1 = 2 * div_up(p->m0, L0);
     p->m2 = 2 * div_up(p->m1, MSM_L1);
     size_t empty = (size_t)p->nwin * p->half;
     p->end_bit = 1;
@@ -188,7 +297,7 @@ void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs) {
     p->bytes_buckets = (size_t)p->nwin * p->half * xs;
     p->bytes_pkeys = (p->m1 + p->m2) * sizeof(uint32_t);
     p->bytes_pvals = (p->m1 + p->m2) * xs;
-    p->bytes_segments = 2 * (size_t)p->nwin * p->G * xs;
+    p->bytes_segments = off * xs;
     p->bytes_sort = 0;
 }
 
@@ -259,7 +368,7 @@ bool msm_plan_fits(const msm_plan *p, const msm_layout *l) {
 template <class GR> int msm_layout_for(msm_layout *l, msm_plan *pw, size_t n, czk_err *err) {
     int rc = CZK_OK;
     size_t sel = 0;
-    msm_plan_make(pw, n, msm_pick_c(n), sizeof(typename GR::X));
+    msm_plan_make(pw, n, msm_pick_c(n), sizeof(typename GR::X), 0);
     CZK_TRY(msm_plan_sort(pw, err));
     CZK_TRY(msm_select_temp(n, &sel, err));
     msm_layout_make(l, n, sel, pw, sizeof(typename GR::X));
@@ -274,7 +383,7 @@ int msm_check_n(size_t n, czk_err *err) {
     if (n == 0)
         return CZK_OK;
     /* The worst case (every scalar "other") must fit one sort; the point size is irrelevant. */
-    msm_plan_make(&p, n, msm_pick_c(n), 1);
+    msm_plan_make(&p, n, msm_pick_c(n), 1, MSM_L0);
     if (p.m0 > (size_t)0x7fffffff)
         return czk_err_set(err, CZK_EINVAL, "n = %zu too large for one sort", n);
     return CZK_OK;
@@ -357,6 +466,38 @@ out:
 }
 
 /*
+ * Launches step 3 (msm_acc_points_kernel) over the plan's m0 sorted entries in chunks of
+ * p->L0, with the launch-bounds variant msm_acc_minb() for G1 (1 .. 4 blocks per SM; G2 has
+ * only the variant with 1). The caller checks cudaGetLastError.
+ */
+template <class A, class X>
+void msm_acc_launch(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *pk, X *pv,
+                    const uint32_t *keys, const uint32_t *vals, const A *pts, uint32_t empty) {
+    const unsigned grid = (unsigned)div_up(div_up(p->m0, p->L0), MSM_ACC_BLOCK);
+    cudaStream_t st = g->stream;
+    if constexpr (sizeof(A) == 96) {
+        switch (msm_acc_minb()) {
+        case 2:
+            czk_cuda::msm_acc_points_kernel<A, X, 2><<<grid, MSM_ACC_BLOCK, 0, st>>>(
+                buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
+            return;
+        case 3:
+            czk_cuda::msm_acc_points_kernel<A, X, 3><<<grid, MSM_ACC_BLOCK, 0, st>>>(
+                buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
+            return;
+        case 4:
+            czk_cuda::msm_acc_points_kernel<A, X, 4><<<grid, MSM_ACC_BLOCK, 0, st>>>(
+                buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
+            return;
+        default:
+            break;
+        }
+    }
+    czk_cuda::msm_acc_points_kernel<A, X, 1>
+        <<<grid, MSM_ACC_BLOCK, 0, st>>>(buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
+}
+
+/*
  * Pippenger over the m = p->n points listed in idx (steps 1-5 of msm.cuh); the W window sums
  * are copied to win (host) on the stream, not waited for.
  */
@@ -370,7 +511,9 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     uint32_t *keys, *vals, *keys2, *vals2, *pk, *pk2;
     void *d_temp;
     size_t temp_bytes = p->bytes_sort;
-    X *buckets, *seg, *seg2, *pv, *pv2, *res;
+    X *buckets, *area, *pv, *pv2, *res;
+    const X *in;
+    czk_cuda::msm_levels<X> lv;
     const uint32_t empty = (uint32_t)(p->nwin * p->half);
 
     keys = (uint32_t *)cur;
@@ -388,8 +531,7 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     pv = (X *)cur;
     cur += l->pvals;
     pv2 = pv + p->m1;
-    seg = (X *)cur;
-    seg2 = seg + (size_t)p->nwin * p->G;
+    area = (X *)cur;
 
     /* 1-2: digits, then one sort of every window's (bucket, point) pairs. */
     czk_cuda::msm_digits_kernel<<<(unsigned)div_up(p->n, 256), 256, 0, g->stream>>>(
@@ -402,25 +544,31 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
 
     /* 3-4: balanced bucket accumulation. */
     CZK_CUDA_TRY(err, cudaMemsetAsync(buckets, 0, p->bytes_buckets, g->stream));
-    {
-        size_t chunks = div_up(p->m0, MSM_L0);
-        czk_cuda::msm_acc_points_kernel<typename GR::A, X>
-            <<<(unsigned)div_up(chunks, MSM_ACC_BLOCK), MSM_ACC_BLOCK, 0, g->stream>>>(
-                buckets, pk, pv, keys2, vals2, d_pts, p->m0, MSM_L0, empty);
-        CZK_CUDA_TRY(err, cudaGetLastError());
-    }
+    msm_acc_launch<typename GR::A, X>(g, p, buckets, pk, pv, keys2, vals2, d_pts, empty);
+    CZK_CUDA_TRY(err, cudaGetLastError());
     CZK_TRY(msm_reduce_partials<X>(g, p, buckets, pk, pv, pk2, pv2, err));
     CZK_TRY(msm_mark(g, ev, EV_ACC, err));
 
-    /* 5: window sums. */
-    {
-        size_t threads = (size_t)p->nwin * p->G;
+    /* 5: window sums, level by level (T and R of each segment), each level's T reduced per
+     * window, then Horner over the levels. */
+    in = buckets;
+    lv.count = p->nlev;
+    for (unsigned k = 0; k < p->nlev; k++) {
+        const size_t G = (size_t)1 << p->lv_lgG[k], count = (size_t)p->nwin * G;
+        X *t = area + p->lv_t[k], *r = G > 1 ? area + p->lv_r[k] : nullptr;
         czk_cuda::msm_window_segments_kernel<X>
-            <<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(seg, buckets, p->c, p->nwin,
-                                                                    p->lgG);
+            <<<(unsigned)div_up(count, 128), 128, 0, g->stream>>>(t, r, in, (uint32_t)count,
+                                                                  p->lv_lgs[k], k == 0 ? 1u : 0u);
         CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_TRY(msm_reduce_groups<X>(g, &res, t, area + p->lv_d[k], p->nwin, G, err));
+        lv.sum[k] = res;
+        lv.lgs[k] = p->lv_lgs[k];
+        in = r;
     }
-    CZK_TRY(msm_reduce_groups<X>(g, &res, seg, seg2, p->nwin, p->G, err));
+    res = area + p->seg_out;
+    czk_cuda::msm_window_combine_kernel<X>
+        <<<(unsigned)div_up(p->nwin, 128), 128, 0, g->stream>>>(res, lv, p->nwin);
+    CZK_CUDA_TRY(err, cudaGetLastError());
     CZK_TRY(msm_mark(g, ev, EV_WINDOWS, err));
     CZK_CUDA_TRY(err,
                  cudaMemcpyAsync(win, res, p->nwin * sizeof(X), cudaMemcpyDeviceToHost, g->stream));
@@ -536,10 +684,16 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
 
     /* 1-5 over the others, with the window their number calls for when it fits. */
     if (n_other > 0) {
-        msm_plan_make(&pr, n_other, msm_pick_c(n_other), sizeof(X));
+        /* Its own chunk length first (fewer entries may want shorter chunks), else the
+         * worst case's, whose partial sums the layout holds. */
+        msm_plan_make(&pr, n_other, msm_pick_c(n_other), sizeof(X), 0);
         CZK_TRY(msm_plan_sort(&pr, err));
         if (!msm_plan_fits(&pr, &l)) {
-            msm_plan_make(&pr, n_other, pw.c, sizeof(X));
+            msm_plan_make(&pr, n_other, msm_pick_c(n_other), sizeof(X), pw.L0);
+            CZK_TRY(msm_plan_sort(&pr, err));
+        }
+        if (!msm_plan_fits(&pr, &l)) {
+            msm_plan_make(&pr, n_other, pw.c, sizeof(X), pw.L0);
             CZK_TRY(msm_plan_sort(&pr, err));
             if (!msm_plan_fits(&pr, &l)) {
                 rc = czk_err_set(err, CZK_EINVAL, "MSM of %zu others does not fit its scratch",
@@ -601,7 +755,7 @@ template <class GR> size_t msm_scratch_estimate(size_t n) {
     msm_layout l;
     if (n == 0)
         return 0;
-    msm_plan_make(&pw, n, msm_pick_c(n), sizeof(typename GR::X));
+    msm_plan_make(&pw, n, msm_pick_c(n), sizeof(typename GR::X), 0);
     /* CUB's radix sort adds alternate key/value buffers (8 bytes an entry) and a few MiB;
      * its select a few bytes per item. The exact figures need a device
      * (czk__gpu_msm_g1_scratch / _g2_scratch). */
@@ -682,6 +836,11 @@ int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, c
 
 void czk__gpu_msm_force_window(unsigned c) {
     msm_forced_c.store(c >= 8 && c <= 22 ? c : 0, std::memory_order_relaxed);
+}
+
+void czk__gpu_msm_force_acc(unsigned minb, unsigned l0) {
+    msm_forced_minb.store(minb >= 1 && minb <= 4 ? minb : 0, std::memory_order_relaxed);
+    msm_forced_l0.store(msm_l0_valid(l0) ? l0 : 0, std::memory_order_relaxed);
 }
 
 int czk__gpu_msm_last_profile(const czk_gpu *g, czk__gpu_msm_profile *out) {

@@ -30,9 +30,19 @@
  *     sorted; a run that sums to infinity is never stored, so such fillers never overwrite
  *     a finished bucket (and a bucket whose true sum is infinity stays at its initial
  *     infinity).
- *  5. msm_window_segments_kernel: each window's buckets are cut into G segments; a thread
- *     computes Σ_j j·B_j over its segment as T + (lo − 1)·R, T by the running-sum trick and
- *     R = Σ B_j. msm_window_reduce_kernel adds the G segment sums of each window.
+ *  5. The window sums Σ_j j·B_j (j = 1 .. 2^(c−1)), without a scalar multiplication per
+ *     segment. msm_window_segments_kernel cuts each window's buckets into G segments of
+ *     S = 2^5; segment g covers j = gS + i, i = 1 .. S, and one thread stores
+ *     T_g = Σ_i i·B_{gS+i} (the running-sum trick) and R_g = Σ_i B_{gS+i}. Since
+ *     Σ_j j·B_j = Σ_g T_g + S·Σ_g g·R_g, and Σ_g g·R_g is again a bucket sum (weights
+ *     0 .. G−1), the same kernel runs on the R array, level after level, until a level is a
+ *     single segment (its R is then not needed: its weight is 0).
+ *     msm_window_reduce_kernel adds each level's T array per window, and
+ *     msm_window_combine_kernel forms Σ_k S_0···S_(k−1)·(Σ T of level k) by Horner (S_k the
+ *     segment size of level k, a power of two: doublings). The earlier form,
+ *     T + (lo − 1)·R per segment by double-and-add, cost up to ~19 doublings and ~10
+ *     additions on top of a segment's 64 additions; each level above is 1/32 of the work
+ *     of the one below (their time is mostly latency: few threads, 64-addition chains).
  *  6. The host combines the W window sums, Σ_w 2^(c·w)·S_w, and adds the sum of the ones.
  *
  * References: Pippenger (1976) through Bernstein et al., "Faster batch forgery
@@ -144,14 +154,16 @@ __device__ __forceinline__ void msm_store_bucket(X *buckets, uint32_t key, uint3
 /* Threads per block of msm_acc_points_kernel (its shared staging is sized by it). */
 #define MSM_ACC_BLOCK 128
 /*
- * Blocks per SM that msm_acc_points_kernel asks ptxas to fit (launch bounds) for G1 (96-byte
- * points); G2 keeps 1. At 128 threads, 3 blocks allow up to 168 registers and 4 up to 128.
- * Measured choice pending on the H200; overridable with -DCZK_MSM_ACC_G1_MIN_BLOCKS=n.
+ * Blocks per SM that msm_acc_points_kernel asks ptxas to fit (launch bounds, its MINB
+ * argument) for G1 (96-byte points); G2 keeps 1. At 128 threads, 2 blocks allow up to 255
+ * registers, 3 up to 168 and 4 up to 128. msm.cu instantiates G1 with 1 .. 4 and picks one
+ * at run time (CZK_GPU_MSM_ACC_MINB); this is the choice without it. H200 run 13 (2^24
+ * uniform): 4 (128 registers) accumulates in 134 ms where 1 to 3 (158 registers, so 3
+ * blocks either way) take 144 ms; -DCZK_MSM_ACC_G1_MIN_BLOCKS=n changes it.
  */
 #ifndef CZK_MSM_ACC_G1_MIN_BLOCKS
-#define CZK_MSM_ACC_G1_MIN_BLOCKS 1
+#define CZK_MSM_ACC_G1_MIN_BLOCKS 4
 #endif
-#define MSM_ACC_MIN_BLOCKS(A) (sizeof(A) == 96 ? CZK_MSM_ACC_G1_MIN_BLOCKS : 1)
 
 /* 16-byte asynchronous copy global -> shared (sm_80+), cached in L2 only: the points are
  * read once each per window, at random, so L1 would not keep them. */
@@ -189,8 +201,8 @@ template <class A> __device__ __forceinline__ void msm_prefetch_point(A *dst, co
  * register count (and so the occupancy) as it was: a G2 point is 48 registers. The run logic
  * is unchanged: the same entries are added in the same order.
  */
-template <class A, class X>
-__global__ void __launch_bounds__(MSM_ACC_BLOCK, MSM_ACC_MIN_BLOCKS(A))
+template <class A, class X, unsigned MINB>
+__global__ void __launch_bounds__(MSM_ACC_BLOCK, MINB)
     msm_acc_points_kernel(X *buckets, uint32_t *pkeys, X *pvals, const uint32_t *keys,
                           const uint32_t *vals, const A *points, size_t m, unsigned L,
                           uint32_t empty) {
@@ -318,37 +330,64 @@ __global__ void __launch_bounds__(128)
 }
 
 /*
- * out[w·G + g] = Σ_{j in segment g} j·B_j for window w, where bucket index j (1-based digit
- * magnitude) runs over [lo, lo + S), S = 2^(c−1)/G. One thread per segment.
+ * One level of step 5. `in` holds `count` segments of s = 2^lgs entries, back to back (level
+ * 0: the buckets, window after window, entry i of a window the bucket of digit i + 1; level
+ * k > 0: level k − 1's R array, s entries of one window per segment since every level's
+ * entries per window are a power of two). Thread `id` sums its segment e_0 .. e_(s−1):
+ *   tsum[id] = Σ_i (i + base)·e_i,   rsum[id] = Σ_i e_i   (rsum NULL: not stored)
+ * base = 1 at level 0 (bucket i is digit gS + i + 1, the gS part left to the levels above),
+ * 0 above (the segment index g weighs R_g, from 0). The running sums: after adding e_i,
+ * run = Σ_{k >= i} e_k, and Σ_{i >= 1} run_i = Σ_k k·e_k; base 1 adds run_0 once more.
  */
 template <class X>
 __global__ void __launch_bounds__(128)
-    msm_window_segments_kernel(X *out, const X *buckets, unsigned c, unsigned nwin, unsigned lgG) {
+    msm_window_segments_kernel(X *tsum, X *rsum, const X *in, uint32_t count, unsigned lgs,
+                               unsigned base) {
     uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
-    const uint32_t G = 1u << lgG;
-    if (id >= nwin * G)
+    if (id >= count)
         return;
-    const uint32_t half = 1u << (c - 1), S = half >> lgG;
-    uint32_t w = id >> lgG, g = id & (G - 1);
-    uint32_t lo = 1 + g * S; /* digit of the segment's first bucket */
-    const X *b = buckets + (size_t)w * half + (lo - 1);
+    const X *b = in + ((size_t)id << lgs);
     X run = X::inf(), tot = X::inf();
-    for (int j = (int)S - 1; j >= 0; j--) {
+    for (int j = (1 << lgs) - 1; j > 0; j--) {
         run.add(X::load(b + j));
         tot.add(run);
     }
-    /* tot = Σ (j − lo + 1)·B_j; add (lo − 1)·run by double-and-add. */
-    uint32_t k = lo - 1;
-    if (k != 0) {
-        X mul = X::inf();
-        for (int bit = 31 - __clz(k); bit >= 0; bit--) {
-            mul.dbl();
-            if ((k >> bit) & 1)
-                mul.add(run);
-        }
-        tot.add(mul);
+    run.add(X::load(b));
+    if (base)
+        tot.add(run);
+    tot.store(tsum + id);
+    if (rsum != nullptr)
+        run.store(rsum + id);
+}
+
+/* Levels of step 5 at most: 1 + ceil(21/2) for c <= 22 and segments of at least 4 above
+ * level 0 (msm.cu checks its segment sizes against it). */
+#define MSM_MAX_LEVELS 12
+
+/* Step 5's levels, by value as a kernel argument: sum[k] holds level k's Σ T per window. */
+template <class X> struct msm_levels {
+    const X *sum[MSM_MAX_LEVELS];
+    unsigned lgs[MSM_MAX_LEVELS]; /* level k's segments have 2^lgs[k] entries */
+    unsigned count;
+};
+
+/*
+ * out[w] = Σ_k (Π_{i<k} 2^lgs[i])·sum[k][w], the window sum (see step 5), by Horner from the
+ * top level down: lgs[k] doublings between levels. One thread per window.
+ */
+template <class X>
+__global__ void __launch_bounds__(128)
+    msm_window_combine_kernel(X *out, msm_levels<X> lv, uint32_t nwin) {
+    uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= nwin)
+        return;
+    X acc = X::load(lv.sum[lv.count - 1] + w);
+    for (int k = (int)lv.count - 2; k >= 0; k--) {
+        for (unsigned i = 0; i < lv.lgs[k]; i++)
+            acc.dbl();
+        acc.add(X::load(lv.sum[k] + w));
     }
-    tot.store(out + id);
+    acc.store(out + w);
 }
 
 /*
