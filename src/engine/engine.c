@@ -1067,12 +1067,14 @@ static void key_attach(czk_engine *e, device *d, unsigned di, circuit *c) {
     }
     if (!resident)
         return; /* asked again next time: memory may have been freed by then */
+    /* 3: too large for the device, attached to stream (page-locked on the host) with whole
+     * proofs from the witness; detached like a resident key. */
     __atomic_fetch_or(&c->resident_devs, 1ull << di, __ATOMIC_ACQ_REL);
-    if (resident == 2)
+    if (resident == 2 || resident == 3)
         __atomic_fetch_or(&c->circuit_devs, 1ull << di, __ATOMIC_ACQ_REL);
-    elog(e, CZK_LOG_INFO, "key resident circuit=%s device=cuda:%d device_bytes=%zu upload_ms=%.1f",
-         c->id, d->ordinal, czk_gpu_backend_resident_bytes(d->gpu_be),
-         (double)(czk_time_ns() - t0) / 1e6);
+    elog(e, CZK_LOG_INFO, "key %s circuit=%s device=cuda:%d device_bytes=%zu upload_ms=%.1f",
+         resident == 3 ? "streamed" : "resident", c->id, d->ordinal,
+         czk_gpu_backend_resident_bytes(d->gpu_be), (double)(czk_time_ns() - t0) / 1e6);
 }
 #endif
 

@@ -168,7 +168,20 @@ typedef struct czk_gpu_plan_opts {
     /* The most page-locked host bytes the backend keeps for the prover's arrays
      * (host_alloc): 0 = a quarter of the host's physical memory. */
     size_t pinned_limit_bytes;
+    /* The most host bytes of keys and circuits the backend page-locks in place
+     * (cudaHostRegister) when they are streamed, so that they cross the bus at full speed:
+     * 0 = half of the host's physical memory; CZK_GPU_REGISTER_NONE = none (they then
+     * stream from pageable memory, several times slower). They are already in host memory:
+     * locking them takes no more of it. */
+    size_t register_limit_bytes;
+    /* CZK_GPU_PLAN_* bits. */
+    unsigned flags;
 } czk_gpu_plan_opts;
+
+#define CZK_GPU_REGISTER_NONE ((size_t)-1)
+/* Never place a key's points on the device: attach keys for streamed proofs only (to leave
+ * the device's memory to other work; tests use it to reach the streamed path). */
+#define CZK_GPU_PLAN_STREAM_KEYS 1u
 
 /*
  * A device-memory plan (DESIGN.md §3): the working sets of the h step and of the largest
@@ -244,15 +257,19 @@ void czk_gpu_backend_destroy(czk_backend *be);
  * they are, unchanged, until czk_gpu_backend_detach_key(pk) (the engine's key manager holds
  * a reference meanwhile); calls with pk already resident only add cs when asked.
  * Out: *resident = 2 when pk's points and cs are on the device now, 1 for the points only,
- * 0 when even they do not fit (its MSMs then stream the points from the host, as for any
- * key). Synchronous (one copy of each array). Returns CZK_OK, CZK_EINVAL, CZK_ENOMEM or
- * CZK_ECUDA (*resident = 0, nothing kept).
+ * 3 when they do not fit but a whole proof of cs can stream them (the key's points and
+ * the matrices stay on the host, page-locked in place within register_limit_bytes, and
+ * flow through the arena in chunks while the device computes: only the witness and the
+ * density bytes are sent whole), 0 otherwise (its MSMs then stream the points from the
+ * host step by step, as for any key). Synchronous (one copy of each array). Returns CZK_OK,
+ * CZK_EINVAL, CZK_ENOMEM or CZK_ECUDA (*resident = 0, nothing kept).
  */
 int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk, const czk_r1cs *cs,
                                int *resident, czk_err *err);
 
-/* Frees pk's device copy and its circuit's (waiting for the backend's stream first); a no-op when
- * pk is not resident. Call it before pk's arrays are freed or moved. */
+/* Frees pk's device copy and its circuit's (waiting for the backend's stream first) and
+ * unlocks what a streamed attach page-locked; a no-op when pk is not attached. Call it
+ * before pk's or cs's arrays are freed or moved. */
 void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk *pk);
 
 /* Device bytes the resident keys hold. */

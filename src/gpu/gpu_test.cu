@@ -28,7 +28,11 @@
  * CZK_GPU_TEST_MAX_H (largest lg timed; MAX_MSM also bounds the G2 checks, 2^20 at most),
  * CZK_GPU_TEST_BIG=1, CZK_GPU_TEST_THREADS (CPU threads, default all),
  * CZK_GPU_MSM_PROFILE=1 (the MSM steps of every timed row), CZK_GPU_TEST_SWEEP=1 (G1 at
- * 2^24 over windows c = 12..22), CZK_GPU_MSM_C (a fixed window for every MSM).
+ * 2^24 over windows c = 12..22), CZK_GPU_MSM_C (a fixed window for every MSM),
+ * CZK_GPU_MSM_ACC_MINB / CZK_GPU_MSM_L0 (the accumulation variant and chunk, msm.cu).
+ * Tuning benchmarks, also with CZK_GPU_TEST_QUICK=1: CZK_GPU_TEST_ADDRATE=1 (mixed additions
+ * and Fp products per second, several launch shapes), CZK_GPU_TEST_ACC_SWEEP=1 (G1 at 2^24
+ * over accumulation variants 1..4 blocks per SM and L0 = 32..256).
  *
  * Host C++ compiled by nvcc only because every .c under src/ belongs to the CPU library; of
  * the backend it uses gpu/backend.h and, for the MSM profile and the window sweep, two
@@ -45,6 +49,7 @@
 #include "curve/g2.h"
 #include "field/fr.h"
 #include "gpu/backend.h"
+#include "gpu/cuda/ec/xyzz.cuh"
 #include "gpu/cuda/internal.cuh"
 #include "groth16/backend.h"
 #include "groth16/benchkey.h"
@@ -914,16 +919,20 @@ static void bench_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     czk_free(h);
 }
 
-/* Median and minimum of 5 CUDA-event runs after a warm-up; *same: the 6 results agree. */
+/* Median and minimum of `runs` (1..5) CUDA-event runs after a warm-up; *same: the results
+ * agree; *result (when not NULL): the warm-up's. */
 template <class T>
 static int time_msm(czk_gpu *gpu, const void *dp, const void *ds, size_t n, double *med, double *mn,
-                    int *same, czk_err *err) {
+                    int *same, czk_err *err, int runs = 5, typename T::jac *result = NULL) {
     typename T::jac first, r;
     double ms[5];
     int rc = T::gpu(gpu, &first, (const typename T::aff *)dp, (const czk_fr *)ds, n,
                     CZK_GPU_MEM_DEVICE, err);
+    runs = runs < 1 ? 1 : runs > 5 ? 5 : runs;
     *same = 1;
-    for (int k = 0; k < 5 && rc == CZK_OK; k++) {
+    if (result != NULL)
+        *result = first;
+    for (int k = 0; k < runs && rc == CZK_OK; k++) {
         rc = czk_gpu_timer_start(gpu, err);
         if (rc == CZK_OK)
             rc = T::gpu(gpu, &r, (const typename T::aff *)dp, (const czk_fr *)ds, n,
@@ -933,8 +942,8 @@ static int time_msm(czk_gpu *gpu, const void *dp, const void *ds, size_t n, doub
         *same &= T::equal(&first, &r);
     }
     if (rc == CZK_OK) {
-        qsort(ms, 5, sizeof(double), cmp_double);
-        *med = ms[2];
+        qsort(ms, (size_t)runs, sizeof(double), cmp_double);
+        *med = ms[runs / 2];
         *mn = ms[0];
     }
     return rc;
@@ -1101,26 +1110,286 @@ out:
     czk_free(s);
 }
 
+/* ---- MSM tuning benchmarks (each only when its environment variable is set) -------------- */
+
+/* Entries of the point table of the arithmetic benchmarks: 2^14 G1 points are 1.5 MiB, L2
+ * resident, so the loads cost what the MSM's random point reads cost at best. */
+#define ADDRATE_LG 14
+
+/* One xorshift32 step: a table index the compiler cannot foresee, as the sorted digits are. */
+__device__ __forceinline__ uint32_t addrate_next(uint32_t s) {
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    return s;
+}
+
+/* Folds the limbs of an Fp element into h (the checksum that keeps the work alive). */
+__device__ __forceinline__ uint32_t addrate_fold(uint32_t h, const czk_cuda::fp_t &a) {
+    for (int i = 0; i < czk_cuda::fp_t::N; i++)
+        h ^= a.l[i] * (2u * (uint32_t)i + 1u);
+    return h;
+}
+
+/*
+ * k mixed XYZZ additions per thread (add_affine, the accumulation's operation) of table points
+ * at pseudo-random indices (LOAD), or of one point held in registers (!LOAD: the arithmetic
+ * alone); the result's checksum goes to *sink.
+ */
+template <unsigned BLOCK, unsigned MINB, bool LOAD>
+__global__ void __launch_bounds__(BLOCK, MINB)
+    addrate_kernel(uint32_t *sink, const czk_cuda::g1_affine_t *table, unsigned k) {
+    const uint32_t mask = (1u << ADDRATE_LG) - 1, tid = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t s = tid * 0x9e3779b9u + 0x7f4a7c15u, h = 0;
+    czk_cuda::g1_xyzz_t acc = czk_cuda::g1_xyzz_t::inf();
+    czk_cuda::g1_affine_t q = czk_cuda::g1_affine_t::load_ro(table + (tid & mask));
+    s = s != 0 ? s : 1;
+    for (unsigned i = 0; i < k; i++) {
+        if (LOAD) {
+            s = addrate_next(s);
+            q = czk_cuda::g1_affine_t::load_ro(table + (s & mask));
+        }
+        acc.add_affine(q);
+    }
+    h = addrate_fold(addrate_fold(addrate_fold(addrate_fold(h, acc.x), acc.y), acc.zz), acc.zzz);
+    atomicXor(sink, h);
+}
+
+/*
+ * k rounds of NC independent dependent chains a_j <- a_j·b per thread (Fp, Montgomery):
+ * mul_wide (WIDE, what the curve formulas use) or operator*. Inputs are table x-coordinates.
+ */
+template <unsigned BLOCK, unsigned MINB, unsigned NC, bool WIDE>
+__global__ void __launch_bounds__(BLOCK, MINB)
+    fpmul_kernel(uint32_t *sink, const czk_cuda::g1_affine_t *table, unsigned k) {
+    typedef czk_cuda::fp_t F;
+    const uint32_t mask = (1u << ADDRATE_LG) - 1, tid = blockIdx.x * blockDim.x + threadIdx.x;
+    F a[NC];
+    const F b = F::load_ro(&table[(tid * 7u + 3u) & mask].x);
+    uint32_t h = 0;
+#pragma unroll
+    for (unsigned j = 0; j < NC; j++)
+        a[j] = F::load_ro(&table[(tid + 977u * j) & mask].x);
+    for (unsigned i = 0; i < k; i++) {
+#pragma unroll
+        for (unsigned j = 0; j < NC; j++)
+            a[j] = WIDE ? F::mul_wide(a[j], b) : a[j] * b;
+    }
+#pragma unroll
+    for (unsigned j = 0; j < NC; j++)
+        h = addrate_fold(h, a[j]);
+    atomicXor(sink, h);
+}
+
+typedef void (*addrate_fn)(uint32_t *, const czk_cuda::g1_affine_t *, unsigned);
+
+/* One benchmark kernel: its launch shape, what one thread does per step, and the label. */
+struct addrate_variant {
+    addrate_fn fn;
+    unsigned block, minb, ops_per_step; /* operations counted per loop step of a thread */
+    unsigned steps;                     /* loop steps per thread */
+    const char *what;
+};
+
+/*
+ * CZK_GPU_TEST_ADDRATE=1: the arithmetic ceiling. Each kernel runs one full wave (the
+ * occupancy calculator's blocks per SM times the SMs), median of 3 after a warm-up; prints
+ * operations per second, registers, local memory and blocks per SM. The mixed addition alone
+ * fits 128 registers (ptxas, sm_90), so min blocks 1..4 give one binary; 5 and 6 force
+ * fewer registers (spills) for more warps, to see which side of that trade wins.
+ */
+static void bench_addrate(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
+    static const addrate_variant vs[] = {
+        {addrate_kernel<128, 1, true>, 128, 1, 1, 512, "mixed add, L2 table"},
+        {addrate_kernel<128, 2, true>, 128, 2, 1, 512, "mixed add, L2 table"},
+        {addrate_kernel<128, 3, true>, 128, 3, 1, 512, "mixed add, L2 table"},
+        {addrate_kernel<128, 4, true>, 128, 4, 1, 512, "mixed add, L2 table"},
+        {addrate_kernel<128, 5, true>, 128, 5, 1, 512, "mixed add, L2 table"},
+        {addrate_kernel<128, 6, true>, 128, 6, 1, 512, "mixed add, L2 table"},
+        {addrate_kernel<256, 1, true>, 256, 1, 1, 512, "mixed add, L2 table"},
+        {addrate_kernel<256, 2, true>, 256, 2, 1, 512, "mixed add, L2 table"},
+        {addrate_kernel<512, 1, true>, 512, 1, 1, 512, "mixed add, L2 table"},
+        {addrate_kernel<128, 1, false>, 128, 1, 1, 512, "mixed add, registers"},
+        {addrate_kernel<128, 4, false>, 128, 4, 1, 512, "mixed add, registers"},
+        {fpmul_kernel<256, 1, 1, true>, 256, 1, 1, 8192, "Fp mul_wide, 1 chain"},
+        {fpmul_kernel<256, 1, 4, true>, 256, 1, 4, 2048, "Fp mul_wide, 4 chains"},
+        {fpmul_kernel<256, 1, 1, false>, 256, 1, 1, 8192, "Fp operator*, 1 chain"},
+        {fpmul_kernel<256, 1, 4, false>, 256, 1, 4, 2048, "Fp operator*, 4 chains"},
+        {fpmul_kernel<256, 2, 4, false>, 256, 2, 4, 2048, "Fp operator*, 4 chains"},
+    };
+    const size_t n = (size_t)1 << ADDRATE_LG;
+    czk_g1_affine *p = (czk_g1_affine *)czk_malloc(n * sizeof(*p));
+    void *dt = NULL, *dsink = NULL;
+    uint32_t sink = 0;
+    czk_err err = {0, {0}};
+    int rc = CZK_ENOMEM;
+
+    say("\n== arithmetic rates (one full wave, median of 3, CUDA events) ==\n");
+    if (p == NULL || make_points(pool, p, n, rng) != CZK_OK) {
+        fail("host allocation", CZK_ENOMEM, NULL);
+        goto out;
+    }
+    rc = czk_gpu_alloc(gpu, &dt, n * sizeof(*p), &err);
+    if (rc == CZK_OK)
+        rc = czk_gpu_alloc(gpu, &dsink, sizeof(uint32_t), &err);
+    if (rc == CZK_OK)
+        rc = czk_gpu_upload(gpu, dt, p, n * sizeof(*p), &err);
+    if (rc == CZK_OK)
+        rc = czk_gpu_upload(gpu, dsink, &sink, sizeof(sink), &err);
+    if (rc != CZK_OK) {
+        fail("addrate inputs", rc, &err);
+        goto out;
+    }
+    say("%-24s %5s %4s %5s %6s %7s %8s %10s %14s\n", "kernel", "block", "minb", "regs", "local",
+        "blk/SM", "threads", "ms", "ops/s");
+    for (size_t v = 0; v < sizeof(vs) / sizeof(vs[0]) && rc == CZK_OK; v++) {
+        cudaFuncAttributes fa;
+        int nb = 0;
+        double ms[3];
+        unsigned grid;
+        if (cudaFuncGetAttributes(&fa, vs[v].fn) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, vs[v].fn, (int)vs[v].block, 0) !=
+                cudaSuccess ||
+            nb <= 0) {
+            rc = czk_err_set(&err, CZK_ECUDA, "no occupancy for %s", vs[v].what);
+            break;
+        }
+        grid = (unsigned)nb * (unsigned)gpu->sm_count;
+        for (int r = -1; r < 3 && rc == CZK_OK; r++) {
+            if (r >= 0)
+                rc = czk_gpu_timer_start(gpu, &err);
+            vs[v].fn<<<grid, vs[v].block, 0, gpu->stream>>>(
+                (uint32_t *)dsink, (const czk_cuda::g1_affine_t *)dt, vs[v].steps);
+            if (rc == CZK_OK && cudaGetLastError() != cudaSuccess)
+                rc = czk_err_set(&err, CZK_ECUDA, "launch of %s failed", vs[v].what);
+            if (rc == CZK_OK && r >= 0)
+                rc = czk_gpu_timer_stop(gpu, &ms[r], &err);
+        }
+        if (rc != CZK_OK)
+            break;
+        qsort(ms, 3, sizeof(double), cmp_double);
+        {
+            double ops = (double)grid * vs[v].block * vs[v].steps * vs[v].ops_per_step;
+            say("%-24s %5u %4u %5d %6zu %7d %8u %10.3f %14.4g\n", vs[v].what, vs[v].block,
+                vs[v].minb, fa.numRegs, (size_t)fa.localSizeBytes, nb, grid * vs[v].block, ms[1],
+                ops / (ms[1] * 1e-3));
+        }
+    }
+    if (rc == CZK_OK)
+        rc = czk_gpu_download(gpu, &sink, dsink, sizeof(sink), &err);
+    if (rc != CZK_OK)
+        fail("addrate", rc, &err);
+    else
+        say("(checksum of all results %08x)\n", sink);
+out:
+    czk_gpu_free(gpu, dt, n * sizeof(*p));
+    czk_gpu_free(gpu, dsink, sizeof(uint32_t));
+    czk_free(p);
+}
+
+/*
+ * CZK_GPU_TEST_ACC_SWEEP=1: a 2^24 G1 MSM with uniform scalars (inputs on the device, median
+ * of 3) for every accumulation variant (blocks per SM 1..4) and first-level chunk L0 (32 ..
+ * 256), with the steps when CZK_GPU_MSM_PROFILE=1. Every result must equal the first one's
+ * (printed, not a check: the checks above cover correctness).
+ */
+static void bench_acc_sweep(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
+    static const unsigned l0s[] = {32, 64, 128, 256};
+    const size_t n = (size_t)1 << 24;
+    czk_g1_affine *p = (czk_g1_affine *)czk_malloc(n * sizeof(*p));
+    czk_fr *s = (czk_fr *)czk_malloc(n * sizeof(*s));
+    void *dp = NULL, *ds = NULL;
+    czk_err err = {0, {0}};
+    czk_g1_jacobian ref, r;
+    int rc = CZK_ENOMEM, have_ref = 0;
+
+    say("\n== MSM G1 2^24 uniform: accumulation variants (ms, median and min of 3) ==\n");
+    if (p == NULL || s == NULL || make_points(pool, p, n, rng) != CZK_OK) {
+        fail("host allocation", CZK_ENOMEM, NULL);
+        goto out;
+    }
+    fill_fr(pool, s, n, czk_rng_u64(rng), 0);
+    rc = czk_gpu_alloc(gpu, &dp, n * sizeof(*p), &err);
+    if (rc == CZK_OK)
+        rc = czk_gpu_alloc(gpu, &ds, n * sizeof(*s), &err);
+    if (rc == CZK_OK)
+        rc = czk_gpu_upload(gpu, dp, p, n * sizeof(*p), &err);
+    if (rc == CZK_OK)
+        rc = czk_gpu_upload(gpu, ds, s, n * sizeof(*s), &err);
+    if (rc != CZK_OK) {
+        fail("sweep inputs", rc, &err);
+        goto out;
+    }
+    say("%-4s %-4s %9s %9s %6s  %s\n", "minb", "L0", "ms", "min", "agree",
+        "steps (ms): digits sort acc windows");
+    for (unsigned minb = 1; minb <= 4 && rc == CZK_OK; minb++) {
+        for (size_t li = 0; li < sizeof(l0s) / sizeof(l0s[0]) && rc == CZK_OK; li++) {
+            czk__gpu_msm_profile pf;
+            double med = 0, mn = 0;
+            int same = 0, agree;
+            czk__gpu_msm_force_acc(minb, l0s[li]);
+            rc = time_msm<tg1>(gpu, dp, ds, n, &med, &mn, &same, &err, 3, &r);
+            if (rc != CZK_OK)
+                break;
+            if (!have_ref) {
+                ref = r;
+                have_ref = 1;
+            }
+            agree = same && czk_g1_jacobian_equal(&ref, &r);
+            if (czk__gpu_msm_last_profile(gpu, &pf))
+                say("%-4u %-4u %9.2f %9.2f %6s  %.2f %.2f %.2f %.2f (c %u)\n", minb, l0s[li], med,
+                    mn, agree ? "yes" : "NO", pf.digits_ms, pf.sort_ms, pf.acc_ms, pf.windows_ms,
+                    pf.c);
+            else
+                say("%-4u %-4u %9.2f %9.2f %6s  (CZK_GPU_MSM_PROFILE=1 for the steps)\n", minb,
+                    l0s[li], med, mn, agree ? "yes" : "NO");
+        }
+    }
+    czk__gpu_msm_force_acc(0, 0);
+    if (rc != CZK_OK)
+        fail("msm accumulation sweep", rc, &err);
+out:
+    czk_gpu_free(gpu, dp, n * sizeof(czk_g1_affine));
+    czk_gpu_free(gpu, ds, n * sizeof(czk_fr));
+    czk_free(p);
+    czk_free(s);
+}
+
+/* The tuning benchmarks, each when its variable is 1 (with or without CZK_GPU_TEST_QUICK). */
+static void bench_msm_tuning(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
+    if (env_unsigned("CZK_GPU_TEST_ADDRATE", 0) == 1)
+        bench_addrate(gpu, pool, rng);
+    if (env_unsigned("CZK_GPU_TEST_ACC_SWEEP", 0) == 1)
+        bench_acc_sweep(gpu, pool, rng);
+}
+
 /* ---- the prover backend ----------------------------------------------------------------- */
 
 static double ms_since(uint64_t t0) {
     return (double)(czk_time_ns() - t0) * 1e-6;
 }
 
-/* Creates a prover backend on device 0 (vram_limit 0: all free memory) and prints its plan. */
-static czk_backend *make_backend(size_t vram_limit, unsigned max_lg, const char *label) {
+/* Creates a prover backend on device 0 (vram_limit 0: all free memory; flags:
+ * CZK_GPU_PLAN_*). */
+static czk_backend *make_backend_flags(size_t vram_limit, unsigned max_lg, unsigned flags,
+                                       const char *label) {
     czk_backend *be = NULL;
     czk_err err = {0, {0}};
     czk_gpu_plan_opts opts;
     memset(&opts, 0, sizeof(opts));
     opts.vram_limit_bytes = vram_limit;
     opts.max_lg = max_lg;
+    opts.flags = flags;
     int rc = czk_gpu_backend_create(&be, 0, &opts, &err);
     if (rc != CZK_OK) {
         fail(label, rc, &err);
         return NULL;
     }
     return be;
+}
+
+static czk_backend *make_backend(size_t vram_limit, unsigned max_lg, const char *label) {
+    return make_backend_flags(vram_limit, max_lg, 0, label);
 }
 
 static void say_plan(const czk_backend *be, const char *label) {
@@ -1250,7 +1519,7 @@ static void prove_compare(const char *label, const czk_groth16_pk *pk, const czk
 }
 
 /* Makes pk (and cs when not NULL) resident on be (czk_gpu_backend_attach_key) and says how
- * far it got: 2 key and circuit, 1 key points only, 0 neither. */
+ * far it got: 2 key and circuit, 1 key points only, 3 streamed with its circuit, 0 neither. */
 static int attach_key(czk_backend *be, const czk_groth16_pk *pk, const czk_r1cs *cs,
                       const char *label) {
     czk_err err = {0, {0}};
@@ -1264,6 +1533,7 @@ static int attach_key(czk_backend *be, const czk_groth16_pk *pk, const czk_r1cs 
     say("(%s: %s, %.2f GiB resident on the device, %.0f ms)\n", label,
         resident == 2   ? "key and circuit resident"
         : resident == 1 ? "key points resident"
+        : resident == 3 ? "key and circuit stream, page-locked on the host"
                         : "key does not fit, streams",
         (double)czk_gpu_backend_resident_bytes(be) / (double)(1ull << 30), ms_since(t0));
     return resident;
@@ -1273,6 +1543,10 @@ static int attach_key(czk_backend *be, const czk_groth16_pk *pk, const czk_r1cs 
 static void test_proofs(czk_backend *be, czk_pool *pool, czk_rng *rng) {
     static const unsigned ks[] = {10, 14, 18};
     czk_backend *small = make_backend((size_t)128 << 20, 0, "backend with 128 MiB");
+    /* Keys never on the device: whole proofs stream key and circuit (in several chunks and
+     * batches at 2^18 within 128 MiB). */
+    czk_backend *streamed = make_backend_flags((size_t)128 << 20, 0, CZK_GPU_PLAN_STREAM_KEYS,
+                                               "streaming backend with 128 MiB");
     czk_backend *gpus[2] = {be, small};
     const char *names[2] = {"gpu", "gpu-128MiB"};
     say("\n== whole proofs: GPU backend against the CPU backend (same r, s) ==\n");
@@ -1326,6 +1600,18 @@ static void test_proofs(czk_backend *be, czk_pool *pool, czk_rng *rng) {
             }
             czk_gpu_backend_detach_key(be, &pk);
             check(czk_gpu_backend_resident_bytes(be) == 0, "%s: detach frees the key", label);
+            if (streamed != NULL && attach_key(streamed, &pk, &cs, label) == 3) {
+                czk_backend *sb[1] = {streamed};
+                const char *sn[1] = {"gpu-streamed"};
+                prove_compare(label, &pk, &cs, w, &r, &s, sb, sn, 1, 0, 0, pool, &ref, &have_ref);
+                /* Again: the chunk and batch buffers are reused, the events re-recorded. */
+                prove_compare(label, &pk, &cs, w, &r, &s, sb, sn, 1, 0, 0, pool, &ref, &have_ref);
+            } else {
+                check(0, "%s: a key streams with its circuit within 128 MiB", label);
+            }
+            czk_gpu_backend_detach_key(streamed, &pk);
+            check(streamed == NULL || czk_gpu_backend_resident_bytes(streamed) == 0,
+                  "%s: detach of a streamed key frees its density bytes", label);
             czk_groth16_pk_clear(&pk);
         }
         czk_r1cs_clear(&cs);
@@ -1363,6 +1649,7 @@ static void test_proofs(czk_backend *be, czk_pool *pool, czk_rng *rng) {
         czk_gpu_backend_destroy(b256);
     }
     czk_gpu_backend_destroy(small);
+    czk_gpu_backend_destroy(streamed);
 }
 
 /* (d) h timings, wall clock (transfers from pageable memory included), best of 2. */
@@ -1461,10 +1748,33 @@ static void bench_partition(unsigned k, int with_cpu, czk_pool *pool, czk_rng *r
         if (b16 == NULL)
             goto out;
         czk_backend *one[1] = {b16};
-        const char *n3[1] = {"gpu-16GiB"}, *n4[1] = {"gpu-16GiB-res"};
+        const char *n3[1] = {"gpu-16GiB"}, *n4[1] = {"gpu-16GiB-res"},
+                   *n5[2] = {"gpu-16GiB-str (1st)", "gpu-16GiB-str (2nd)"};
         prove_compare(label, &pk, &cs, w, &r, &s, one, n3, 1, 0, 0, pool, &ref, &have_ref);
-        if (attach_key(b16, &pk, &cs, "16 GiB") > 0)
+        int res16 = attach_key(b16, &pk, &cs, "16 GiB");
+        if (res16 > 0 && res16 != 3) {
             prove_compare(label, &pk, &cs, w, &r, &s, one, n4, 1, 0, 0, pool, &ref, &have_ref);
+            /* The key fits 16 GiB: time the streamed proof too, as a smaller card runs it. */
+            czk_gpu_backend_detach_key(b16, &pk);
+            czk_gpu_backend_destroy(b16);
+            b16 = make_backend_flags((size_t)16 << 30, k, CZK_GPU_PLAN_STREAM_KEYS,
+                                     "streaming backend with 16 GiB");
+            if (b16 == NULL)
+                goto out;
+            res16 = attach_key(b16, &pk, &cs, "16 GiB, keys streamed");
+        }
+        czk_backend *two16[2] = {b16, b16};
+        if (res16 == 3) {
+            /* Streamed from the witness in pinned memory, as the engine stages it. */
+            size_t wb = cs.n_vars * sizeof(czk_fr);
+            czk_fr *pw = (czk_fr *)b16->host_alloc(b16->ctx, wb);
+            if (pw != NULL)
+                memcpy(pw, w, wb);
+            prove_compare(label, &pk, &cs, pw != NULL ? pw : w, &r, &s, two16, n5, 2, 0, 0, pool,
+                          &ref, &have_ref);
+            if (pw != NULL)
+                b16->host_free(b16->ctx, pw, wb);
+        }
         czk_gpu_backend_detach_key(b16, &pk);
     }
 out:
@@ -1554,6 +1864,7 @@ int main(void) {
         bench_ntt(gpu, pool, &rng);
         bench_msm(gpu, pool, &rng);
     }
+    bench_msm_tuning(gpu, pool, &rng);
     say("\ndevice memory: %zu bytes held at exit, peak %zu\n", czk_gpu_mem_in_use(gpu),
         czk_gpu_mem_peak(gpu));
     say("%s\n", g_fail ? "czk_gpu_test: FAILED" : "czk_gpu_test: all checks passed");

@@ -281,6 +281,21 @@ size_t host_memory(void) {
 
 } // namespace
 
+void czk__gpu_h_consts(czk_groth16_h_basis basis, size_t n, const czk_fr *omega_2n, czk_fr *shift,
+                       czk_fr *z) {
+    if (basis == CZK_H_MONOMIAL) {
+        uint64_t e = n;
+        czk_fr_set_u64(shift, 7);
+        /* Z(g·ω^i) = g^n − 1 for every i: one constant, as in quotient.c. */
+        czk_fr_pow(z, shift, &e, 1);
+        czk_fr_sub(z, z, &CZK_FR_ONE);
+        czk_fr_inv(z, z);
+    } else {
+        *shift = *omega_2n;
+        *z = CZK_FR_ONE;
+    }
+}
+
 int czk__gpu_h_device(czk__gpu_backend *b, unsigned lg, czk_groth16_h_basis basis,
                       const czk_fr *omega, const czk_fr *omega_2n, void *const dv[3],
                       czk_err *err) {
@@ -289,17 +304,7 @@ int czk__gpu_h_device(czk__gpu_backend *b, unsigned lg, czk_groth16_h_basis basi
     const size_t n = (size_t)1 << lg;
     czk_fr shift, z;
     fr_t zd;
-    if (basis == CZK_H_MONOMIAL) {
-        uint64_t e = n;
-        czk_fr_set_u64(&shift, 7);
-        /* Z(g·ω^i) = g^n − 1 for every i: one constant, as in quotient.c. */
-        czk_fr_pow(&z, &shift, &e, 1);
-        czk_fr_sub(&z, &z, &CZK_FR_ONE);
-        czk_fr_inv(&z, &z);
-    } else {
-        shift = *omega_2n;
-        z = CZK_FR_ONE;
-    }
+    czk__gpu_h_consts(basis, n, omega_2n, &shift, &z);
     memcpy(&zd, &z, sizeof(zd));
     for (int k = 0; k < 3; k++) {
         CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[k], CZK_GPU_MEM_DEVICE, lg, CZK_GPU_NTT_INVERSE,
@@ -363,6 +368,10 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
     *resident = 0;
     for (int k = 0; k < RESIDENT_KEYS; k++) {
         if (b->keys[k].pk == pk) {
+            if (b->keys[k].circ.streamed) {
+                *resident = 3;
+                return CZK_OK;
+            }
             *resident = b->keys[k].circ.cs != NULL ? 2 : 1;
             if (cs != NULL && b->keys[k].circ.cs == NULL) {
                 int placed = 0;
@@ -392,8 +401,16 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
     CZK_TRY(czk__gpu_enter(b->g, err));
     /* The proofs' working set comes first: a key is resident only beside it. */
     CZK_TRY(czk__gpu_ensure_plan(b, lg >= H_MIN_LG ? lg : 0, max_pts, err));
-    if (b->arena_bytes + b->plan.tables_bytes + b->resident_bytes + total > b->budget)
-        return CZK_OK;
+    if (b->stream_keys ||
+        b->arena_bytes + b->plan.tables_bytes + b->resident_bytes + total > b->budget) {
+        /* The points do not fit beside the working set: whole proofs can still stream
+         * them with the circuit's matrices. */
+        int placed = 0;
+        if (cs != NULL)
+            CZK_TRY(czk__gpu_stream_attach(b, slot, pk, cs, &placed, err));
+        *resident = placed ? 3 : 0;
+        return rc;
+    }
     slot->pk = pk;
     slot->bytes = total;
     b->resident_bytes += total;
@@ -462,6 +479,13 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
      * n = 2^27 are 21.5 GB). */
     b->pinned_limit =
         opts != NULL && opts->pinned_limit_bytes > 0 ? opts->pinned_limit_bytes : host_memory() / 4;
+    /* Locking a streamed key in place takes no memory (it is already loaded); half of the
+     * host keeps the kernel room to move the rest. */
+    b->register_limit = opts != NULL && opts->register_limit_bytes == CZK_GPU_REGISTER_NONE ? 0
+                        : opts != NULL && opts->register_limit_bytes > 0
+                            ? opts->register_limit_bytes
+                            : host_memory() / 2;
+    b->stream_keys = opts != NULL && (opts->flags & CZK_GPU_PLAN_STREAM_KEYS) != 0;
     CZK_TRY(czk_gpu_create(&b->g, device, err));
     CZK_TRY(czk_gpu_mem_info(b->g, &free_b, &total_b, err));
     avail = free_b;
@@ -510,6 +534,14 @@ extern "C" void czk_gpu_backend_destroy(czk_backend *be) {
             if (b->keys[k].pk != NULL)
                 key_free(b, &b->keys[k]);
         czk__gpu_free(b->g, b->arena, b->arena_bytes);
+        for (int i = 0; i < 2; i++) {
+            if (b->ready[i] != NULL)
+                (void)cudaEventDestroy(b->ready[i]);
+            if (b->freed[i] != NULL)
+                (void)cudaEventDestroy(b->freed[i]);
+        }
+        if (b->copy_stream != NULL)
+            (void)cudaStreamDestroy(b->copy_stream);
         czk_gpu_destroy(b->g);
     }
     for (int i = 0; i < PINNED_SLOTS; i++)

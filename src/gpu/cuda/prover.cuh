@@ -35,6 +35,10 @@ struct pinned_buf {
     int busy; /* handed out by host_alloc and not yet given back */
 };
 
+/* Host arrays a streamed key may page-lock in place: its five point arrays and the row
+ * pointers, columns and coefficients of its circuit's three matrices. */
+#define REGISTERED_MAX (KEY_ARRAYS + 9)
+
 /* One array of a resident key: host range [host, host + bytes) mirrored at dev. */
 struct resident_range {
     const char *host;
@@ -56,6 +60,16 @@ struct resident_circuit {
     size_t arena_bytes;     /* the arena a whole proof needs (resident.cu's layout) */
     size_t cap;             /* the most points one MSM batch of such a proof takes */
     czk_fr omega, omega_2n; /* the h step's roots (the CPU domain's, for the key's basis) */
+
+    /* Streamed (resident.cu, "streamed proofs"): the key's points and the matrices stay in
+     * host memory, page-locked in place where that succeeded, and a proof streams them
+     * through the arena; only the density bytes live on the device. */
+    int streamed;
+    size_t slot_bytes;               /* one of the two CSR chunk buffers of the SpMV */
+    size_t batch[2];                 /* G1 and G2 points per streamed MSM batch */
+    const void *reg[REGISTERED_MAX]; /* what cudaHostRegister accepted */
+    size_t reg_bytes[REGISTERED_MAX];
+    int n_reg;
 };
 
 struct resident_key {
@@ -83,6 +97,13 @@ struct czk__gpu_backend {
     resident_key keys[RESIDENT_KEYS];
     size_t resident_bytes; /* keys and circuits */
     size_t arena_min;      /* the arena is never smaller (resident circuits' proofs) */
+
+    /* Streamed proofs: host bytes page-locked in place (at most register_limit), and a
+     * second stream that copies the next chunk while the context's stream computes. */
+    size_t register_limit, registered;
+    int stream_keys; /* CZK_GPU_PLAN_STREAM_KEYS: never place a key's points on the device */
+    cudaStream_t copy_stream;
+    cudaEvent_t ready[2], freed[2];
 
     /* The last h step's output is still at the start of the arena, as the host array
      * h_host of h_n elements holds it: an MSM over those scalars (the prover's H MSM comes
@@ -127,6 +148,11 @@ struct czk__gpu_group_g2 {
 /* The device copy of host points [pts, pts + bytes) when a resident key holds them. */
 const void *czk__gpu_resident_lookup(const czk__gpu_backend *b, const void *pts, size_t bytes);
 
+/* The h step's coset shift and the factor of its pointwise step for `basis`: g = 7 and
+ * (g^n − 1)^(−1) for the monomial basis, ω_2n and 1 for the odd coset. */
+void czk__gpu_h_consts(czk_groth16_h_basis basis, size_t n, const czk_fr *omega_2n, czk_fr *shift,
+                       czk_fr *z);
+
 /* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before),
  * and at least b->arena_min bytes. */
 int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_err *err);
@@ -149,6 +175,11 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
  * *placed. Returns CZK_OK, or an error (nothing of cs kept then). */
 int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
                             czk_err *err);
+
+/* Attaches pk (in the free slot k) with cs for streamed proofs, when the arena such a
+ * proof needs fits the budget (nothing of pk goes to the device). Out: *placed. */
+int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth16_pk *pk,
+                           const czk_r1cs *cs, int *placed, czk_err *err);
 
 /* Frees k's resident circuit, if any. */
 void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k);

@@ -44,13 +44,14 @@ using czk_cuda::fr_t;
 
 namespace {
 
-/* Σ_e vals[e]·w[cols[e]] over row i; ±1 coefficients add or subtract. */
+/* Σ_e vals[e]·w[cols[e]] over row i, entries e counted from `base` (the first entry held
+ * when the matrix streams in chunks); ±1 coefficients add or subtract. */
 __device__ __forceinline__ fr_t row_dot(const uint64_t *rp, const uint32_t *cols, const fr_t *vals,
-                                        const fr_t *w, size_t i, const fr_t &one,
-                                        const fr_t &mone) {
+                                        const fr_t *w, size_t i, const fr_t &one, const fr_t &mone,
+                                        uint64_t base = 0) {
     fr_t acc = fr_t::zero();
-    const uint64_t e1 = rp[i + 1];
-    for (uint64_t e = rp[i]; e < e1; e++) {
+    const uint64_t e1 = rp[i + 1] - base;
+    for (uint64_t e = rp[i] - base; e < e1; e++) {
         fr_t v = fr_t::load_ro(vals + e);
         fr_t x = fr_t::load_ro(w + cols[e]);
         if (v.equal(one))
@@ -194,6 +195,10 @@ void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
     }
     czk__gpu_free(b->g, c->take_a, c->take_bytes);
     czk__gpu_free(b->g, c->take_b, c->take_bytes);
+    for (int i = 0; i < c->n_reg; i++) {
+        (void)cudaHostUnregister((void *)c->reg[i]);
+        b->registered -= c->reg_bytes[i];
+    }
     b->resident_bytes -= c->bytes;
     memset(c, 0, sizeof(*c));
     /* The arena keeps its size (shrinking would cost a device-wide synchronisation); later
@@ -201,20 +206,97 @@ void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
     b->arena_min = arena_min_of(b);
 }
 
+namespace {
+
+/* Whether (pk, cs) has a shape whole proofs take; others go step by step. */
+bool shape_ok(const czk_groth16_pk *pk, const czk_r1cs *cs) {
+    return cs->n_vars == pk->n_vars && cs->n_public == pk->n_public &&
+           cs->n_constraints + cs->n_public + 1 <= pk->domain_size && cs->a.row_ptr != NULL &&
+           cs->b.row_ptr != NULL && cs->n_vars <= 0x7fffffffu &&
+           domain_lg(pk->domain_size) >= H_MIN_LG &&
+           domain_lg(pk->domain_size) <= CZK_GPU_NTT_MAX_LG;
+}
+
+/*
+ * For a filtered key, the density bytes as the CPU prover's gather selects (prove.c), on
+ * the host: *ta, *tb (czk_free them), left NULL for a dense key. *match = 0 when their counts
+ * disagree with pk's (the prover then reports the mismatch on the step-by-step path).
+ */
+int density_take(const czk_groth16_pk *pk, const czk_r1cs *cs, uint8_t **ta, uint8_t **tb,
+                 int *match, czk_err *err) {
+    int rc = CZK_OK;
+    uint64_t *a_bits = NULL, *b_bits = NULL;
+    size_t words = (cs->n_vars + 63) / 64, na = 0, nb = 0;
+    *ta = *tb = NULL;
+    *match = 1;
+    if (pk->density != CZK_DENSITY_FILTERED)
+        return CZK_OK;
+    a_bits = (uint64_t *)czk_calloc(words, sizeof(uint64_t));
+    b_bits = (uint64_t *)czk_calloc(words, sizeof(uint64_t));
+    *ta = (uint8_t *)czk_malloc(cs->n_vars);
+    *tb = (uint8_t *)czk_malloc(cs->n_vars);
+    if (a_bits == NULL || b_bits == NULL || *ta == NULL || *tb == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "resident circuit: density of %zu variables", cs->n_vars);
+        goto out;
+    }
+    CZK_TRY(czk_r1cs_density(cs, a_bits, b_bits));
+    for (size_t v = 0; v < cs->n_vars; v++) {
+        (*ta)[v] = (uint8_t)(v < cs->n_public + 1 || ((a_bits[v / 64] >> (v % 64)) & 1));
+        (*tb)[v] = (uint8_t)((b_bits[v / 64] >> (v % 64)) & 1);
+        na += (*ta)[v];
+        nb += (*tb)[v];
+    }
+    *match = na == pk->n_a && nb == pk->n_b_g1;
+out:
+    czk_free(a_bits);
+    czk_free(b_bits);
+    return rc;
+}
+
+/* The h step's roots, once: a proof needs only these two of its domain. */
+int h_roots(const czk_groth16_pk *pk, resident_circuit *c, czk_err *err) {
+    int rc = CZK_OK;
+    czk_ntt_domain *dom = NULL;
+    CZK_TRY(czk_ntt_domain_create(
+        &dom, domain_lg(pk->domain_size),
+        pk->h_basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS, err));
+    c->omega = *czk_ntt_domain_omega(dom);
+    c->omega_2n = *czk_ntt_domain_omega_2n(dom);
+    czk_ntt_domain_destroy(dom);
+out:
+    return rc;
+}
+
+/* Makes the arena at least `arena` bytes and at most `avail` (what the budget leaves it):
+ * reallocated when it is smaller, or larger than avail (a device-wide synchronisation, at
+ * attach time only; the old arena goes first so that the new one fits). */
+int arena_fit(czk__gpu_backend *b, size_t arena, size_t avail, czk_err *err) {
+    int rc = CZK_OK;
+    if (b->arena != NULL && b->arena_bytes >= arena && b->arena_bytes <= avail)
+        return CZK_OK;
+    b->h_host = NULL;
+    czk__gpu_free(b->g, b->arena, b->arena_bytes);
+    b->arena = NULL;
+    b->arena_bytes = 0;
+    CZK_TRY(czk__gpu_malloc(b->g, &b->arena, arena, err));
+    b->arena_bytes = arena;
+out:
+    return rc;
+}
+
+} // namespace
+
 int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
                             czk_err *err) {
     int rc = CZK_OK;
     const czk_groth16_pk *pk = k->pk;
     resident_circuit *c = &k->circ;
     const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
-    uint64_t *a_bits = NULL, *b_bits = NULL;
     uint8_t *ta = NULL, *tb = NULL;
-    size_t arena = 0, total = 0, need_arena;
+    size_t arena = 0, total = 0, avail;
+    int match = 0;
     *placed = 0;
-    if (cs->n_vars != pk->n_vars || cs->n_public != pk->n_public ||
-        cs->n_constraints + cs->n_public + 1 > pk->domain_size || cs->a.row_ptr == NULL ||
-        cs->b.row_ptr == NULL || cs->n_vars > 0x7fffffffu ||
-        domain_lg(pk->domain_size) < H_MIN_LG || domain_lg(pk->domain_size) > CZK_GPU_NTT_MAX_LG)
+    if (!shape_ok(pk, cs))
         return CZK_OK; /* not a shape the resident path takes: proofs go step by step */
     for (int i = 0; i < 3; i++) {
         if (mats[i]->row_ptr == NULL)
@@ -234,7 +316,7 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
      * proof's arena fits beside the resident key and this circuit; the arena is reallocated
      * to exactly that when it is larger (its MSM-streaming plan is no longer needed). */
     {
-        size_t avail, cap = max_sz(max_sz(pk->n_a, pk->n_b_g1), max_sz(pk->n_l, pk->n_h));
+        size_t cap = max_sz(max_sz(pk->n_a, pk->n_b_g1), max_sz(pk->n_l, pk->n_h));
         size_t used = czk__gpu_tables_bytes() + b->resident_bytes + total;
         avail = b->budget > used ? b->budget - used : 0;
         for (;;) {
@@ -249,54 +331,14 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
                               by step */
         }
         c->cap = cap;
-        need_arena = max_sz(b->arena_bytes, arena);
-        if (need_arena > avail) {
-            /* Shrink: the old arena goes first (a device-wide synchronisation, at attach
-             * time only). */
-            b->h_host = NULL;
-            czk__gpu_free(b->g, b->arena, b->arena_bytes);
-            b->arena = NULL;
-            b->arena_bytes = 0;
-            CZK_TRY(czk__gpu_malloc(b->g, &b->arena, arena, err));
-            b->arena_bytes = arena;
-        }
     }
-
-    /* The density bytes, as the CPU prover's gather selects (prove.c). */
-    if (pk->density == CZK_DENSITY_FILTERED) {
-        size_t words = (cs->n_vars + 63) / 64, na = 0, nb = 0;
-        a_bits = (uint64_t *)czk_calloc(words, sizeof(uint64_t));
-        b_bits = (uint64_t *)czk_calloc(words, sizeof(uint64_t));
-        ta = (uint8_t *)czk_malloc(cs->n_vars);
-        tb = (uint8_t *)czk_malloc(cs->n_vars);
-        if (a_bits == NULL || b_bits == NULL || ta == NULL || tb == NULL) {
-            rc = czk_err_set(err, CZK_ENOMEM, "resident circuit: density of %zu variables",
-                             cs->n_vars);
-            goto out;
-        }
-        CZK_TRY(czk_r1cs_density(cs, a_bits, b_bits));
-        for (size_t v = 0; v < cs->n_vars; v++) {
-            ta[v] = (uint8_t)(v < cs->n_public + 1 || ((a_bits[v / 64] >> (v % 64)) & 1));
-            tb[v] = (uint8_t)((b_bits[v / 64] >> (v % 64)) & 1);
-            na += ta[v];
-            nb += tb[v];
-        }
-        if (na != pk->n_a || nb != pk->n_b_g1) {
-            memset(c, 0, sizeof(*c));
-            goto out; /* the prover reports the mismatch on the step-by-step path */
-        }
+    CZK_TRY(density_take(pk, cs, &ta, &tb, &match, err));
+    if (!match) {
+        memset(c, 0, sizeof(*c));
+        goto out;
     }
-
-    /* The h step's roots, once: a proof needs only these two of its domain. */
-    {
-        czk_ntt_domain *dom = NULL;
-        CZK_TRY(czk_ntt_domain_create(
-            &dom, domain_lg(pk->domain_size),
-            pk->h_basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS, err));
-        c->omega = *czk_ntt_domain_omega(dom);
-        c->omega_2n = *czk_ntt_domain_omega_2n(dom);
-        czk_ntt_domain_destroy(dom);
-    }
+    CZK_TRY(arena_fit(b, arena, avail, err));
+    CZK_TRY(h_roots(pk, c, err));
     c->cs = cs;
     c->bytes = total;
     c->arena_bytes = arena;
@@ -321,12 +363,16 @@ out:
         czk__gpu_circuit_free(b, k);
     else if (rc != CZK_OK)
         memset(c, 0, sizeof(*c));
-    czk_free(a_bits);
-    czk_free(b_bits);
     czk_free(ta);
     czk_free(tb);
     return rc;
 }
+
+namespace {
+int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_pk *pk,
+                 const czk_r1cs *cs, const czk_fr *w, czk_backend_sums *out,
+                 czk_groth16_timings *tm, czk_err *err);
+} // namespace
 
 int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
                         czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
@@ -340,6 +386,15 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     (void)pool; /* everything runs on the device */
     if (k == NULL)
         return czk_err_set(err, CZK_EUNSUPPORTED, "gpu: key and circuit not resident");
+    if (k->circ.streamed) {
+        b->h_host = NULL;
+        rc = czk__gpu_enter(g, err);
+        if (rc == CZK_OK)
+            rc = stream_prove(b, k, pk, cs, w, out, tm, err);
+        if (rc != CZK_OK)
+            (void)cudaStreamSynchronize(g->stream);
+        return rc;
+    }
     const resident_circuit *c = &k->circ;
     const size_t n = pk->domain_size, n_vars = cs->n_vars, n_pub1 = cs->n_public + 1;
     const size_t n_aux = n_vars - n_pub1, m = max_sz(pk->n_a, pk->n_b_g1);
@@ -450,5 +505,440 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);
+    return rc;
+}
+
+/*
+ * Streamed proofs: a key that does not fit on the device beside a proof's working set (a
+ * 2^27 PoRep partition on a 16 GB card: 45 GiB of points, 28 GiB of matrices) still proves
+ * from the witness alone. The key's points and the circuit's matrices stay in host memory,
+ * page-locked in place (cudaHostRegister: they cross the bus at full speed, and locking
+ * memory that is already loaded takes none), and flow through the arena in chunks on a
+ * second stream while the context's stream computes on the chunk before.
+ *
+ * Arena: [W: 32·n_vars][V1: 32·max(n, n_a, n_b)][V2: as V1][R: the rest]. The h step must
+ * never hold W and three vectors (17 GB at 2^27), so it keeps two: a = A·W goes to V1 and
+ * through its two transforms; b = B·W to V2, then V1 = a·b pointwise (coset evaluations);
+ * c = C·W to V2, its transforms, then V1 = (V1 − V2)·z and the last transform. Each SpMV
+ * streams its matrix's rows in chunks through two buffers in R. The MSMs then stream their
+ * points in batches through two buffers in V2 + R, beside one MSM's scratch; the H MSM's
+ * scalars are V1, the others' the witness or its density selection (in V1, h being done).
+ */
+namespace {
+
+/* Rows [r0, r0 + rows) of one streamed matrix: rp holds the rows + 1 row pointers from r0,
+ * cols and vals the entries from rp[0] on. */
+__global__ void __launch_bounds__(256)
+    spmv_chunk_kernel(fr_t *out, const uint64_t *rp, const uint32_t *cols, const fr_t *vals,
+                      const fr_t *w, size_t r0, size_t rows, fr_t one, fr_t mone) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows)
+        return;
+    row_dot(rp, cols, vals, w, i, one, mone, rp[0]).store(out + r0 + i);
+}
+
+/* Rows [n_c, n): the inputs' rows w[0..n_in) (A only: n_in = 0 for B and C), then zeros. */
+__global__ void spmv_tail_kernel(fr_t *out, const fr_t *w, size_t n_c, size_t n_in, size_t n) {
+    size_t i = n_c + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    (i - n_c < n_in ? fr_t::load_ro(w + (i - n_c)) : fr_t::zero()).store(out + i);
+}
+
+/* a[i] = a[i]·b[i] */
+__global__ void mul_kernel(fr_t *a, const fr_t *b, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        (fr_t::load(a + i) * fr_t::load(b + i)).store(a + i);
+}
+
+/* a[i] = (a[i] − c[i])·z, or without the factor when scale is 0. */
+__global__ void sub_scale_kernel(fr_t *a, const fr_t *c, size_t n, fr_t z, int scale) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    fr_t x = fr_t::load(a + i) - fr_t::load(c + i);
+    (scale ? x * z : x).store(a + i);
+}
+
+unsigned grid(size_t n) {
+    return (unsigned)((n + 255) / 256);
+}
+
+/* Bytes of one CSR chunk of rows [r0, r1) in a buffer: row pointers, columns, values. */
+size_t chunk_bytes(const uint64_t *rp, size_t r0, size_t r1) {
+    size_t nnz = (size_t)(rp[r1] - rp[r0]);
+    return czk__gpu_align((r1 - r0 + 1) * sizeof(uint64_t)) +
+           czk__gpu_align(nnz * sizeof(uint32_t)) + nnz * sizeof(czk_fr);
+}
+
+/* The most rows from r0 (at least one) whose chunk fits `cap` bytes; bytes grow with rows. */
+size_t chunk_end(const uint64_t *rp, size_t r0, size_t n_rows, size_t cap) {
+    size_t lo = r0 + 1, hi = n_rows;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (chunk_bytes(rp, r0, mid) <= cap)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* out (n rows) = M·W for a streamed matrix M; see the block above. Queued, not waited for. */
+int spmv_streamed(czk__gpu_backend *b, const czk_r1cs_matrix *mat, size_t n_c, size_t n_in,
+                  size_t n, fr_t *out, const fr_t *d_w, char *slots, size_t slot_bytes,
+                  czk_err *err) {
+    czk_gpu *g = b->g;
+    int rc = CZK_OK;
+    czk_fr mone;
+    fr_t one_d, mone_d;
+    czk_fr_neg(&mone, &CZK_FR_ONE);
+    memcpy(&one_d, &CZK_FR_ONE, sizeof(one_d));
+    memcpy(&mone_d, &mone, sizeof(mone_d));
+    /* The buffers may still be read by the context's stream (the last proof's MSM). */
+    CZK_CUDA_TRY(err, cudaEventRecord(b->freed[0], g->stream));
+    CZK_CUDA_TRY(err, cudaEventRecord(b->freed[1], g->stream));
+    for (size_t r0 = 0, k = 0; r0 < n_c; k++) {
+        const size_t r1 = chunk_end(mat->row_ptr, r0, n_c, slot_bytes), rows = r1 - r0;
+        const uint64_t e0 = mat->row_ptr[r0], nnz = mat->row_ptr[r1] - e0;
+        char *sl = slots + (k & 1) * slot_bytes;
+        uint64_t *d_rp = (uint64_t *)sl;
+        uint32_t *d_cols = (uint32_t *)(sl + czk__gpu_align((rows + 1) * sizeof(uint64_t)));
+        fr_t *d_vals = (fr_t *)((char *)d_cols + czk__gpu_align(nnz * sizeof(uint32_t)));
+        if (chunk_bytes(mat->row_ptr, r0, r1) > slot_bytes) {
+            rc = czk_err_set(err, CZK_EINTERNAL, "gpu: row %zu of %llu entries exceeds a chunk", r0,
+                             (unsigned long long)nnz);
+            goto out;
+        }
+        /* The copy waits until the kernel that read this buffer two chunks ago is done. */
+        CZK_CUDA_TRY(err, cudaStreamWaitEvent(b->copy_stream, b->freed[k & 1], 0));
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_rp, mat->row_ptr + r0, (rows + 1) * sizeof(uint64_t),
+                                          cudaMemcpyHostToDevice, b->copy_stream));
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_cols, mat->cols + e0, nnz * sizeof(uint32_t),
+                                          cudaMemcpyHostToDevice, b->copy_stream));
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_vals, mat->vals + e0, nnz * sizeof(czk_fr),
+                                          cudaMemcpyHostToDevice, b->copy_stream));
+        CZK_CUDA_TRY(err, cudaEventRecord(b->ready[k & 1], b->copy_stream));
+        CZK_CUDA_TRY(err, cudaStreamWaitEvent(g->stream, b->ready[k & 1], 0));
+        spmv_chunk_kernel<<<grid(rows), 256, 0, g->stream>>>(out, d_rp, d_cols, d_vals, d_w, r0,
+                                                             rows, one_d, mone_d);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_CUDA_TRY(err, cudaEventRecord(b->freed[k & 1], g->stream));
+        r0 = r1;
+    }
+    if (n > n_c) {
+        spmv_tail_kernel<<<grid(n - n_c), 256, 0, g->stream>>>(out, d_w, n_c, n_in, n);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+    }
+out:
+    return rc;
+}
+
+/* One MSM of n host points (copied batch by batch, bs points a batch, into two buffers at
+ * the start of `region`) with device scalars; the rest of the region is the MSM's scratch.
+ * Each batch is a complete device MSM; the next batch's copy runs during it. */
+template <class G>
+int msm_streamed(czk__gpu_backend *b, typename G::jacobian *out, const typename G::affine *pts,
+                 const void *sc, size_t n, size_t bs, char *region, size_t region_bytes,
+                 czk_err *err) {
+    typedef typename G::affine A;
+    czk_gpu *g = b->g;
+    int rc = CZK_OK;
+    const size_t slot = czk__gpu_align(bs * sizeof(A));
+    char *buf[2] = {region, region + slot};
+    typename G::jacobian part;
+    G::set_infinity(out);
+    if (n == 0)
+        return CZK_OK;
+    /* The buffers may still be in use on the context's stream (a select's storage). */
+    CZK_CUDA_TRY(err, cudaEventRecord(b->freed[0], g->stream));
+    CZK_CUDA_TRY(err, cudaStreamWaitEvent(b->copy_stream, b->freed[0], 0));
+    for (size_t k = 0, off = 0; off < n; k++, off += bs) {
+        /* Batch k + 1's buffer was last read by batch k − 1, whose MSM has returned (G::run
+         * waits for its stream): it can be refilled while batch k runs. */
+        for (size_t j = k == 0 ? 0 : k + 1; j <= k + 1 && j * bs < n; j++) {
+            size_t m = n - j * bs < bs ? n - j * bs : bs;
+            CZK_CUDA_TRY(err, cudaMemcpyAsync(buf[j & 1], pts + j * bs, m * sizeof(A),
+                                              cudaMemcpyHostToDevice, b->copy_stream));
+            CZK_CUDA_TRY(err, cudaEventRecord(b->ready[j & 1], b->copy_stream));
+        }
+        CZK_CUDA_TRY(err, cudaStreamWaitEvent(g->stream, b->ready[k & 1], 0));
+        CZK_TRY(G::run(g, &part, buf[k & 1], (const char *)sc + off * sizeof(czk_fr),
+                       n - off < bs ? n - off : bs, region + 2 * slot, region_bytes - 2 * slot,
+                       err));
+        G::add(out, out, &part);
+    }
+out:
+    return rc;
+}
+
+/* The most points (halving from `most`, at least 2^10) a streamed batch of G may hold in a
+ * region of `bytes`: two point buffers and the MSM's scratch. 0 when none fits. */
+template <class G>
+int stream_batch(czk_gpu *g, size_t most, size_t bytes, size_t *bs, czk_err *err) {
+    int rc = CZK_OK;
+    size_t s = 0;
+    *bs = 0;
+    for (size_t m = most; m > 0; m = (m + 1) / 2) {
+        if (G::id == 1)
+            CZK_TRY(czk__gpu_msm_g1_scratch(g, m, &s, err));
+        else
+            CZK_TRY(czk__gpu_msm_g2_scratch(g, m, &s, err));
+        if (2 * czk__gpu_align(m * sizeof(typename G::affine)) + czk__gpu_align(s) <= bytes) {
+            *bs = m;
+            break;
+        }
+        if (m <= ((size_t)1 << 10))
+            break;
+    }
+out:
+    return rc;
+}
+
+/* Page-locks [p, p + bytes) in place within the backend's limit, recording it in c. */
+void stream_register(czk__gpu_backend *b, resident_circuit *c, const void *p, size_t bytes) {
+    if (p == NULL || bytes == 0 || b->registered + bytes > b->register_limit ||
+        c->n_reg >= REGISTERED_MAX)
+        return;
+    cudaError_t e = cudaHostRegister((void *)p, bytes, cudaHostRegisterPortable);
+    if (e != cudaSuccess) {
+        /* Not lockable (a read-only file mapping, the kernel's locked-memory limit): this
+         * array streams from pageable memory, slower but correct. */
+        (void)cudaGetLastError();
+        return;
+    }
+    c->reg[c->n_reg] = p;
+    c->reg_bytes[c->n_reg++] = bytes;
+    b->registered += bytes;
+}
+
+int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_pk *pk,
+                 const czk_r1cs *cs, const czk_fr *w, czk_backend_sums *out,
+                 czk_groth16_timings *tm, czk_err *err) {
+    czk_gpu *g = b->g;
+    int rc = CZK_OK;
+    const resident_circuit *c = &k->circ;
+    const size_t n = pk->domain_size, n_vars = cs->n_vars, n_pub1 = cs->n_public + 1;
+    const size_t m = max_sz(pk->n_a, pk->n_b_g1), n_c = cs->n_constraints;
+    const unsigned lg = domain_lg(n);
+    const size_t a_w = czk__gpu_align(n_vars * sizeof(czk_fr)),
+                 a_v = czk__gpu_align(max_sz(n, m) * sizeof(czk_fr));
+    char *base = (char *)b->arena, *d_w = base, *v1 = d_w + a_w, *v2 = v1 + a_v, *r = v2 + a_v;
+    /* The MSMs' region (V2 and R) less the last aligned unit, which holds a select's count. */
+    const size_t region = b->arena_bytes - a_w - a_v - CZK__GPU_ARENA_ALIGN;
+    const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
+    int *d_count = (int *)(base + b->arena_bytes - CZK__GPU_ARENA_ALIGN);
+    size_t sel_bytes = 0;
+    czk_fr shift, z;
+    fr_t zd;
+    const char *sc;
+    uint64_t t0 = czk_time_ns(), t1;
+
+    if (b->arena == NULL || b->arena_bytes < c->arena_bytes)
+        return czk_err_set(err, CZK_EINTERNAL, "gpu: arena of %zu bytes below the %zu planned",
+                           b->arena_bytes, c->arena_bytes);
+    czk__gpu_h_consts(pk->h_basis, n, &c->omega_2n, &shift, &z);
+    memcpy(&zd, &z, sizeof(zd));
+
+    CZK_CUDA_TRY(
+        err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
+    for (int i = 0; i < 3; i++) {
+        fr_t *v = (fr_t *)(i == 0 ? v1 : v2);
+        CZK_TRY(spmv_streamed(b, mats[i], n_c, i == 0 ? n_pub1 : 0, n, v, (const fr_t *)d_w, r,
+                              c->slot_bytes, err));
+        CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+        t1 = czk_time_ns();
+        if (tm != NULL)
+            tm->spmv_ns += t1 - t0;
+        /* To coset evaluations (czk__gpu_h_device's transforms, one vector at a time). */
+        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)v, CZK_GPU_MEM_DEVICE, lg, CZK_GPU_NTT_INVERSE,
+                                &c->omega, NULL, err));
+        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)v, CZK_GPU_MEM_DEVICE, lg, CZK_GPU_NTT_COSET_FORWARD,
+                                &c->omega, &shift, err));
+        if (i == 1) {
+            mul_kernel<<<grid(n), 256, 0, g->stream>>>((fr_t *)v1, (const fr_t *)v2, n);
+            CZK_CUDA_TRY(err, cudaGetLastError());
+        } else if (i == 2) {
+            sub_scale_kernel<<<grid(n), 256, 0, g->stream>>>((fr_t *)v1, (const fr_t *)v2, n, zd,
+                                                             pk->h_basis == CZK_H_MONOMIAL ? 1 : 0);
+            CZK_CUDA_TRY(err, cudaGetLastError());
+            if (pk->h_basis == CZK_H_MONOMIAL)
+                CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)v1, CZK_GPU_MEM_DEVICE, lg,
+                                        CZK_GPU_NTT_COSET_INVERSE, &c->omega, &shift, err));
+        }
+        CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+        t0 = czk_time_ns();
+        if (tm != NULL)
+            tm->h_ns += t0 - t1;
+    }
+
+    /* The MSMs; V1 holds h, then the selections. */
+    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->h, pk->h, v1, pk->n_h, c->batch[0], v2, region,
+                                            err));
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_h_ns += t1 - t0;
+    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel_bytes, (const fr_t *)nullptr,
+                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
+                                                 (int *)nullptr, (int)n_vars));
+    sc = d_w;
+    if (c->take_a != NULL) {
+        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(v2, sel_bytes, (const fr_t *)d_w, c->take_a,
+                                                     (fr_t *)v1, d_count, (int)n_vars, g->stream));
+        sc = v1;
+    }
+    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->a, pk->a, sc, pk->n_a, c->batch[0], v2, region,
+                                            err));
+    t0 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_a_ns += t0 - t1;
+    sc = d_w;
+    if (c->take_b != NULL) {
+        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(v2, sel_bytes, (const fr_t *)d_w, c->take_b,
+                                                     (fr_t *)v1, d_count, (int)n_vars, g->stream));
+        sc = v1;
+    }
+    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->b_g1, pk->b_g1, sc, pk->n_b_g1, c->batch[0],
+                                            v2, region, err));
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_b_g1_ns += t1 - t0;
+    CZK_TRY(msm_streamed<czk__gpu_group_g2>(b, &out->b_g2, pk->b_g2, sc, pk->n_b_g2, c->batch[1],
+                                            v2, region, err));
+    t0 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_b_g2_ns += t0 - t1;
+    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->l, pk->l, d_w + n_pub1 * sizeof(czk_fr),
+                                            n_vars - n_pub1, c->batch[0], v2, region, err));
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_l_ns += t1 - t0;
+out:
+    czk_memclear_explicit(&z, sizeof(z));
+    return rc;
+}
+
+} // namespace
+
+int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth16_pk *pk,
+                           const czk_r1cs *cs, int *placed, czk_err *err) {
+    int rc = CZK_OK;
+    resident_circuit *c = &k->circ;
+    const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
+    const size_t n = pk->domain_size, m = max_sz(pk->n_a, pk->n_b_g1);
+    const size_t a_w = czk__gpu_align(cs->n_vars * sizeof(czk_fr)),
+                 a_v = czk__gpu_align(max_sz(n, m) * sizeof(czk_fr));
+    const size_t most1 = max_sz(max_sz(pk->n_a, pk->n_b_g1), max_sz(pk->n_l, pk->n_h));
+    size_t take = 0, used, avail, region, slot_min = 0, slot_max = 0, want, sel = 0, s1 = 0, s2 = 0,
+           arena;
+    uint8_t *ta = NULL, *tb = NULL;
+    int match = 0;
+    *placed = 0;
+    memset(c, 0, sizeof(*c));
+    if (!shape_ok(pk, cs) || cs->c.row_ptr == NULL)
+        return CZK_OK; /* (without C, c = a·b row by row needs a third vector) */
+    if (pk->density == CZK_DENSITY_FILTERED)
+        take = 2 * czk__gpu_align(cs->n_vars);
+    used = czk__gpu_tables_bytes() + b->resident_bytes + take;
+    avail = b->budget > used ? b->budget - used : 0;
+    if (avail < a_w + 2 * a_v + CZK__GPU_ARENA_ALIGN)
+        return CZK_OK;
+    region = avail - a_w - a_v - CZK__GPU_ARENA_ALIGN; /* V2 and R */
+    /* The SpMV's two chunk buffers in R: a chunk holds at least its largest row and at
+     * most its whole matrix. */
+    for (int i = 0; i < 3; i++) {
+        const uint64_t *rp = mats[i]->row_ptr;
+        for (size_t r = 0; r < cs->n_constraints; r++)
+            slot_min = max_sz(slot_min, (size_t)(rp[r + 1] - rp[r]));
+        slot_max = max_sz(slot_max, chunk_bytes(rp, 0, cs->n_constraints));
+    }
+    slot_min = czk__gpu_align(2 * sizeof(uint64_t)) + czk__gpu_align(slot_min * sizeof(uint32_t)) +
+               slot_min * sizeof(czk_fr);
+    if (region < a_v + 2 * slot_min)
+        return CZK_OK;
+    c->slot_bytes = ((region - a_v) / 2) & ~(CZK__GPU_ARENA_ALIGN - 1);
+    c->slot_bytes =
+        c->slot_bytes < czk__gpu_align(slot_max) ? c->slot_bytes : czk__gpu_align(slot_max);
+    /* The MSM batches in V2 + R (CUB's select storage lives there too). */
+    CZK_TRY(stream_batch<czk__gpu_group_g1>(b->g, most1, region, &c->batch[0], err));
+    if (pk->n_b_g2 > 0)
+        CZK_TRY(stream_batch<czk__gpu_group_g2>(b->g, pk->n_b_g2, region, &c->batch[1], err));
+    else
+        c->batch[1] = 1;
+    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel, (const fr_t *)nullptr,
+                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
+                                                 (int *)nullptr, (int)cs->n_vars));
+    if (c->batch[0] == 0 || c->batch[1] == 0 || sel > region) {
+        memset(c, 0, sizeof(*c));
+        return CZK_OK;
+    }
+    /* The arena: no more of the budget than the chosen buffers use. */
+    CZK_TRY(czk__gpu_msm_g1_scratch(b->g, c->batch[0], &s1, err));
+    if (pk->n_b_g2 > 0)
+        CZK_TRY(czk__gpu_msm_g2_scratch(b->g, c->batch[1], &s2, err));
+    want = max_sz(a_v + 2 * c->slot_bytes, sel);
+    want =
+        max_sz(want, 2 * czk__gpu_align(c->batch[0] * sizeof(czk_g1_affine)) + czk__gpu_align(s1));
+    if (pk->n_b_g2 > 0)
+        want = max_sz(want,
+                      2 * czk__gpu_align(c->batch[1] * sizeof(czk_g2_affine)) + czk__gpu_align(s2));
+    arena = a_w + a_v + want + CZK__GPU_ARENA_ALIGN;
+
+    CZK_TRY(density_take(pk, cs, &ta, &tb, &match, err));
+    if (!match) {
+        memset(c, 0, sizeof(*c));
+        goto out;
+    }
+    if (b->copy_stream == NULL) {
+        CZK_CUDA_TRY(err, cudaStreamCreateWithFlags(&b->copy_stream, cudaStreamNonBlocking));
+        for (int i = 0; i < 2; i++) {
+            CZK_CUDA_TRY(err, cudaEventCreateWithFlags(&b->ready[i], cudaEventDisableTiming));
+            CZK_CUDA_TRY(err, cudaEventCreateWithFlags(&b->freed[i], cudaEventDisableTiming));
+        }
+    }
+    CZK_TRY(arena_fit(b, arena, avail, err));
+    CZK_TRY(h_roots(pk, c, err));
+    k->pk = pk;
+    c->cs = cs;
+    c->streamed = 1;
+    c->bytes = take;
+    c->arena_bytes = arena;
+    b->resident_bytes += take;
+    if (ta != NULL) {
+        c->take_bytes = cs->n_vars;
+        CZK_TRY(upload(b->g, (void **)&c->take_a, ta, c->take_bytes, err));
+        CZK_TRY(upload(b->g, (void **)&c->take_b, tb, c->take_bytes, err));
+    }
+    /* Largest first: when the limit cannot cover them all, the most traffic goes locked. */
+    {
+        const void *p[REGISTERED_MAX] = {pk->h, pk->l, pk->a, pk->b_g2, pk->b_g1};
+        size_t sz[REGISTERED_MAX] = {
+            pk->n_h * sizeof(czk_g1_affine), pk->n_l * sizeof(czk_g1_affine),
+            pk->n_a * sizeof(czk_g1_affine), pk->n_b_g2 * sizeof(czk_g2_affine),
+            pk->n_b_g1 * sizeof(czk_g1_affine)};
+        for (int i = 0; i < 3; i++) {
+            uint64_t nnz = mats[i]->row_ptr[cs->n_constraints];
+            p[KEY_ARRAYS + 3 * i] = mats[i]->vals;
+            sz[KEY_ARRAYS + 3 * i] = (size_t)nnz * sizeof(czk_fr);
+            p[KEY_ARRAYS + 3 * i + 1] = mats[i]->cols;
+            sz[KEY_ARRAYS + 3 * i + 1] = (size_t)nnz * sizeof(uint32_t);
+            p[KEY_ARRAYS + 3 * i + 2] = mats[i]->row_ptr;
+            sz[KEY_ARRAYS + 3 * i + 2] = (cs->n_constraints + 1) * sizeof(uint64_t);
+        }
+        for (int i = 0; i < REGISTERED_MAX; i++)
+            stream_register(b, c, p[i], sz[i]);
+    }
+    b->arena_min = arena_min_of(b);
+    *placed = 1;
+out:
+    if (rc != CZK_OK && c->cs != NULL)
+        czk__gpu_circuit_free(b, k);
+    else if (rc != CZK_OK)
+        memset(c, 0, sizeof(*c));
+    if (rc != CZK_OK || !*placed)
+        k->pk = NULL;
+    czk_free(ta);
+    czk_free(tb);
     return rc;
 }
