@@ -52,8 +52,15 @@ struct resident_circuit {
     const czk_r1cs *cs; /* NULL: not resident */
     uint64_t *row_ptr[3];
     uint32_t *cols[3];
-    czk_fr *vals[3];
-    size_t row_bytes[3], col_bytes[3], val_bytes[3];
+    czk_fr *vals[3]; /* NULL when the matrix is coded (below) */
+    /* Coded coefficients (resident.cu, coef_code): a 16-bit index per entry into the
+     * matrix's table of distinct values (0 = +1, 1 = −1), 2 bytes instead of 32; ci is on
+     * the device for a resident circuit, ci_host (page-locked, czk_malloc'ed) for a
+     * streamed one. */
+    uint16_t *ci[3], *ci_host[3];
+    czk_fr *dict[3];
+    size_t dict_bytes[3];
+    size_t row_bytes[3], col_bytes[3], val_bytes[3]; /* val_bytes: of vals or of ci */
     uint8_t *take_a, *take_b; /* NULL for a dense key (every variable has its points) */
     size_t take_bytes;
     size_t bytes;           /* device bytes of all of the above */

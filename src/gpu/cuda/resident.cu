@@ -26,6 +26,8 @@
 #include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>
 #include <string.h>
+#include <thread>
+#include <vector>
 
 #include "curve/g1.h"
 #include "curve/g2.h"
@@ -44,16 +46,35 @@ using czk_cuda::fr_t;
 
 namespace {
 
-/* Σ_e vals[e]·w[cols[e]] over row i, entries e counted from `base` (the first entry held
+/* One matrix as a kernel sees it: coefficients as values, or coded (ci into dict: 0 = +1,
+ * 1 = −1) when ci is not NULL. */
+struct csr1 {
+    const uint64_t *rp;
+    const uint32_t *cols;
+    const fr_t *vals;
+    const uint16_t *ci;
+    const fr_t *dict;
+};
+
+/* Σ_e coef[e]·w[cols[e]] over row i, entries e counted from `base` (the first entry held
  * when the matrix streams in chunks); ±1 coefficients add or subtract. */
-__device__ __forceinline__ fr_t row_dot(const uint64_t *rp, const uint32_t *cols, const fr_t *vals,
-                                        const fr_t *w, size_t i, const fr_t &one, const fr_t &mone,
-                                        uint64_t base = 0) {
+__device__ __forceinline__ fr_t row_dot(const csr1 &m, const fr_t *w, size_t i, const fr_t &one,
+                                        const fr_t &mone, uint64_t base = 0) {
     fr_t acc = fr_t::zero();
-    const uint64_t e1 = rp[i + 1] - base;
-    for (uint64_t e = rp[i] - base; e < e1; e++) {
-        fr_t v = fr_t::load_ro(vals + e);
-        fr_t x = fr_t::load_ro(w + cols[e]);
+    const uint64_t e1 = m.rp[i + 1] - base;
+    for (uint64_t e = m.rp[i] - base; e < e1; e++) {
+        fr_t x = fr_t::load_ro(w + m.cols[e]);
+        if (m.ci != nullptr) {
+            const uint16_t k = m.ci[e];
+            if (k == 0)
+                acc += x;
+            else if (k == 1)
+                acc -= x;
+            else
+                acc += fr_t::load_ro(m.dict + k) * x;
+            continue;
+        }
+        fr_t v = fr_t::load_ro(m.vals + e);
         if (v.equal(one))
             acc += x;
         else if (v.equal(mone))
@@ -65,10 +86,132 @@ __device__ __forceinline__ fr_t row_dot(const uint64_t *rp, const uint32_t *cols
 }
 
 struct csr3 {
-    const uint64_t *rp[3];
-    const uint32_t *cols[3];
-    const fr_t *vals[3];
+    csr1 m[3];
 };
+
+/*
+ * Coded coefficients. A circuit's matrices hold 32-byte coefficients, but a PoRep circuit
+ * has a few hundred distinct ones (±1, powers of two, small constants) among ~840 M entries
+ * at 2^27: stored as 16-bit indices into a table of the distinct values, the matrices take
+ * 6 bytes an entry on the device or the bus instead of 36 (28 GiB become 5). A matrix with
+ * more than CODE_MAX distinct values keeps its values.
+ */
+#define CODE_MAX 65536
+
+/* A set of Fr values by open addressing, each with its index (the order of insertion). */
+struct coef_set {
+    std::vector<czk_fr> vals;
+    std::vector<int32_t> slot; /* index into vals, −1 empty; a power of two, over 2·CODE_MAX */
+    coef_set() : slot((size_t)1 << 18, -1) {
+    }
+    static size_t hash(const czk_fr &v) {
+        uint64_t l[4];
+        memcpy(l, &v, sizeof(l));
+        uint64_t h = l[0] ^ (l[1] * 0x9e3779b97f4a7c15ull) ^ (l[2] * 0xc2b2ae3d27d4eb4full) ^
+                     (l[3] * 0x165667b19e3779f9ull);
+        return (size_t)((h * 0xff51afd7ed558ccdull) >> 46); /* 18 bits */
+    }
+    /* The index of v, inserting it when absent and `add`; −1 when absent and not added. */
+    int32_t find(const czk_fr &v, bool add) {
+        for (size_t s = hash(v);; s = (s + 1) & (slot.size() - 1)) {
+            if (slot[s] < 0) {
+                if (!add)
+                    return -1;
+                slot[s] = (int32_t)vals.size();
+                vals.push_back(v);
+                return slot[s];
+            }
+            if (memcmp(&vals[(size_t)slot[s]], &v, sizeof(v)) == 0)
+                return slot[s];
+        }
+    }
+};
+
+/*
+ * Codes the nnz coefficients of m (see above): *ci (czk_malloc'ed, nnz indices) and *dict
+ * (czk_malloc'ed, *n_dict values, dict[0] = 1, dict[1] = −1); both NULL when m has too many
+ * distinct values. Threads over ranges of entries: a table per range, merged in range order
+ * (so the code is the same on every run), then the indices.
+ */
+int coef_code(const czk_r1cs_matrix *m, size_t nnz, uint16_t **ci, czk_fr **dict, size_t *n_dict,
+              czk_err *err) {
+    int rc = CZK_OK;
+    czk_fr mone;
+    unsigned T = std::thread::hardware_concurrency();
+    *ci = NULL;
+    *dict = NULL;
+    *n_dict = 0;
+    if (nnz == 0)
+        return CZK_OK;
+    T = T == 0 ? 1 : T > 16 ? 16 : T;
+    if ((size_t)T > nnz / 4096 + 1)
+        T = (unsigned)(nnz / 4096 + 1);
+    czk_fr_neg(&mone, &CZK_FR_ONE);
+    const czk_fr *v = m->vals;
+    auto is_pm1 = [&](const czk_fr &x) {
+        return memcmp(&x, &CZK_FR_ONE, sizeof(x)) == 0 || memcmp(&x, &mone, sizeof(x)) == 0;
+    };
+    std::vector<coef_set> local(T);
+    std::vector<int> over(T, 0);
+    std::vector<std::thread> th;
+    coef_set all;
+    all.find(CZK_FR_ONE, true);
+    all.find(mone, true);
+    for (unsigned t = 0; t < T; t++)
+        th.emplace_back([&, t] {
+            size_t e0 = nnz * t / T, e1 = nnz * (t + 1) / T;
+            const czk_fr *last = NULL;
+            for (size_t e = e0; e < e1; e++) {
+                if (is_pm1(v[e]) || (last != NULL && memcmp(last, &v[e], sizeof(czk_fr)) == 0))
+                    continue;
+                last = &v[e];
+                local[t].find(v[e], true);
+                if (local[t].vals.size() >= CODE_MAX) {
+                    over[t] = 1;
+                    return;
+                }
+            }
+        });
+    for (auto &x : th)
+        x.join();
+    th.clear();
+    for (unsigned t = 0; t < T; t++) {
+        if (over[t])
+            return CZK_OK;
+        for (const czk_fr &x : local[t].vals) {
+            all.find(x, true);
+            if (all.vals.size() > CODE_MAX)
+                return CZK_OK;
+        }
+    }
+    *ci = (uint16_t *)czk_malloc(nnz * sizeof(uint16_t));
+    *dict = (czk_fr *)czk_malloc(all.vals.size() * sizeof(czk_fr));
+    if (*ci == NULL || *dict == NULL) {
+        czk_free(*ci);
+        czk_free(*dict);
+        *ci = NULL;
+        *dict = NULL;
+        return czk_err_set(err, CZK_ENOMEM, "gpu: coded coefficients of %zu entries", nnz);
+    }
+    memcpy(*dict, all.vals.data(), all.vals.size() * sizeof(czk_fr));
+    *n_dict = all.vals.size();
+    for (unsigned t = 0; t < T; t++)
+        th.emplace_back([&, t] {
+            size_t e0 = nnz * t / T, e1 = nnz * (t + 1) / T;
+            uint16_t last_k = 0;
+            const czk_fr *last = &CZK_FR_ONE;
+            for (size_t e = e0; e < e1; e++) {
+                if (memcmp(last, &v[e], sizeof(czk_fr)) != 0) {
+                    last = &v[e];
+                    last_k = (uint16_t)all.find(v[e], false);
+                }
+                (*ci)[e] = last_k;
+            }
+        });
+    for (auto &x : th)
+        x.join();
+    return rc;
+}
 
 /* a, b, c over the whole domain of n rows; see the DESIGN block, step 2. */
 __global__ void __launch_bounds__(256)
@@ -79,9 +222,9 @@ __global__ void __launch_bounds__(256)
         return;
     fr_t av = fr_t::zero(), bv = fr_t::zero(), cv = fr_t::zero();
     if (i < n_c) {
-        av = row_dot(m.rp[0], m.cols[0], m.vals[0], w, i, one, mone);
-        bv = row_dot(m.rp[1], m.cols[1], m.vals[1], w, i, one, mone);
-        cv = m.rp[2] != nullptr ? row_dot(m.rp[2], m.cols[2], m.vals[2], w, i, one, mone) : av * bv;
+        av = row_dot(m.m[0], w, i, one, mone);
+        bv = row_dot(m.m[1], w, i, one, mone);
+        cv = m.m[2].rp != nullptr ? row_dot(m.m[2], w, i, one, mone) : av * bv;
     } else if (i < n_c + n_pub1) {
         av = fr_t::load_ro(w + (i - n_c));
     }
@@ -192,6 +335,8 @@ void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
         czk__gpu_free(b->g, c->row_ptr[i], c->row_bytes[i]);
         czk__gpu_free(b->g, c->cols[i], c->col_bytes[i]);
         czk__gpu_free(b->g, c->vals[i], c->val_bytes[i]);
+        czk__gpu_free(b->g, c->ci[i], c->val_bytes[i]);
+        czk__gpu_free(b->g, c->dict[i], c->dict_bytes[i]);
     }
     czk__gpu_free(b->g, c->take_a, c->take_bytes);
     czk__gpu_free(b->g, c->take_b, c->take_bytes);
@@ -199,6 +344,8 @@ void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
         (void)cudaHostUnregister((void *)c->reg[i]);
         b->registered -= c->reg_bytes[i];
     }
+    for (int i = 0; i < 3; i++)
+        czk_free(c->ci_host[i]); /* after its unregistration above */
     b->resident_bytes -= c->bytes;
     memset(c, 0, sizeof(*c));
     /* The arena keeps its size (shrinking would cost a device-wide synchronisation); later
@@ -293,6 +440,8 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
     resident_circuit *c = &k->circ;
     const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
     uint8_t *ta = NULL, *tb = NULL;
+    uint16_t *ci[3] = {NULL, NULL, NULL};
+    czk_fr *dict[3] = {NULL, NULL, NULL};
     size_t arena = 0, total = 0, avail;
     int match = 0;
     *placed = 0;
@@ -302,11 +451,14 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
         if (mats[i]->row_ptr == NULL)
             continue;
         uint64_t nnz = mats[i]->row_ptr[cs->n_constraints];
+        size_t nd = 0;
+        CZK_TRY(coef_code(mats[i], (size_t)nnz, &ci[i], &dict[i], &nd, err));
         c->row_bytes[i] = (cs->n_constraints + 1) * sizeof(uint64_t);
         c->col_bytes[i] = (size_t)nnz * sizeof(uint32_t);
-        c->val_bytes[i] = (size_t)nnz * sizeof(czk_fr);
+        c->val_bytes[i] = (size_t)nnz * (ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
+        c->dict_bytes[i] = nd * sizeof(czk_fr);
         total += czk__gpu_align(c->row_bytes[i]) + czk__gpu_align(c->col_bytes[i]) +
-                 czk__gpu_align(c->val_bytes[i]);
+                 czk__gpu_align(c->val_bytes[i]) + czk__gpu_align(c->dict_bytes[i]);
     }
     if (pk->density == CZK_DENSITY_FILTERED) {
         c->take_bytes = cs->n_vars;
@@ -327,8 +479,7 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
         }
         if (arena > avail) {
             memset(c, 0, sizeof(*c));
-            return CZK_OK; /* does not fit: the key's points stay resident, proofs go step
-                              by step */
+            goto out; /* does not fit: the key's points stay resident, proofs go step by step */
         }
         c->cap = cap;
     }
@@ -348,7 +499,12 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
             continue;
         CZK_TRY(upload(b->g, (void **)&c->row_ptr[i], mats[i]->row_ptr, c->row_bytes[i], err));
         CZK_TRY(upload(b->g, (void **)&c->cols[i], mats[i]->cols, c->col_bytes[i], err));
-        CZK_TRY(upload(b->g, (void **)&c->vals[i], mats[i]->vals, c->val_bytes[i], err));
+        if (ci[i] != NULL) {
+            CZK_TRY(upload(b->g, (void **)&c->ci[i], ci[i], c->val_bytes[i], err));
+            CZK_TRY(upload(b->g, (void **)&c->dict[i], dict[i], c->dict_bytes[i], err));
+        } else {
+            CZK_TRY(upload(b->g, (void **)&c->vals[i], mats[i]->vals, c->val_bytes[i], err));
+        }
     }
     if (ta != NULL) {
         CZK_TRY(upload(b->g, (void **)&c->take_a, ta, c->take_bytes, err));
@@ -365,6 +521,10 @@ out:
         memset(c, 0, sizeof(*c));
     czk_free(ta);
     czk_free(tb);
+    for (int i = 0; i < 3; i++) {
+        czk_free(ci[i]);
+        czk_free(dict[i]);
+    }
     return rc;
 }
 
@@ -430,11 +590,9 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     t0 = czk_time_ns();
     CZK_CUDA_TRY(
         err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
-    for (int i = 0; i < 3; i++) {
-        mats.rp[i] = c->row_ptr[i];
-        mats.cols[i] = c->cols[i];
-        mats.vals[i] = (const fr_t *)c->vals[i];
-    }
+    for (int i = 0; i < 3; i++)
+        mats.m[i] = csr1{c->row_ptr[i], c->cols[i], (const fr_t *)c->vals[i], c->ci[i],
+                         (const fr_t *)c->dict[i]};
     czk_fr_neg(&mone, &CZK_FR_ONE);
     memcpy(&one_d, &CZK_FR_ONE, sizeof(one_d));
     memcpy(&mone_d, &mone, sizeof(mone_d));
@@ -526,15 +684,15 @@ out:
  */
 namespace {
 
-/* Rows [r0, r0 + rows) of one streamed matrix: rp holds the rows + 1 row pointers from r0,
- * cols and vals the entries from rp[0] on. */
+/* Rows [r0, r0 + rows) of one streamed matrix: m.rp holds the rows + 1 row pointers from
+ * r0, m.cols and the coefficients the entries from m.rp[0] on. */
 __global__ void __launch_bounds__(256)
-    spmv_chunk_kernel(fr_t *out, const uint64_t *rp, const uint32_t *cols, const fr_t *vals,
-                      const fr_t *w, size_t r0, size_t rows, fr_t one, fr_t mone) {
+    spmv_chunk_kernel(fr_t *out, csr1 m, const fr_t *w, size_t r0, size_t rows, fr_t one,
+                      fr_t mone) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= rows)
         return;
-    row_dot(rp, cols, vals, w, i, one, mone, rp[0]).store(out + r0 + i);
+    row_dot(m, w, i, one, mone, m.rp[0]).store(out + r0 + i);
 }
 
 /* Rows [n_c, n): the inputs' rows w[0..n_in) (A only: n_in = 0 for B and C), then zeros. */
@@ -565,19 +723,20 @@ unsigned grid(size_t n) {
     return (unsigned)((n + 255) / 256);
 }
 
-/* Bytes of one CSR chunk of rows [r0, r1) in a buffer: row pointers, columns, values. */
-size_t chunk_bytes(const uint64_t *rp, size_t r0, size_t r1) {
+/* Bytes of one CSR chunk of rows [r0, r1) in a buffer: row pointers, columns, coefficients
+ * of cb bytes each (2 coded, 32 not). */
+size_t chunk_bytes(const uint64_t *rp, size_t r0, size_t r1, size_t cb) {
     size_t nnz = (size_t)(rp[r1] - rp[r0]);
     return czk__gpu_align((r1 - r0 + 1) * sizeof(uint64_t)) +
-           czk__gpu_align(nnz * sizeof(uint32_t)) + nnz * sizeof(czk_fr);
+           czk__gpu_align(nnz * sizeof(uint32_t)) + nnz * cb;
 }
 
 /* The most rows from r0 (at least one) whose chunk fits `cap` bytes; bytes grow with rows. */
-size_t chunk_end(const uint64_t *rp, size_t r0, size_t n_rows, size_t cap) {
+size_t chunk_end(const uint64_t *rp, size_t r0, size_t n_rows, size_t cap, size_t cb) {
     size_t lo = r0 + 1, hi = n_rows;
     while (lo < hi) {
         size_t mid = lo + (hi - lo + 1) / 2;
-        if (chunk_bytes(rp, r0, mid) <= cap)
+        if (chunk_bytes(rp, r0, mid, cb) <= cap)
             lo = mid;
         else
             hi = mid - 1;
@@ -585,10 +744,11 @@ size_t chunk_end(const uint64_t *rp, size_t r0, size_t n_rows, size_t cap) {
     return lo;
 }
 
-/* out (n rows) = M·W for a streamed matrix M; see the block above. Queued, not waited for. */
-int spmv_streamed(czk__gpu_backend *b, const czk_r1cs_matrix *mat, size_t n_c, size_t n_in,
-                  size_t n, fr_t *out, const fr_t *d_w, char *slots, size_t slot_bytes,
-                  czk_err *err) {
+/* out (n rows) = M·W for a streamed matrix M (coded when ci, its host indices, is not NULL:
+ * dict on the device); see the block above. Queued, not waited for. */
+int spmv_streamed(czk__gpu_backend *b, const czk_r1cs_matrix *mat, const uint16_t *ci,
+                  const czk_fr *dict, size_t n_c, size_t n_in, size_t n, fr_t *out, const fr_t *d_w,
+                  char *slots, size_t slot_bytes, czk_err *err) {
     czk_gpu *g = b->g;
     int rc = CZK_OK;
     czk_fr mone;
@@ -600,13 +760,16 @@ int spmv_streamed(czk__gpu_backend *b, const czk_r1cs_matrix *mat, size_t n_c, s
     CZK_CUDA_TRY(err, cudaEventRecord(b->freed[0], g->stream));
     CZK_CUDA_TRY(err, cudaEventRecord(b->freed[1], g->stream));
     for (size_t r0 = 0, k = 0; r0 < n_c; k++) {
-        const size_t r1 = chunk_end(mat->row_ptr, r0, n_c, slot_bytes), rows = r1 - r0;
+        const size_t cb = ci != NULL ? sizeof(uint16_t) : sizeof(czk_fr);
+        const size_t r1 = chunk_end(mat->row_ptr, r0, n_c, slot_bytes, cb), rows = r1 - r0;
         const uint64_t e0 = mat->row_ptr[r0], nnz = mat->row_ptr[r1] - e0;
         char *sl = slots + (k & 1) * slot_bytes;
         uint64_t *d_rp = (uint64_t *)sl;
         uint32_t *d_cols = (uint32_t *)(sl + czk__gpu_align((rows + 1) * sizeof(uint64_t)));
-        fr_t *d_vals = (fr_t *)((char *)d_cols + czk__gpu_align(nnz * sizeof(uint32_t)));
-        if (chunk_bytes(mat->row_ptr, r0, r1) > slot_bytes) {
+        char *d_coef = (char *)d_cols + czk__gpu_align(nnz * sizeof(uint32_t));
+        csr1 m = {d_rp, d_cols, ci != NULL ? nullptr : (const fr_t *)d_coef,
+                  ci != NULL ? (const uint16_t *)d_coef : nullptr, (const fr_t *)dict};
+        if (chunk_bytes(mat->row_ptr, r0, r1, cb) > slot_bytes) {
             rc = czk_err_set(err, CZK_EINTERNAL, "gpu: row %zu of %llu entries exceeds a chunk", r0,
                              (unsigned long long)nnz);
             goto out;
@@ -617,12 +780,13 @@ int spmv_streamed(czk__gpu_backend *b, const czk_r1cs_matrix *mat, size_t n_c, s
                                           cudaMemcpyHostToDevice, b->copy_stream));
         CZK_CUDA_TRY(err, cudaMemcpyAsync(d_cols, mat->cols + e0, nnz * sizeof(uint32_t),
                                           cudaMemcpyHostToDevice, b->copy_stream));
-        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_vals, mat->vals + e0, nnz * sizeof(czk_fr),
-                                          cudaMemcpyHostToDevice, b->copy_stream));
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(d_coef,
+                                          ci != NULL ? (const void *)(ci + e0)
+                                                     : (const void *)(mat->vals + e0),
+                                          nnz * cb, cudaMemcpyHostToDevice, b->copy_stream));
         CZK_CUDA_TRY(err, cudaEventRecord(b->ready[k & 1], b->copy_stream));
         CZK_CUDA_TRY(err, cudaStreamWaitEvent(g->stream, b->ready[k & 1], 0));
-        spmv_chunk_kernel<<<grid(rows), 256, 0, g->stream>>>(out, d_rp, d_cols, d_vals, d_w, r0,
-                                                             rows, one_d, mone_d);
+        spmv_chunk_kernel<<<grid(rows), 256, 0, g->stream>>>(out, m, d_w, r0, rows, one_d, mone_d);
         CZK_CUDA_TRY(err, cudaGetLastError());
         CZK_CUDA_TRY(err, cudaEventRecord(b->freed[k & 1], g->stream));
         r0 = r1;
@@ -745,8 +909,8 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
         err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
     for (int i = 0; i < 3; i++) {
         fr_t *v = (fr_t *)(i == 0 ? v1 : v2);
-        CZK_TRY(spmv_streamed(b, mats[i], n_c, i == 0 ? n_pub1 : 0, n, v, (const fr_t *)d_w, r,
-                              c->slot_bytes, err));
+        CZK_TRY(spmv_streamed(b, mats[i], c->ci_host[i], c->dict[i], n_c, i == 0 ? n_pub1 : 0, n, v,
+                              (const fr_t *)d_w, r, c->slot_bytes, err));
         CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
         t1 = czk_time_ns();
         if (tm != NULL)
@@ -833,6 +997,9 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     size_t take = 0, used, avail, region, slot_min = 0, slot_max = 0, want, sel = 0, s1 = 0, s2 = 0,
            arena;
     uint8_t *ta = NULL, *tb = NULL;
+    uint16_t *ci[3] = {NULL, NULL, NULL};
+    czk_fr *dict[3] = {NULL, NULL, NULL};
+    size_t nd[3] = {0, 0, 0};
     int match = 0;
     *placed = 0;
     memset(c, 0, sizeof(*c));
@@ -844,19 +1011,32 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     avail = b->budget > used ? b->budget - used : 0;
     if (avail < a_w + 2 * a_v + CZK__GPU_ARENA_ALIGN)
         return CZK_OK;
+    /* Coded coefficients cross the bus in 2 bytes instead of 32; their tables stay on the
+     * device (counted with the density bytes). */
+    for (int i = 0; i < 3; i++) {
+        CZK_TRY(coef_code(mats[i], (size_t)mats[i]->row_ptr[cs->n_constraints], &ci[i], &dict[i],
+                          &nd[i], err));
+        take += czk__gpu_align(nd[i] * sizeof(czk_fr));
+    }
+    used = czk__gpu_tables_bytes() + b->resident_bytes + take;
+    avail = b->budget > used ? b->budget - used : 0;
+    if (avail < a_w + 2 * a_v + CZK__GPU_ARENA_ALIGN)
+        goto out;
     region = avail - a_w - a_v - CZK__GPU_ARENA_ALIGN; /* V2 and R */
     /* The SpMV's two chunk buffers in R: a chunk holds at least its largest row and at
      * most its whole matrix. */
     for (int i = 0; i < 3; i++) {
         const uint64_t *rp = mats[i]->row_ptr;
+        const size_t cb = ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr);
+        size_t most = 0;
         for (size_t r = 0; r < cs->n_constraints; r++)
-            slot_min = max_sz(slot_min, (size_t)(rp[r + 1] - rp[r]));
-        slot_max = max_sz(slot_max, chunk_bytes(rp, 0, cs->n_constraints));
+            most = max_sz(most, (size_t)(rp[r + 1] - rp[r]));
+        slot_min = max_sz(slot_min, czk__gpu_align(2 * sizeof(uint64_t)) +
+                                        czk__gpu_align(most * sizeof(uint32_t)) + most * cb);
+        slot_max = max_sz(slot_max, chunk_bytes(rp, 0, cs->n_constraints, cb));
     }
-    slot_min = czk__gpu_align(2 * sizeof(uint64_t)) + czk__gpu_align(slot_min * sizeof(uint32_t)) +
-               slot_min * sizeof(czk_fr);
     if (region < a_v + 2 * slot_min)
-        return CZK_OK;
+        goto out;
     c->slot_bytes = ((region - a_v) / 2) & ~(CZK__GPU_ARENA_ALIGN - 1);
     c->slot_bytes =
         c->slot_bytes < czk__gpu_align(slot_max) ? c->slot_bytes : czk__gpu_align(slot_max);
@@ -871,7 +1051,7 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
                                                  (int *)nullptr, (int)cs->n_vars));
     if (c->batch[0] == 0 || c->batch[1] == 0 || sel > region) {
         memset(c, 0, sizeof(*c));
-        return CZK_OK;
+        goto out;
     }
     /* The arena: no more of the budget than the chosen buffers use. */
     CZK_TRY(czk__gpu_msm_g1_scratch(b->g, c->batch[0], &s1, err));
@@ -910,6 +1090,15 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
         CZK_TRY(upload(b->g, (void **)&c->take_a, ta, c->take_bytes, err));
         CZK_TRY(upload(b->g, (void **)&c->take_b, tb, c->take_bytes, err));
     }
+    for (int i = 0; i < 3; i++) {
+        if (ci[i] == NULL)
+            continue;
+        c->val_bytes[i] = (size_t)mats[i]->row_ptr[cs->n_constraints] * sizeof(uint16_t);
+        c->dict_bytes[i] = nd[i] * sizeof(czk_fr);
+        CZK_TRY(upload(b->g, (void **)&c->dict[i], dict[i], c->dict_bytes[i], err));
+        c->ci_host[i] = ci[i]; /* the circuit's now: freed with it */
+        ci[i] = NULL;
+    }
     /* Largest first: when the limit cannot cover them all, the most traffic goes locked. */
     {
         const void *p[REGISTERED_MAX] = {pk->h, pk->l, pk->a, pk->b_g2, pk->b_g1};
@@ -919,8 +1108,10 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
             pk->n_b_g1 * sizeof(czk_g1_affine)};
         for (int i = 0; i < 3; i++) {
             uint64_t nnz = mats[i]->row_ptr[cs->n_constraints];
-            p[KEY_ARRAYS + 3 * i] = mats[i]->vals;
-            sz[KEY_ARRAYS + 3 * i] = (size_t)nnz * sizeof(czk_fr);
+            p[KEY_ARRAYS + 3 * i] =
+                c->ci_host[i] != NULL ? (const void *)c->ci_host[i] : (const void *)mats[i]->vals;
+            sz[KEY_ARRAYS + 3 * i] =
+                (size_t)nnz * (c->ci_host[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
             p[KEY_ARRAYS + 3 * i + 1] = mats[i]->cols;
             sz[KEY_ARRAYS + 3 * i + 1] = (size_t)nnz * sizeof(uint32_t);
             p[KEY_ARRAYS + 3 * i + 2] = mats[i]->row_ptr;
@@ -940,5 +1131,9 @@ out:
         k->pk = NULL;
     czk_free(ta);
     czk_free(tb);
+    for (int i = 0; i < 3; i++) {
+        czk_free(ci[i]);
+        czk_free(dict[i]);
+    }
     return rc;
 }

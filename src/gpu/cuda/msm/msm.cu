@@ -287,7 +287,7 @@ void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0) {
     p->seg_out = off;
     off += p->nwin;
     p->m0 = (size_t)p->nwin * n;
-    p->m1 = 2 * div_up(p->m0, L0);
+    p->m1 = 2 * div_up(p->m0, p->L0);
     p->m2 = 2 * div_up(p->m1, MSM_L1);
     size_t empty = (size_t)p->nwin * p->half;
     p->end_bit = 1;
