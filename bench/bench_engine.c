@@ -143,12 +143,13 @@ static void timeline(const char *backend, double *window, double *busy, size_t *
 static void usage(void) {
     fprintf(stderr, "usage: bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] "
                     "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] "
-                    "[--log FILE]\n");
+                    "[--vram GIB] [--log FILE]\n");
 }
 
 int main(int argc, char **argv) {
     unsigned k = 16, jobs = 8, parts = 4, inflight = 2, workers = 2, synth = 0, solve = 0;
     const char *backend = "auto", *log_path = NULL;
+    double vram_gib = 0; /* 0: the device's free memory; a small card's size streams keys */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (i + 1 >= argc) {
@@ -174,6 +175,8 @@ int main(int argc, char **argv) {
             backend = v;
         else if (strcmp(a, "--log") == 0)
             log_path = v;
+        else if (strcmp(a, "--vram") == 0)
+            vram_gib = atof(v);
         else {
             usage();
             return 2;
@@ -196,6 +199,8 @@ int main(int argc, char **argv) {
     cfg.synth_threads = synth;
     cfg.log = on_log;
     cfg.log_level = CZK_LOG_INFO;
+    if (vram_gib > 0)
+        cfg.vram_budget_bytes = (uint64_t)(vram_gib * (double)(1ull << 30));
     czk_engine *e = NULL;
     czk_err err = {0, ""};
     if (czk_engine_create(&e, &cfg, &err) != CZK_OK) {

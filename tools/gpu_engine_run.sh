@@ -2,7 +2,10 @@
 # Runs the engine benchmark on the GPU machine (the lead runs this through the device tool,
 # with gpu-bin in the carry list) and samples the device's utilisation beside it.
 #
-#   sh tools/gpu_engine_run.sh K JOBS PARTITIONS INFLIGHT [WORKERS]
+#   sh tools/gpu_engine_run.sh K JOBS PARTITIONS INFLIGHT [WORKERS] [VRAM_GIB]
+#
+# VRAM_GIB (default: all free memory) limits the engine's device budget, as a smaller card
+# would; a key that does not fit beside a partition's working set is then streamed.
 #
 # gpu-bin/bench_engine is built here like czk_gpu_test (tools/gpu_run.sh):
 #   cmake --build build --target bench_engine && cp build/bench_engine gpu-bin/
@@ -19,11 +22,12 @@ jobs=${2:-16}
 parts=${3:-4}
 inflight=${4:-4}
 workers=${5:-2}
+vram=${6:-0}
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv,noheader,nounits \
     -lms 100 >"$out/smi.csv" 2>&1 &
 smi=$!
 gpu-bin/bench_engine --k "$k" --jobs "$jobs" --partitions "$parts" --inflight "$inflight" \
-    --workers "$workers" --log "$out/engine.log" >"$out/engine.out" 2>"$out/engine.err"
+    --workers "$workers" --vram "$vram" --log "$out/engine.log" >"$out/engine.out" 2>"$out/engine.err"
 rc=$?
 kill "$smi" 2>/dev/null
 wait "$smi" 2>/dev/null
