@@ -73,7 +73,7 @@ struct resident_circuit {
      * through the arena; only the density bytes live on the device. */
     int streamed;
     size_t slot_bytes;               /* one of the two CSR chunk buffers of the SpMV */
-    size_t batch[2];                 /* G1 and G2 points per streamed MSM batch */
+    size_t batch[3];                 /* G1, G2 and H MSM points per streamed batch */
     const void *reg[REGISTERED_MAX]; /* what cudaHostRegister accepted */
     size_t reg_bytes[REGISTERED_MAX];
     int n_reg;

@@ -668,19 +668,20 @@ out:
 
 /*
  * Streamed proofs: a key that does not fit on the device beside a proof's working set (a
- * 2^27 PoRep partition on a 16 GB card: 45 GiB of points, 28 GiB of matrices) still proves
+ * 2^27 PoRep partition on a 16 GB card: 45 GiB of points, 8 GiB of coded matrices) proves
  * from the witness alone. The key's points and the circuit's matrices stay in host memory,
  * page-locked in place (cudaHostRegister: they cross the bus at full speed, and locking
  * memory that is already loaded takes none), and flow through the arena in chunks on a
  * second stream while the context's stream computes on the chunk before.
  *
- * Arena: [W: 32·n_vars][V1: 32·max(n, n_a, n_b)][V2: as V1][R: the rest]. The h step must
- * never hold W and three vectors (17 GB at 2^27), so it keeps two: a = A·W goes to V1 and
- * through its two transforms; b = B·W to V2, then V1 = a·b pointwise (coset evaluations);
- * c = C·W to V2, its transforms, then V1 = (V1 − V2)·z and the last transform. Each SpMV
- * streams its matrix's rows in chunks through two buffers in R. The MSMs then stream their
- * points in batches through two buffers in V2 + R, beside one MSM's scratch; the H MSM's
- * scalars are V1, the others' the witness or its density selection (in V1, h being done).
+ * Arena: [V1: 32·max(n, n_a, n_b)][W: 32·n_vars][V2: as V1][R: the rest]. First the MSMs
+ * over the witness: A, B_G1, B_G2 (scalars: W's density selections, in V1) and L, their
+ * points streamed in batches through two buffers in V2 + R beside one MSM's scratch. Then
+ * h, which must never hold W and three vectors (17 GB at 2^27), so it keeps two: a = A·W
+ * goes to V1 and through its two transforms; b = B·W to V2, then V1 = a·b pointwise (coset
+ * evaluations); c = C·W to V2, its transforms, then V1 = (V1 − V2)·z and the last
+ * transform. Each SpMV streams its matrix's rows in chunks through two buffers in R. Last
+ * the H MSM over V1, whose batches also take W's space (the witness is done with).
  */
 namespace {
 
@@ -888,9 +889,11 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
     const unsigned lg = domain_lg(n);
     const size_t a_w = czk__gpu_align(n_vars * sizeof(czk_fr)),
                  a_v = czk__gpu_align(max_sz(n, m) * sizeof(czk_fr));
-    char *base = (char *)b->arena, *d_w = base, *v1 = d_w + a_w, *v2 = v1 + a_v, *r = v2 + a_v;
-    /* The MSMs' region (V2 and R) less the last aligned unit, which holds a select's count. */
-    const size_t region = b->arena_bytes - a_w - a_v - CZK__GPU_ARENA_ALIGN;
+    char *base = (char *)b->arena, *v1 = base, *d_w = v1 + a_v, *v2 = d_w + a_w, *r = v2 + a_v;
+    /* The MSMs' regions (V2 and R; W, V2 and R for the H MSM) less the last aligned unit,
+     * which holds a select's count. */
+    const size_t region = b->arena_bytes - a_v - a_w - CZK__GPU_ARENA_ALIGN,
+                 region_h = region + a_w;
     const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
     int *d_count = (int *)(base + b->arena_bytes - CZK__GPU_ARENA_ALIGN);
     size_t sel_bytes = 0;
@@ -904,9 +907,47 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
                            b->arena_bytes, c->arena_bytes);
     czk__gpu_h_consts(pk->h_basis, n, &c->omega_2n, &shift, &z);
     memcpy(&zd, &z, sizeof(zd));
-
     CZK_CUDA_TRY(
         err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
+
+    /* 1: the MSMs over the witness (A, B_G1, B_G2 over its density selections in V1, L). */
+    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel_bytes, (const fr_t *)nullptr,
+                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
+                                                 (int *)nullptr, (int)n_vars));
+    sc = d_w;
+    if (c->take_a != NULL) {
+        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(v2, sel_bytes, (const fr_t *)d_w, c->take_a,
+                                                     (fr_t *)v1, d_count, (int)n_vars, g->stream));
+        sc = v1;
+    }
+    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->a, pk->a, sc, pk->n_a, c->batch[0], v2, region,
+                                            err));
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_a_ns += t1 - t0;
+    sc = d_w;
+    if (c->take_b != NULL) {
+        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(v2, sel_bytes, (const fr_t *)d_w, c->take_b,
+                                                     (fr_t *)v1, d_count, (int)n_vars, g->stream));
+        sc = v1;
+    }
+    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->b_g1, pk->b_g1, sc, pk->n_b_g1, c->batch[0],
+                                            v2, region, err));
+    t0 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_b_g1_ns += t0 - t1;
+    CZK_TRY(msm_streamed<czk__gpu_group_g2>(b, &out->b_g2, pk->b_g2, sc, pk->n_b_g2, c->batch[1],
+                                            v2, region, err));
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_b_g2_ns += t1 - t0;
+    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->l, pk->l, d_w + n_pub1 * sizeof(czk_fr),
+                                            n_vars - n_pub1, c->batch[0], v2, region, err));
+    t0 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_l_ns += t0 - t1;
+
+    /* 2: a, b, c and h in V1 (see the block above). */
     for (int i = 0; i < 3; i++) {
         fr_t *v = (fr_t *)(i == 0 ? v1 : v2);
         CZK_TRY(spmv_streamed(b, mats[i], c->ci_host[i], c->dict[i], n_c, i == 0 ? n_pub1 : 0, n, v,
@@ -937,47 +978,12 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
             tm->h_ns += t0 - t1;
     }
 
-    /* The MSMs; V1 holds h, then the selections. */
-    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->h, pk->h, v1, pk->n_h, c->batch[0], v2, region,
-                                            err));
+    /* 3: the H MSM over h in V1; the witness is dead, so its batches take W's space too. */
+    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->h, pk->h, v1, pk->n_h, c->batch[2], d_w,
+                                            region_h, err));
     t1 = czk_time_ns();
     if (tm != NULL)
         tm->msm_h_ns += t1 - t0;
-    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel_bytes, (const fr_t *)nullptr,
-                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
-                                                 (int *)nullptr, (int)n_vars));
-    sc = d_w;
-    if (c->take_a != NULL) {
-        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(v2, sel_bytes, (const fr_t *)d_w, c->take_a,
-                                                     (fr_t *)v1, d_count, (int)n_vars, g->stream));
-        sc = v1;
-    }
-    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->a, pk->a, sc, pk->n_a, c->batch[0], v2, region,
-                                            err));
-    t0 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_a_ns += t0 - t1;
-    sc = d_w;
-    if (c->take_b != NULL) {
-        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(v2, sel_bytes, (const fr_t *)d_w, c->take_b,
-                                                     (fr_t *)v1, d_count, (int)n_vars, g->stream));
-        sc = v1;
-    }
-    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->b_g1, pk->b_g1, sc, pk->n_b_g1, c->batch[0],
-                                            v2, region, err));
-    t1 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_b_g1_ns += t1 - t0;
-    CZK_TRY(msm_streamed<czk__gpu_group_g2>(b, &out->b_g2, pk->b_g2, sc, pk->n_b_g2, c->batch[1],
-                                            v2, region, err));
-    t0 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_b_g2_ns += t0 - t1;
-    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->l, pk->l, d_w + n_pub1 * sizeof(czk_fr),
-                                            n_vars - n_pub1, c->batch[0], v2, region, err));
-    t1 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_l_ns += t1 - t0;
 out:
     czk_memclear_explicit(&z, sizeof(z));
     return rc;
@@ -1040,8 +1046,11 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     c->slot_bytes = ((region - a_v) / 2) & ~(CZK__GPU_ARENA_ALIGN - 1);
     c->slot_bytes =
         c->slot_bytes < czk__gpu_align(slot_max) ? c->slot_bytes : czk__gpu_align(slot_max);
-    /* The MSM batches in V2 + R (CUB's select storage lives there too). */
+    /* The MSM batches in V2 + R (CUB's select storage lives there too); the H MSM's in
+     * W + V2 + R (it runs last, when the witness is no longer needed). */
     CZK_TRY(stream_batch<czk__gpu_group_g1>(b->g, most1, region, &c->batch[0], err));
+    CZK_TRY(stream_batch<czk__gpu_group_g1>(b->g, pk->n_h > 0 ? pk->n_h : 1, region + a_w,
+                                            &c->batch[2], err));
     if (pk->n_b_g2 > 0)
         CZK_TRY(stream_batch<czk__gpu_group_g2>(b->g, pk->n_b_g2, region, &c->batch[1], err));
     else
@@ -1049,7 +1058,7 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel, (const fr_t *)nullptr,
                                                  (const uint8_t *)nullptr, (fr_t *)nullptr,
                                                  (int *)nullptr, (int)cs->n_vars));
-    if (c->batch[0] == 0 || c->batch[1] == 0 || sel > region) {
+    if (c->batch[0] == 0 || c->batch[1] == 0 || c->batch[2] == 0 || sel > region) {
         memset(c, 0, sizeof(*c));
         goto out;
     }
@@ -1063,6 +1072,9 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     if (pk->n_b_g2 > 0)
         want = max_sz(want,
                       2 * czk__gpu_align(c->batch[1] * sizeof(czk_g2_affine)) + czk__gpu_align(s2));
+    CZK_TRY(czk__gpu_msm_g1_scratch(b->g, c->batch[2], &s1, err));
+    s1 = 2 * czk__gpu_align(c->batch[2] * sizeof(czk_g1_affine)) + czk__gpu_align(s1);
+    want = max_sz(want, s1 > a_w ? s1 - a_w : 0); /* the H MSM has W's space too */
     arena = a_w + a_v + want + CZK__GPU_ARENA_ALIGN;
 
     CZK_TRY(density_take(pk, cs, &ta, &tb, &match, err));
