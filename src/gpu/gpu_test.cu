@@ -1125,8 +1125,8 @@ __device__ __forceinline__ uint32_t addrate_next(uint32_t s) {
 }
 
 /* Folds the limbs of an Fp element into h (the checksum that keeps the work alive). */
-__device__ __forceinline__ uint32_t addrate_fold(uint32_t h, const czk_cuda::fp_t &a) {
-    for (int i = 0; i < czk_cuda::fp_t::N; i++)
+template <class F> __device__ __forceinline__ uint32_t addrate_fold(uint32_t h, const F &a) {
+    for (int i = 0; i < F::N; i++)
         h ^= a.l[i] * (2u * (uint32_t)i + 1u);
     return h;
 }
@@ -1155,21 +1155,34 @@ __global__ void __launch_bounds__(BLOCK, MINB)
     atomicXor(sink, h);
 }
 
+/* Table entry i's x-coordinate as an element of F: Fp itself, or for Fr its low 8 limbs with
+ * the top bits cleared (below r, as Montgomery products assume; the values do not matter). */
+template <class F> __device__ __forceinline__ F fpmul_input(const czk_cuda::g1_affine_t *p) {
+    czk_cuda::fp_t x = czk_cuda::fp_t::load_ro(&p->x);
+    F r;
+#pragma unroll
+    for (int i = 0; i < F::N; i++)
+        r.l[i] = x.l[i];
+    if (F::N == 8)
+        r.l[7] &= 0x3fffffffu;
+    return r;
+}
+
 /*
- * k rounds of NC independent dependent chains a_j <- a_j·b per thread (Fp, Montgomery):
- * mul_wide (WIDE, what the curve formulas use) or operator*. Inputs are table x-coordinates.
+ * k rounds of NC independent dependent chains a_j <- a_j·b per thread (Montgomery, F = Fp or
+ * Fr): mul_wide (WIDE, what the curve formulas and the NTT use) or operator*. Inputs come
+ * from the table's x-coordinates.
  */
-template <unsigned BLOCK, unsigned MINB, unsigned NC, bool WIDE>
+template <class F, unsigned BLOCK, unsigned MINB, unsigned NC, bool WIDE>
 __global__ void __launch_bounds__(BLOCK, MINB)
     fpmul_kernel(uint32_t *sink, const czk_cuda::g1_affine_t *table, unsigned k) {
-    typedef czk_cuda::fp_t F;
     const uint32_t mask = (1u << ADDRATE_LG) - 1, tid = blockIdx.x * blockDim.x + threadIdx.x;
     F a[NC];
-    const F b = F::load_ro(&table[(tid * 7u + 3u) & mask].x);
+    const F b = fpmul_input<F>(&table[(tid * 7u + 3u) & mask]);
     uint32_t h = 0;
 #pragma unroll
     for (unsigned j = 0; j < NC; j++)
-        a[j] = F::load_ro(&table[(tid + 977u * j) & mask].x);
+        a[j] = fpmul_input<F>(&table[(tid + 977u * j) & mask]);
     for (unsigned i = 0; i < k; i++) {
 #pragma unroll
         for (unsigned j = 0; j < NC; j++)
@@ -1211,11 +1224,14 @@ static void bench_addrate(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
         {addrate_kernel<512, 1, true>, 512, 1, 1, 512, "mixed add, L2 table"},
         {addrate_kernel<128, 1, false>, 128, 1, 1, 512, "mixed add, registers"},
         {addrate_kernel<128, 4, false>, 128, 4, 1, 512, "mixed add, registers"},
-        {fpmul_kernel<256, 1, 1, true>, 256, 1, 1, 8192, "Fp mul_wide, 1 chain"},
-        {fpmul_kernel<256, 1, 4, true>, 256, 1, 4, 2048, "Fp mul_wide, 4 chains"},
-        {fpmul_kernel<256, 1, 1, false>, 256, 1, 1, 8192, "Fp operator*, 1 chain"},
-        {fpmul_kernel<256, 1, 4, false>, 256, 1, 4, 2048, "Fp operator*, 4 chains"},
-        {fpmul_kernel<256, 2, 4, false>, 256, 2, 4, 2048, "Fp operator*, 4 chains"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 1, true>, 256, 1, 1, 8192, "Fp mul_wide, 1 chain"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 4, true>, 256, 1, 4, 2048, "Fp mul_wide, 4 chains"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 1, false>, 256, 1, 1, 8192, "Fp operator*, 1 chain"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 4, false>, 256, 1, 4, 2048, "Fp operator*, 4 chains"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 2, 4, false>, 256, 2, 4, 2048, "Fp operator*, 4 chains"},
+        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 1, true>, 256, 1, 1, 8192, "Fr mul_wide, 1 chain"},
+        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 4, true>, 256, 1, 4, 2048, "Fr mul_wide, 4 chains"},
+        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 1, false>, 256, 1, 1, 8192, "Fr operator*, 1 chain"},
     };
     const size_t n = (size_t)1 << ADDRATE_LG;
     czk_g1_affine *p = (czk_g1_affine *)czk_malloc(n * sizeof(*p));
