@@ -597,7 +597,7 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     memcpy(&one_d, &CZK_FR_ONE, sizeof(one_d));
     memcpy(&mone_d, &mone, sizeof(mone_d));
     /* (A thread per row of one matrix, three launches, measured the same at 2^24 on the
-     * H200, run 20: 28.1 ms against 27.4 with the upload.) */
+     * H200, run 19: 28.1 ms against 27.4 with the upload.) */
     spmv_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->stream>>>(
         (fr_t *)dv[0], (fr_t *)dv[1], (fr_t *)dv[2], mats, (const fr_t *)d_w, cs->n_constraints,
         n_pub1, n, one_d, mone_d);

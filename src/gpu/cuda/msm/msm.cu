@@ -38,6 +38,11 @@ using czk_cuda::fr_t;
 /* Sorted entries per thread in the first accumulation level (the default: CZK_GPU_MSM_L0
  * picks 32, 64, 128 or 256), and in the later ones. */
 #define MSM_L0 64
+/* Variants of the G1 accumulation kernel (CZK_GPU_MSM_ACC_MINB, czk__gpu_msm_force_acc):
+ * 1 .. 4 = 128 threads a block with launch bounds of that many blocks per SM (ptxas: 182,
+ * 182, 166 and 128 registers); 5, 6 = 256 threads with 1 or 2 (182 or 128). The arithmetic
+ * benchmark (run 19) adds fastest at 256 threads and 168 registers. */
+#define MSM_ACC_VARIANTS 6
 /* The automatic choice (msm_l0): the range, and the threads to keep. H200 run 13, 2^24
  * uniform G1 (2.2·10^8 entries): L0 = 32, 64, 128, 256 gave 160, 152, 147, 144 ms of
  * accumulation with 158 registers, 144, 138, 134, 134 ms with 128 (4 blocks per SM). */
@@ -149,12 +154,13 @@ unsigned msm_env_c(void) {
 std::atomic<unsigned> msm_forced_c{0};
 
 /* CZK_GPU_MSM_ACC_MINB (tuning): the G1 accumulation kernel's launch-bounds variant, blocks
- * per SM in 1..4, read once; 0 = the default, CZK_MSM_ACC_G1_MIN_BLOCKS. */
+ * per SM in 1..4 or 256-thread blocks (5, 6; MSM_ACC_VARIANTS), read once; 0 = the default,
+ * CZK_MSM_ACC_G1_VARIANT. */
 unsigned msm_env_minb(void) {
     static const unsigned b = [] {
         const char *v = getenv("CZK_GPU_MSM_ACC_MINB");
         unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
-        return x >= 1 && x <= 4 ? (unsigned)x : 0u;
+        return x >= 1 && x <= MSM_ACC_VARIANTS ? (unsigned)x : 0u;
     }();
     return b;
 }
@@ -182,7 +188,7 @@ unsigned msm_acc_minb(void) {
     unsigned b = msm_forced_minb.load(std::memory_order_relaxed);
     if (b == 0)
         b = msm_env_minb();
-    return b != 0 ? b : CZK_MSM_ACC_G1_MIN_BLOCKS;
+    return b != 0 ? b : CZK_MSM_ACC_G1_VARIANT;
 }
 
 /*
@@ -467,34 +473,37 @@ out:
 
 /*
  * Launches step 3 (msm_acc_points_kernel) over the plan's m0 sorted entries in chunks of
- * p->L0, with the launch-bounds variant msm_acc_minb() for G1 (1 .. 4 blocks per SM; G2 has
+ * p->L0, with the launch-bounds variant msm_acc_minb() for G1 (MSM_ACC_VARIANTS; G2 has
  * only the variant with 1). The caller checks cudaGetLastError.
  */
+template <class A, class X, unsigned BLOCK, unsigned MINB>
+void msm_acc_launch_v(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *pk, X *pv,
+                      const uint32_t *keys, const uint32_t *vals, const A *pts, uint32_t empty) {
+    const unsigned grid = (unsigned)div_up(div_up(p->m0, p->L0), BLOCK);
+    czk_cuda::msm_acc_points_kernel<A, X, BLOCK, MINB>
+        <<<grid, BLOCK, 0, g->stream>>>(buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
+}
+
 template <class A, class X>
 void msm_acc_launch(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *pk, X *pv,
                     const uint32_t *keys, const uint32_t *vals, const A *pts, uint32_t empty) {
-    const unsigned grid = (unsigned)div_up(div_up(p->m0, p->L0), MSM_ACC_BLOCK);
-    cudaStream_t st = g->stream;
     if constexpr (sizeof(A) == 96) {
         switch (msm_acc_minb()) {
         case 2:
-            czk_cuda::msm_acc_points_kernel<A, X, 2><<<grid, MSM_ACC_BLOCK, 0, st>>>(
-                buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
-            return;
+            return msm_acc_launch_v<A, X, 128, 2>(g, p, buckets, pk, pv, keys, vals, pts, empty);
         case 3:
-            czk_cuda::msm_acc_points_kernel<A, X, 3><<<grid, MSM_ACC_BLOCK, 0, st>>>(
-                buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
-            return;
+            return msm_acc_launch_v<A, X, 128, 3>(g, p, buckets, pk, pv, keys, vals, pts, empty);
         case 4:
-            czk_cuda::msm_acc_points_kernel<A, X, 4><<<grid, MSM_ACC_BLOCK, 0, st>>>(
-                buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
-            return;
+            return msm_acc_launch_v<A, X, 128, 4>(g, p, buckets, pk, pv, keys, vals, pts, empty);
+        case 5:
+            return msm_acc_launch_v<A, X, 256, 1>(g, p, buckets, pk, pv, keys, vals, pts, empty);
+        case 6:
+            return msm_acc_launch_v<A, X, 256, 2>(g, p, buckets, pk, pv, keys, vals, pts, empty);
         default:
             break;
         }
     }
-    czk_cuda::msm_acc_points_kernel<A, X, 1>
-        <<<grid, MSM_ACC_BLOCK, 0, st>>>(buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
+    msm_acc_launch_v<A, X, 128, 1>(g, p, buckets, pk, pv, keys, vals, pts, empty);
 }
 
 /*
@@ -839,7 +848,8 @@ void czk__gpu_msm_force_window(unsigned c) {
 }
 
 void czk__gpu_msm_force_acc(unsigned minb, unsigned l0) {
-    msm_forced_minb.store(minb >= 1 && minb <= 4 ? minb : 0, std::memory_order_relaxed);
+    msm_forced_minb.store(minb >= 1 && minb <= MSM_ACC_VARIANTS ? minb : 0,
+                          std::memory_order_relaxed);
     msm_forced_l0.store(msm_l0_valid(l0) ? l0 : 0, std::memory_order_relaxed);
 }
 

@@ -151,18 +151,17 @@ __device__ __forceinline__ void msm_store_bucket(X *buckets, uint32_t key, uint3
         acc.store(buckets + key);
 }
 
-/* Threads per block of msm_acc_points_kernel (its shared staging is sized by it). */
-#define MSM_ACC_BLOCK 128
 /*
- * Blocks per SM that msm_acc_points_kernel asks ptxas to fit (launch bounds, its MINB
- * argument) for G1 (96-byte points); G2 keeps 1. At 128 threads, 2 blocks allow up to 255
- * registers, 3 up to 168 and 4 up to 128. msm.cu instantiates G1 with 1 .. 4 and picks one
- * at run time (CZK_GPU_MSM_ACC_MINB); this is the choice without it. H200 run 13 (2^24
- * uniform): 4 (128 registers) accumulates in 134 ms where 1 to 3 (158 registers, so 3
- * blocks either way) take 144 ms; -DCZK_MSM_ACC_G1_MIN_BLOCKS=n changes it.
+ * The G1 accumulation variant used without CZK_GPU_MSM_ACC_MINB (msm.cu's MSM_ACC_VARIANTS:
+ * launch bounds of 1 .. 4 blocks of 128 threads per SM, 5 and 6 blocks of 256 with 1 or 2);
+ * G2 always takes 128 threads and 1 (a G2 point is 48 registers). H200, 2^24 uniform,
+ * accumulation step: run 13, 144 ms with 128 threads and 158 registers (3 blocks), 134 ms
+ * with 128 registers (4); run 20, 124-125 ms with 256 threads and 182 registers (one block,
+ * 8 warps: the arithmetic benchmark's fastest shape too) against 128-129 ms for 4.
+ * -DCZK_MSM_ACC_G1_VARIANT=n changes it.
  */
-#ifndef CZK_MSM_ACC_G1_MIN_BLOCKS
-#define CZK_MSM_ACC_G1_MIN_BLOCKS 4
+#ifndef CZK_MSM_ACC_G1_VARIANT
+#define CZK_MSM_ACC_G1_VARIANT 5
 #endif
 
 /* 16-byte asynchronous copy global -> shared (sm_80+), cached in L2 only: the points are
@@ -201,13 +200,13 @@ template <class A> __device__ __forceinline__ void msm_prefetch_point(A *dst, co
  * register count (and so the occupancy) as it was: a G2 point is 48 registers. The run logic
  * is unchanged: the same entries are added in the same order.
  */
-template <class A, class X, unsigned MINB>
-__global__ void __launch_bounds__(MSM_ACC_BLOCK, MINB)
+template <class A, class X, unsigned BLOCK, unsigned MINB>
+__global__ void __launch_bounds__(BLOCK, MINB)
     msm_acc_points_kernel(X *buckets, uint32_t *pkeys, X *pvals, const uint32_t *keys,
                           const uint32_t *vals, const A *points, size_t m, unsigned L,
                           uint32_t empty) {
     typedef decltype(A::x) F;
-    __shared__ A stage[2][MSM_ACC_BLOCK];
+    __shared__ A stage[2][BLOCK];
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t begin = t * L;
     if (begin >= m)
