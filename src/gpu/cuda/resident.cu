@@ -431,6 +431,23 @@ out:
     return rc;
 }
 
+/* The end of an attach: on failure, what was placed of k's circuit goes; the host arrays
+ * the attach made go either way. */
+void attach_end(czk__gpu_backend *b, resident_key *k, int rc, uint8_t *ta, uint8_t *tb,
+                uint16_t *const ci[3], czk_fr *const dict[3]) {
+    resident_circuit *c = &k->circ;
+    if (rc != CZK_OK && c->cs != NULL)
+        czk__gpu_circuit_free(b, k);
+    else if (rc != CZK_OK)
+        memset(c, 0, sizeof(*c));
+    czk_free(ta);
+    czk_free(tb);
+    for (int i = 0; i < 3; i++) {
+        czk_free(ci[i]);
+        czk_free(dict[i]);
+    }
+}
+
 } // namespace
 
 int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
@@ -515,16 +532,7 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
     b->arena_min = arena_min_of(b);
     *placed = 1;
 out:
-    if (rc != CZK_OK && c->cs != NULL)
-        czk__gpu_circuit_free(b, k);
-    else if (rc != CZK_OK)
-        memset(c, 0, sizeof(*c));
-    czk_free(ta);
-    czk_free(tb);
-    for (int i = 0; i < 3; i++) {
-        czk_free(ci[i]);
-        czk_free(dict[i]);
-    }
+    attach_end(b, k, rc, ta, tb, ci, dict);
     return rc;
 }
 
@@ -532,6 +540,87 @@ namespace {
 int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_pk *pk,
                  const czk_r1cs *cs, const czk_fr *w, czk_backend_sums *out,
                  czk_groth16_timings *tm, czk_err *err);
+template <class G>
+int msm_streamed(czk__gpu_backend *b, typename G::jacobian *out, const typename G::affine *pts,
+                 const void *sc, size_t n, size_t bs, char *region, size_t region_bytes,
+                 czk_err *err);
+
+/* Where a whole proof's MSMs read the key's points (array i as resident_key::r: 0 A,
+ * 1 B_G1, 2 B_G2, 3 L): on the device, resident ... */
+struct points_resident {
+    const resident_key *k;
+    size_t cap;
+    void *scratch;
+    size_t bytes;
+    template <class G>
+    int msm(czk__gpu_backend *b, typename G::jacobian *out, int i, const void *sc, size_t n,
+            czk_err *err) const {
+        return msm_capped<G>(b->g, out, k->r[i].dev, sc, n, cap, scratch, bytes, err);
+    }
+};
+
+/* ... or streamed from the host arrays, batch[0] (G1) or batch[1] (G2) points at a time. */
+struct points_streamed {
+    const czk_groth16_pk *pk;
+    const size_t *batch;
+    char *region;
+    size_t bytes;
+    template <class G>
+    int msm(czk__gpu_backend *b, typename G::jacobian *out, int i, const void *sc, size_t n,
+            czk_err *err) const {
+        const void *host[4] = {pk->a, pk->b_g1, pk->b_g2, pk->l};
+        return msm_streamed<G>(b, out, (const typename G::affine *)host[i], sc, n,
+                               batch[G::id == 2 ? 1 : 0], region, bytes, err);
+    }
+};
+
+/*
+ * The MSMs over the witness d_w, both paths: A and B (G1, G2) over its density selections
+ * (for a filtered key: written to sel_out, CUB's storage at sel_tmp, its count at d_count)
+ * and L over the part past the inputs; each timed into tm.
+ */
+template <class P>
+int witness_msms(czk__gpu_backend *b, const P &pts, const resident_circuit *c,
+                 const czk_groth16_pk *pk, size_t n_vars, size_t n_pub1, const char *d_w,
+                 char *sel_tmp, char *sel_out, int *d_count, czk_backend_sums *out,
+                 czk_groth16_timings *tm, czk_err *err) {
+    typedef czk__gpu_group_g1 G1;
+    typedef czk__gpu_group_g2 G2;
+    int rc = CZK_OK;
+    size_t sel_bytes = 0;
+    const char *sc;
+    uint64_t t0 = czk_time_ns(), t1;
+    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel_bytes, (const fr_t *)nullptr,
+                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
+                                                 (int *)nullptr, (int)n_vars));
+    for (int i = 0; i < 2; i++) { /* A, then B_G1 */
+        const uint8_t *take = i == 0 ? c->take_a : c->take_b;
+        sc = d_w;
+        if (take != NULL) {
+            CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(sel_tmp, sel_bytes, (const fr_t *)d_w,
+                                                         take, (fr_t *)sel_out, d_count,
+                                                         (int)n_vars, b->g->stream));
+            sc = sel_out;
+        }
+        CZK_TRY(pts.template msm<G1>(b, i == 0 ? &out->a : &out->b_g1, i, sc,
+                                     i == 0 ? pk->n_a : pk->n_b_g1, err));
+        t1 = czk_time_ns();
+        if (tm != NULL)
+            *(i == 0 ? &tm->msm_a_ns : &tm->msm_b_g1_ns) += t1 - t0;
+        t0 = t1;
+    }
+    CZK_TRY(pts.template msm<G2>(b, &out->b_g2, 2, sc, pk->n_b_g2, err)); /* B's scalars */
+    t1 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_b_g2_ns += t1 - t0;
+    CZK_TRY(
+        pts.template msm<G1>(b, &out->l, 3, d_w + n_pub1 * sizeof(czk_fr), n_vars - n_pub1, err));
+    t0 = czk_time_ns();
+    if (tm != NULL)
+        tm->msm_l_ns += t0 - t1;
+out:
+    return rc;
+}
 } // namespace
 
 int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
@@ -557,17 +646,16 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     }
     const resident_circuit *c = &k->circ;
     const size_t n = pk->domain_size, n_vars = cs->n_vars, n_pub1 = cs->n_public + 1;
-    const size_t n_aux = n_vars - n_pub1, m = max_sz(pk->n_a, pk->n_b_g1);
+    const size_t m = max_sz(pk->n_a, pk->n_b_g1);
     const unsigned lg = domain_lg(n);
     const size_t a_w = czk__gpu_align(n_vars * sizeof(czk_fr)),
                  a_s = czk__gpu_align(m * sizeof(czk_fr)), a_n = czk__gpu_align(n * sizeof(czk_fr));
     char *base, *d_w, *d_s, *d_r;
     void *dv[3];
-    size_t r_bytes, sel_bytes = 0;
+    size_t r_bytes;
     czk_fr mone;
     fr_t one_d, mone_d;
     csr3 mats;
-    const char *sc; /* the scalars of the MSM at hand */
 
     CZK_TRY(czk__gpu_enter(g, err));
     b->h_host = NULL;
@@ -621,47 +709,11 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     if (tm != NULL)
         tm->msm_h_ns += t1 - t0;
 
-    /* CUB's select writes its count to the device: one int at R's end, clear of its storage. */
+    /* The others; CUB's select writes its count to the device: one int at R's end, clear of
+     * its storage. */
     d_count = (int *)(base + b->arena_bytes - CZK__GPU_ARENA_ALIGN);
-    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel_bytes, (const fr_t *)nullptr,
-                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
-                                                 (int *)nullptr, (int)n_vars));
-    sc = d_w;
-    if (c->take_a != NULL) {
-        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(d_r, sel_bytes, (const fr_t *)d_w, c->take_a,
-                                                     (fr_t *)d_s, d_count, (int)n_vars, g->stream));
-        sc = d_s;
-    }
-    CZK_TRY(msm_capped<czk__gpu_group_g1>(g, &out->a, k->r[0].dev, sc, pk->n_a, c->cap, d_r,
-                                          r_bytes - CZK__GPU_ARENA_ALIGN, err));
-    t0 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_a_ns += t0 - t1;
-
-    sc = d_w;
-    if (c->take_b != NULL) {
-        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(d_r, sel_bytes, (const fr_t *)d_w, c->take_b,
-                                                     (fr_t *)d_s, d_count, (int)n_vars, g->stream));
-        sc = d_s;
-    }
-    CZK_TRY(msm_capped<czk__gpu_group_g1>(g, &out->b_g1, k->r[1].dev, sc, pk->n_b_g1, c->cap, d_r,
-                                          r_bytes - CZK__GPU_ARENA_ALIGN, err));
-    t1 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_b_g1_ns += t1 - t0;
-
-    /* B_G2 over the same scalars, its points resident too. */
-    CZK_TRY(msm_capped<czk__gpu_group_g2>(g, &out->b_g2, k->r[2].dev, sc, pk->n_b_g2, c->cap, d_r,
-                                          r_bytes - CZK__GPU_ARENA_ALIGN, err));
-    t0 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_b_g2_ns += t0 - t1;
-
-    CZK_TRY(msm_capped<czk__gpu_group_g1>(g, &out->l, k->r[3].dev, d_w + n_pub1 * sizeof(czk_fr),
-                                          n_aux, c->cap, d_r, r_bytes - CZK__GPU_ARENA_ALIGN, err));
-    t1 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_l_ns += t1 - t0;
+    CZK_TRY(witness_msms(b, points_resident{k, c->cap, d_r, r_bytes - CZK__GPU_ARENA_ALIGN}, c, pk,
+                         n_vars, n_pub1, d_w, d_r, d_s, d_count, out, tm, err));
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);
@@ -898,11 +950,9 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
                  region_h = region + a_w;
     const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
     int *d_count = (int *)(base + b->arena_bytes - CZK__GPU_ARENA_ALIGN);
-    size_t sel_bytes = 0;
     czk_fr shift, z;
     fr_t zd;
-    const char *sc;
-    uint64_t t0 = czk_time_ns(), t1;
+    uint64_t t0, t1;
 
     if (b->arena == NULL || b->arena_bytes < c->arena_bytes)
         return czk_err_set(err, CZK_EINTERNAL, "gpu: arena of %zu bytes below the %zu planned",
@@ -912,42 +962,10 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
     CZK_CUDA_TRY(
         err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
 
-    /* 1: the MSMs over the witness (A, B_G1, B_G2 over its density selections in V1, L). */
-    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel_bytes, (const fr_t *)nullptr,
-                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
-                                                 (int *)nullptr, (int)n_vars));
-    sc = d_w;
-    if (c->take_a != NULL) {
-        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(v2, sel_bytes, (const fr_t *)d_w, c->take_a,
-                                                     (fr_t *)v1, d_count, (int)n_vars, g->stream));
-        sc = v1;
-    }
-    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->a, pk->a, sc, pk->n_a, c->batch[0], v2, region,
-                                            err));
-    t1 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_a_ns += t1 - t0;
-    sc = d_w;
-    if (c->take_b != NULL) {
-        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(v2, sel_bytes, (const fr_t *)d_w, c->take_b,
-                                                     (fr_t *)v1, d_count, (int)n_vars, g->stream));
-        sc = v1;
-    }
-    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->b_g1, pk->b_g1, sc, pk->n_b_g1, c->batch[0],
-                                            v2, region, err));
+    /* 1: the MSMs over the witness (the density selections in V1). */
+    CZK_TRY(witness_msms(b, points_streamed{pk, c->batch, v2, region}, c, pk, n_vars, n_pub1, d_w,
+                         v2, v1, d_count, out, tm, err));
     t0 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_b_g1_ns += t0 - t1;
-    CZK_TRY(msm_streamed<czk__gpu_group_g2>(b, &out->b_g2, pk->b_g2, sc, pk->n_b_g2, c->batch[1],
-                                            v2, region, err));
-    t1 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_b_g2_ns += t1 - t0;
-    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->l, pk->l, d_w + n_pub1 * sizeof(czk_fr),
-                                            n_vars - n_pub1, c->batch[0], v2, region, err));
-    t0 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_l_ns += t0 - t1;
 
     /* 2: a, b, c and h in V1 (see the block above). */
     for (int i = 0; i < 3; i++) {
@@ -1137,17 +1155,8 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     b->arena_min = arena_min_of(b);
     *placed = 1;
 out:
-    if (rc != CZK_OK && c->cs != NULL)
-        czk__gpu_circuit_free(b, k);
-    else if (rc != CZK_OK)
-        memset(c, 0, sizeof(*c));
+    attach_end(b, k, rc, ta, tb, ci, dict);
     if (rc != CZK_OK || !*placed)
-        k->pk = NULL;
-    czk_free(ta);
-    czk_free(tb);
-    for (int i = 0; i < 3; i++) {
-        czk_free(ci[i]);
-        czk_free(dict[i]);
-    }
+        k->pk = NULL; /* the slot stays free */
     return rc;
 }
