@@ -74,7 +74,7 @@ struct resident_circuit {
     int streamed;
     size_t slot_bytes;               /* one of the two CSR chunk buffers of the SpMV */
     size_t batch[3];                 /* G1, G2 and H MSM points per streamed batch */
-    const void *reg[REGISTERED_MAX]; /* what cudaHostRegister accepted */
+    const void *reg[REGISTERED_MAX]; /* what host_lock locked for it (resident.cu) */
     size_t reg_bytes[REGISTERED_MAX];
     int n_reg;
 };

@@ -25,6 +25,7 @@
  */
 #include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <string.h>
 #include <thread>
 #include <vector>
@@ -313,6 +314,62 @@ size_t arena_min_of(const czk__gpu_backend *b) {
     return m;
 }
 
+/*
+ * Page-locked host ranges are the process's, not a device's (cudaHostRegister with the
+ * portable flag serves every device), while keys are attached per backend: when several
+ * devices stream one key they share one registration, counted here, and the last detach
+ * unlocks it. (cudaHostRegister refuses a range already registered, which would otherwise
+ * leave the second device streaming from pageable memory.)
+ */
+#define HOST_LOCKS 256
+struct host_lock_entry {
+    const void *p;
+    size_t bytes;
+    int refs;
+};
+pthread_mutex_t host_lock_mu = PTHREAD_MUTEX_INITIALIZER;
+host_lock_entry host_locks[HOST_LOCKS];
+
+/* Locks [p, p + bytes) or adds a reference to its lock; false when it cannot be locked. */
+bool host_lock(const void *p, size_t bytes) {
+    bool ok = false;
+    int free_slot = -1;
+    pthread_mutex_lock(&host_lock_mu);
+    for (int i = 0; i < HOST_LOCKS && !ok; i++) {
+        if (host_locks[i].refs > 0 && host_locks[i].p == p && host_locks[i].bytes == bytes) {
+            host_locks[i].refs++;
+            ok = true;
+        } else if (host_locks[i].refs == 0 && free_slot < 0) {
+            free_slot = i;
+        }
+    }
+    if (!ok && free_slot >= 0) {
+        if (cudaHostRegister((void *)p, bytes, cudaHostRegisterPortable) == cudaSuccess) {
+            host_locks[free_slot] = host_lock_entry{p, bytes, 1};
+            ok = true;
+        } else {
+            /* Not lockable (a read-only file mapping, the locked-memory limit, a range that
+             * overlaps one locked elsewhere): streamed from pageable memory, slower. */
+            (void)cudaGetLastError();
+        }
+    }
+    pthread_mutex_unlock(&host_lock_mu);
+    return ok;
+}
+
+/* Drops a reference that host_lock(p, bytes) gave; the last one unlocks the range. */
+void host_unlock(const void *p, size_t bytes) {
+    pthread_mutex_lock(&host_lock_mu);
+    for (int i = 0; i < HOST_LOCKS; i++) {
+        if (host_locks[i].refs > 0 && host_locks[i].p == p && host_locks[i].bytes == bytes) {
+            if (--host_locks[i].refs == 0)
+                (void)cudaHostUnregister((void *)p);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&host_lock_mu);
+}
+
 /* One device copy of `bytes` host bytes, counted in the context. */
 int upload(czk_gpu *g, void **dev, const void *host, size_t bytes, czk_err *err) {
     int rc = CZK_OK;
@@ -341,7 +398,7 @@ void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
     czk__gpu_free(b->g, c->take_a, c->take_bytes);
     czk__gpu_free(b->g, c->take_b, c->take_bytes);
     for (int i = 0; i < c->n_reg; i++) {
-        (void)cudaHostUnregister((void *)c->reg[i]);
+        host_unlock(c->reg[i], c->reg_bytes[i]);
         b->registered -= c->reg_bytes[i];
     }
     for (int i = 0; i < 3; i++)
@@ -920,13 +977,8 @@ void stream_register(czk__gpu_backend *b, resident_circuit *c, const void *p, si
     if (p == NULL || bytes == 0 || b->registered + bytes > b->register_limit ||
         c->n_reg >= REGISTERED_MAX)
         return;
-    cudaError_t e = cudaHostRegister((void *)p, bytes, cudaHostRegisterPortable);
-    if (e != cudaSuccess) {
-        /* Not lockable (a read-only file mapping, the kernel's locked-memory limit): this
-         * array streams from pageable memory, slower but correct. */
-        (void)cudaGetLastError();
+    if (!host_lock(p, bytes))
         return;
-    }
     c->reg[c->n_reg] = p;
     c->reg_bytes[c->n_reg++] = bytes;
     b->registered += bytes;
