@@ -253,6 +253,35 @@ size_t max_sz(size_t a, size_t b) {
     return a > b ? a : b;
 }
 
+/*
+ * The scratch the device MSMs of G need when MSMs of these sizes run in batches of at most
+ * bs points: a full batch and the remainder of each. An MSM's scratch is not monotonic in its
+ * size (its window and chunk length step with it: on the H200, run 23, a 1,031,865-point MSM
+ * needed 8 % more than the 2^20-point batch it was sized by), so every size that runs is
+ * asked for.
+ */
+template <class G>
+int batched_scratch(czk_gpu *g, const size_t *sizes, int count, size_t bs, size_t *need,
+                    czk_err *err) {
+    int rc = CZK_OK;
+    size_t s = 0;
+    *need = 0;
+    for (int i = 0; i < count; i++) {
+        const size_t runs[2] = {sizes[i] < bs ? sizes[i] : bs, sizes[i] > bs ? sizes[i] % bs : 0};
+        for (int j = 0; j < 2; j++) {
+            if (runs[j] == 0)
+                continue;
+            if (G::id == 1)
+                CZK_TRY(czk__gpu_msm_g1_scratch(g, runs[j], &s, err));
+            else
+                CZK_TRY(czk__gpu_msm_g2_scratch(g, runs[j], &s, err));
+            *need = max_sz(*need, s);
+        }
+    }
+out:
+    return rc;
+}
+
 /* The arena a whole proof of (pk, cs) needs when no MSM batch exceeds `cap` points; see the
  * layout in the DESIGN block. */
 int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, size_t cap,
@@ -260,19 +289,13 @@ int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, s
     int rc = CZK_OK;
     const size_t n = pk->domain_size;
     const size_t m = max_sz(pk->n_a, pk->n_b_g1);
-    size_t scratch = 0, s;
+    size_t scratch = 0, s = 0;
     const size_t sizes[4] = {pk->n_h, pk->n_a, pk->n_b_g1, pk->n_l};
     size_t sel = 0;
-    for (int i = 0; i < 4; i++) {
-        if (sizes[i] == 0)
-            continue;
-        CZK_TRY(czk__gpu_msm_g1_scratch(g, sizes[i] < cap ? sizes[i] : cap, &s, err));
-        scratch = max_sz(scratch, s);
-    }
-    if (pk->n_b_g2 > 0) {
-        CZK_TRY(czk__gpu_msm_g2_scratch(g, pk->n_b_g2 < cap ? pk->n_b_g2 : cap, &s, err));
-        scratch = max_sz(scratch, s);
-    }
+    /* msm_capped runs batches of cap points and a remainder. */
+    CZK_TRY(batched_scratch<czk__gpu_group_g1>(g, sizes, 4, cap, &scratch, err));
+    CZK_TRY(batched_scratch<czk__gpu_group_g2>(g, &pk->n_b_g2, 1, cap, &s, err));
+    scratch = max_sz(scratch, s);
     /* CUB's select storage also lives in R (before the MSM that follows it). */
     CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel, (const fr_t *)nullptr,
                                                  (const uint8_t *)nullptr, (fr_t *)nullptr,
@@ -949,19 +972,25 @@ out:
     return rc;
 }
 
-/* The most points (halving from `most`, at least 2^10) a streamed batch of G may hold in a
- * region of `bytes`: two point buffers and the MSM's scratch. 0 when none fits. */
+/* The most points (halving from the largest size, at least 2^10) a streamed batch of G may
+ * hold in a region of `bytes` for MSMs of these sizes: two point buffers and the scratch of
+ * every batch they run (*need). *bs = 0 when none fits, 1 when every size is 0. */
 template <class G>
-int stream_batch(czk_gpu *g, size_t most, size_t bytes, size_t *bs, czk_err *err) {
+int stream_batch(czk_gpu *g, const size_t *sizes, int count, size_t bytes, size_t *bs, size_t *need,
+                 czk_err *err) {
     int rc = CZK_OK;
-    size_t s = 0;
+    size_t most = 0;
     *bs = 0;
-    for (size_t m = most; m > 0; m = (m + 1) / 2) {
-        if (G::id == 1)
-            CZK_TRY(czk__gpu_msm_g1_scratch(g, m, &s, err));
-        else
-            CZK_TRY(czk__gpu_msm_g2_scratch(g, m, &s, err));
-        if (2 * czk__gpu_align(m * sizeof(typename G::affine)) + czk__gpu_align(s) <= bytes) {
+    *need = 0;
+    for (int i = 0; i < count; i++)
+        most = max_sz(most, sizes[i]);
+    if (most == 0) {
+        *bs = 1;
+        return CZK_OK;
+    }
+    for (size_t m = most;; m = (m + 1) / 2) {
+        CZK_TRY(batched_scratch<G>(g, sizes, count, m, need, err));
+        if (2 * czk__gpu_align(m * sizeof(typename G::affine)) + czk__gpu_align(*need) <= bytes) {
             *bs = m;
             break;
         }
@@ -1071,9 +1100,7 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     const size_t n = pk->domain_size, m = max_sz(pk->n_a, pk->n_b_g1);
     const size_t a_w = czk__gpu_align(cs->n_vars * sizeof(czk_fr)),
                  a_v = czk__gpu_align(max_sz(n, m) * sizeof(czk_fr));
-    const size_t most1 = max_sz(max_sz(pk->n_a, pk->n_b_g1), max_sz(pk->n_l, pk->n_h));
-    size_t take = 0, used, avail, region, slot_min = 0, slot_max = 0, want, sel = 0, s1 = 0, s2 = 0,
-           arena;
+    size_t take = 0, used, avail, region, slot_min = 0, slot_max = 0, want = 0, sel = 0, arena;
     uint8_t *ta = NULL, *tb = NULL;
     uint16_t *ci[3] = {NULL, NULL, NULL};
     czk_fr *dict[3] = {NULL, NULL, NULL};
@@ -1120,33 +1147,30 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
         c->slot_bytes < czk__gpu_align(slot_max) ? c->slot_bytes : czk__gpu_align(slot_max);
     /* The MSM batches in V2 + R (CUB's select storage lives there too); the H MSM's in
      * W + V2 + R (it runs last, when the witness is no longer needed). */
-    CZK_TRY(stream_batch<czk__gpu_group_g1>(b->g, most1, region, &c->batch[0], err));
-    CZK_TRY(stream_batch<czk__gpu_group_g1>(b->g, pk->n_h > 0 ? pk->n_h : 1, region + a_w,
-                                            &c->batch[2], err));
-    if (pk->n_b_g2 > 0)
-        CZK_TRY(stream_batch<czk__gpu_group_g2>(b->g, pk->n_b_g2, region, &c->batch[1], err));
-    else
-        c->batch[1] = 1;
-    CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel, (const fr_t *)nullptr,
-                                                 (const uint8_t *)nullptr, (fr_t *)nullptr,
-                                                 (int *)nullptr, (int)cs->n_vars));
-    if (c->batch[0] == 0 || c->batch[1] == 0 || c->batch[2] == 0 || sel > region) {
-        memset(c, 0, sizeof(*c));
-        goto out;
+    {
+        const size_t g1[3] = {pk->n_a, pk->n_b_g1, pk->n_l};
+        size_t need1 = 0, need2 = 0, needh = 0, h;
+        CZK_TRY(stream_batch<czk__gpu_group_g1>(b->g, g1, 3, region, &c->batch[0], &need1, err));
+        CZK_TRY(stream_batch<czk__gpu_group_g1>(b->g, &pk->n_h, 1, region + a_w, &c->batch[2],
+                                                &needh, err));
+        CZK_TRY(stream_batch<czk__gpu_group_g2>(b->g, &pk->n_b_g2, 1, region, &c->batch[1], &need2,
+                                                err));
+        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel, (const fr_t *)nullptr,
+                                                     (const uint8_t *)nullptr, (fr_t *)nullptr,
+                                                     (int *)nullptr, (int)cs->n_vars));
+        if (c->batch[0] == 0 || c->batch[1] == 0 || c->batch[2] == 0 || sel > region) {
+            memset(c, 0, sizeof(*c));
+            goto out;
+        }
+        /* The arena: no more of the budget than the chosen buffers use. */
+        want = max_sz(a_v + 2 * c->slot_bytes, sel);
+        want = max_sz(want, 2 * czk__gpu_align(c->batch[0] * sizeof(czk_g1_affine)) +
+                                czk__gpu_align(need1));
+        want = max_sz(want, 2 * czk__gpu_align(c->batch[1] * sizeof(czk_g2_affine)) +
+                                czk__gpu_align(need2));
+        h = 2 * czk__gpu_align(c->batch[2] * sizeof(czk_g1_affine)) + czk__gpu_align(needh);
+        want = max_sz(want, h > a_w ? h - a_w : 0); /* the H MSM has W's space too */
     }
-    /* The arena: no more of the budget than the chosen buffers use. */
-    CZK_TRY(czk__gpu_msm_g1_scratch(b->g, c->batch[0], &s1, err));
-    if (pk->n_b_g2 > 0)
-        CZK_TRY(czk__gpu_msm_g2_scratch(b->g, c->batch[1], &s2, err));
-    want = max_sz(a_v + 2 * c->slot_bytes, sel);
-    want =
-        max_sz(want, 2 * czk__gpu_align(c->batch[0] * sizeof(czk_g1_affine)) + czk__gpu_align(s1));
-    if (pk->n_b_g2 > 0)
-        want = max_sz(want,
-                      2 * czk__gpu_align(c->batch[1] * sizeof(czk_g2_affine)) + czk__gpu_align(s2));
-    CZK_TRY(czk__gpu_msm_g1_scratch(b->g, c->batch[2], &s1, err));
-    s1 = 2 * czk__gpu_align(c->batch[2] * sizeof(czk_g1_affine)) + czk__gpu_align(s1);
-    want = max_sz(want, s1 > a_w ? s1 - a_w : 0); /* the H MSM has W's space too */
     arena = a_w + a_v + want + CZK__GPU_ARENA_ALIGN;
 
     CZK_TRY(density_take(pk, cs, &ta, &tb, &match, err));
