@@ -1654,10 +1654,29 @@ static void test_proofs(czk_backend *be, czk_pool *pool, czk_rng *rng) {
             czk_gpu_plan plan;
             czk_fr_random(&r, rng);
             czk_fr_random(&s, rng);
-            prove_compare("2^20 benchkey", &pk, &cs, w, &r, &s, g2, n2, 1, 1, 0, pool);
+            czk_groth16_proof ref;
+            int have_ref = 0;
+            prove_compare("2^20 benchkey", &pk, &cs, w, &r, &s, g2, n2, 1, 1, 0, pool, &ref,
+                          &have_ref);
             czk_gpu_backend_plan(b256, &plan);
             check(plan.msm_batches > 1, "256 MiB plan streams the 2^20 MSMs in %zu batches",
                   plan.msm_batches);
+            /* Whole proofs streamed within budgets that cut the MSMs into batches of several
+             * sizes (full ones and remainders, each with its own window and chunk length:
+             * H200 run 23 failed such a batch whose scratch outgrew the full batch's). */
+            for (size_t mib = 256; mib <= 448; mib += 64) { /* the witness and h take 96 */
+                char label[64];
+                snprintf(label, sizeof(label), "streaming backend with %zu MiB", mib);
+                czk_backend *sb = make_backend_flags(mib << 20, 0, CZK_GPU_PLAN_STREAM_KEYS, label);
+                const char *sn[1] = {label};
+                if (sb != NULL && attach_key(sb, &pk, &cs, label) == 3)
+                    prove_compare("2^20 benchkey", &pk, &cs, w, &r, &s, &sb, sn, 1, 0, 0, pool,
+                                  &ref, &have_ref);
+                else
+                    check(0, "2^20 benchkey: %s attaches the key to stream", label);
+                czk_gpu_backend_detach_key(sb, &pk);
+                czk_gpu_backend_destroy(sb);
+            }
         }
         czk_groth16_pk_clear(&pk);
         czk_r1cs_clear(&cs);
