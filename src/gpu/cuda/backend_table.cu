@@ -443,8 +443,11 @@ extern "C" void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk
         return;
     b = (czk__gpu_backend *)be->ctx;
     (void)cudaSetDevice(b->g->device);
-    /* The stream may still read the points: let it drain first. */
+    /* The streams may still read the points (or a streamed key's host arrays): let them
+     * drain first. */
     (void)cudaStreamSynchronize(b->g->stream);
+    if (b->copy_stream != NULL)
+        (void)cudaStreamSynchronize(b->copy_stream);
     for (int k = 0; k < RESIDENT_KEYS; k++)
         if (b->keys[k].pk == pk)
             key_free(b, &b->keys[k]);
@@ -530,6 +533,8 @@ extern "C" void czk_gpu_backend_destroy(czk_backend *be) {
     if (b->g != NULL) {
         (void)cudaSetDevice(b->g->device);
         (void)cudaStreamSynchronize(b->g->stream);
+        if (b->copy_stream != NULL)
+            (void)cudaStreamSynchronize(b->copy_stream);
         for (int k = 0; k < RESIDENT_KEYS; k++)
             if (b->keys[k].pk != NULL)
                 key_free(b, &b->keys[k]);

@@ -720,8 +720,12 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
         rc = czk__gpu_enter(g, err);
         if (rc == CZK_OK)
             rc = stream_prove(b, k, pk, cs, w, out, tm, err);
-        if (rc != CZK_OK)
+        if (rc != CZK_OK) {
+            /* A failed proof may leave a chunk's copy in flight: the next one must not find
+             * it writing into its arena. */
+            (void)cudaStreamSynchronize(b->copy_stream);
             (void)cudaStreamSynchronize(g->stream);
+        }
         return rc;
     }
     const resident_circuit *c = &k->circ;
