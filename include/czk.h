@@ -97,8 +97,12 @@ typedef struct czk_engine_config {
     uint64_t host_budget_bytes;   /* 0 = auto: MemTotal minus a 5 GiB margin (half if small) */
     uint64_t pinned_budget_bytes; /* pinned staging memory (GPU backend); 0 = auto */
     uint64_t vram_budget_bytes;   /* device bytes per GPU for partitions; 0 = free at create */
-    uint64_t result_ttl_ms;       /* finished results kept this long; 0 = 10 minutes */
-    unsigned max_queued_jobs;     /* unfinished jobs accepted at most; 0 = 1024 */
+    /* Host bytes of keys too large for a GPU that its backend may page-lock in place to stream
+     * them at bus speed (they are loaded anyway: locking takes no more memory); 0 = auto (half
+     * of the host's memory), 1 = lock nothing (stream from pageable memory, slower). */
+    uint64_t lock_budget_bytes;
+    uint64_t result_ttl_ms;   /* finished results kept this long; 0 = 10 minutes */
+    unsigned max_queued_jobs; /* unfinished jobs accepted at most; 0 = 1024 */
     /* "auto" (every CUDA device found, else the CPU) | "cpu" | "cuda" (CUDA devices only;
      * create fails without one); NULL = "auto". A failed GPU attempt is retried on the CPU. */
     const char *backend;

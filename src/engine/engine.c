@@ -1429,6 +1429,7 @@ static int open_devices(czk_engine *e, const char *backend, czk_err *err) {
         czk_gpu_plan_opts opts;
         memset(&opts, 0, sizeof opts);
         opts.vram_limit_bytes = (size_t)e->cfg.vram_budget_bytes;
+        opts.register_limit_bytes = (size_t)e->cfg.lock_budget_bytes;
         /* The pinned budget is shared by the devices (czk_engine_create sets it aside). */
         opts.pinned_limit_bytes = (size_t)(e->cfg.pinned_budget_bytes / (uint64_t)ndev);
         if (opts.pinned_limit_bytes == 0)

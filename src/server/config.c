@@ -70,6 +70,9 @@ static const cfg_key keys[] = {
      "what auto leaves to the rest of the machine"},
     {"memory.pinned_budget", CFG_BYTES, OFF(pinned_budget), "auto", 0, UINT64_MAX, NULL,
      "pinned host staging memory for GPU uploads"},
+    {"memory.lock_budget", CFG_BYTES, OFF(lock_budget), "auto", 0, UINT64_MAX, NULL,
+     "host bytes of keys too large for a GPU that each GPU's backend may page-lock in place "
+     "to stream them at bus speed (no extra memory); auto = half the host's memory, 1 = none"},
     {"memory.eviction_min_idle", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
     {"gpus.devices", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
     {"gpus.vram_budget", CFG_BYTES, OFF(vram_budget), "auto", 0, UINT64_MAX, NULL,

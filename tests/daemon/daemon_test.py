@@ -54,7 +54,8 @@ class Daemon:
                "--circuit", f"mul3={data}/mul3.zkey",
                "--set", "daemon.max_message_size=4MiB",
                "--set", "memory.total_budget=2GiB",
-               "--set", "gpus.vram_budget=16GiB", *extra]
+               "--set", "gpus.vram_budget=16GiB",
+               "--set", "memory.lock_budget=32GiB", *extra]
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(cmd, stderr=self.log, stdout=self.log)
         self.addr = f"127.0.0.1:{self.port}"
