@@ -858,9 +858,10 @@ static int synth_try(czk_engine *e, part *p) {
  * fits now, or NULL. */
 static part *pick_fitting(czk_engine *e) {
     part *best = NULL;
+    const uint64_t room = scratch_headroom(e); /* the same for every job: a walk of circuits */
     for (job *j = e->jobs; j != NULL; j = j->next) {
         if (job_final(j) || j->c->state != C_HOT ||
-            e->budget - e->reserved < part_need(e, j->c) + scratch_headroom(e) ||
+            e->budget - e->reserved < part_need(e, j->c) + room ||
             (best != NULL && j->prio <= best->job->prio))
             continue;
         for (size_t i = 0; i < j->n_parts; i++) {

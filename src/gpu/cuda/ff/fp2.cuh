@@ -77,39 +77,43 @@ struct __align__(16) fp2_t {
         return r;
     }
 
+    /* One Fp product: fp_t::mul_wide (WIDE) or operator*, bit for bit the same result; the
+     * wide one in fewer instructions. */
+    template <bool WIDE>
+    __device__ __forceinline__ static fp_t fp_mul(const fp_t &a, const fp_t &b) {
+        return WIDE ? fp_t::mul_wide(a, b) : a * b;
+    }
+    /* Karatsuba: three Fp products. */
+    template <bool WIDE>
+    __device__ __forceinline__ static fp2_t mul_t(const fp2_t &a, const fp2_t &b) {
+        fp_t t0 = fp_mul<WIDE>(a.c0, b.c0);
+        fp_t t1 = fp_mul<WIDE>(a.c1, b.c1);
+        fp_t t2 = fp_mul<WIDE>(a.c0 + a.c1, b.c0 + b.c1);
+        fp2_t r;
+        r.c0 = t0 - t1;
+        r.c1 = t2 - t0 - t1;
+        return r;
+    }
+    /* (c0 + c1)(c0 − c1) and 2·c0·c1: two Fp products. */
+    template <bool WIDE> __device__ __forceinline__ fp2_t sqr_t() const {
+        fp2_t r;
+        r.c0 = fp_mul<WIDE>(c0 + c1, c0 - c1);
+        r.c1 = fp_mul<WIDE>(c0.dbl(), c1);
+        return r;
+    }
+
     __device__ __forceinline__ friend fp2_t operator*(const fp2_t &a, const fp2_t &b) {
-        fp_t t0 = a.c0 * b.c0;
-        fp_t t1 = a.c1 * b.c1;
-        fp_t t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
-        fp2_t r;
-        r.c0 = t0 - t1;
-        r.c1 = t2 - t0 - t1;
-        return r;
+        return mul_t<false>(a, b);
     }
-
     __device__ __forceinline__ fp2_t sqr() const {
-        fp2_t r;
-        r.c0 = (c0 + c1) * (c0 - c1);
-        r.c1 = c0.dbl() * c1;
-        return r;
+        return sqr_t<false>();
     }
-
-    /* operator* and sqr with fp_t::mul_wide for the Fp products: the same formulas on the
-     * same Fp values, so bit for bit the same results, with fewer instructions. */
+    /* operator* and sqr with fp_t::mul_wide for the Fp products. */
     __device__ __forceinline__ static fp2_t mul_wide(const fp2_t &a, const fp2_t &b) {
-        fp_t t0 = fp_t::mul_wide(a.c0, b.c0);
-        fp_t t1 = fp_t::mul_wide(a.c1, b.c1);
-        fp_t t2 = fp_t::mul_wide(a.c0 + a.c1, b.c0 + b.c1);
-        fp2_t r;
-        r.c0 = t0 - t1;
-        r.c1 = t2 - t0 - t1;
-        return r;
+        return mul_t<true>(a, b);
     }
     __device__ __forceinline__ fp2_t sqr_wide() const {
-        fp2_t r;
-        r.c0 = fp_t::mul_wide(c0 + c1, c0 - c1);
-        r.c1 = fp_t::mul_wide(c0.dbl(), c1);
-        return r;
+        return sqr_t<true>();
     }
 
     __device__ __forceinline__ fp2_t &operator*=(const fp2_t &b) {

@@ -141,12 +141,20 @@ size_t align_up(size_t x) {
 }
 
 /* CZK_GPU_MSM_C (benchmarks): a fixed window in [8, 22], read once; 0 = choose by n. */
+/* The unsigned value of environment variable `name` when it is one that `valid` takes, else
+ * 0 (also when unset). The tuning readers below call it once each and keep the answer. */
+unsigned msm_env_uint(const char *name, bool (*valid)(unsigned long)) {
+    const char *v = getenv(name);
+    unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
+    return valid(x) ? (unsigned)x : 0u;
+}
+
+bool msm_c_valid(unsigned long x) {
+    return x >= 8 && x <= 22;
+}
+
 unsigned msm_env_c(void) {
-    static const unsigned c = [] {
-        const char *v = getenv("CZK_GPU_MSM_C");
-        unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
-        return x >= 8 && x <= 22 ? (unsigned)x : 0u;
-    }();
+    static const unsigned c = msm_env_uint("CZK_GPU_MSM_C", msm_c_valid);
     return c;
 }
 
@@ -156,12 +164,12 @@ std::atomic<unsigned> msm_forced_c{0};
 /* CZK_GPU_MSM_ACC_MINB (tuning): the G1 accumulation kernel's launch-bounds variant, blocks
  * per SM in 1..4 or 256-thread blocks (5, 6; MSM_ACC_VARIANTS), read once; 0 = the default,
  * CZK_MSM_ACC_G1_VARIANT. */
+bool msm_minb_valid(unsigned long x) {
+    return x >= 1 && x <= MSM_ACC_VARIANTS;
+}
+
 unsigned msm_env_minb(void) {
-    static const unsigned b = [] {
-        const char *v = getenv("CZK_GPU_MSM_ACC_MINB");
-        unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
-        return x >= 1 && x <= MSM_ACC_VARIANTS ? (unsigned)x : 0u;
-    }();
+    static const unsigned b = msm_env_uint("CZK_GPU_MSM_ACC_MINB", msm_minb_valid);
     return b;
 }
 
@@ -172,11 +180,7 @@ bool msm_l0_valid(unsigned long x) {
 /* CZK_GPU_MSM_L0 (tuning): entries per thread of the first accumulation level, 32, 64, 128
  * or 256, read once; 0 = MSM_L0. */
 unsigned msm_env_l0(void) {
-    static const unsigned l = [] {
-        const char *v = getenv("CZK_GPU_MSM_L0");
-        unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
-        return msm_l0_valid(x) ? (unsigned)x : 0u;
-    }();
+    static const unsigned l = msm_env_uint("CZK_GPU_MSM_L0", msm_l0_valid);
     return l;
 }
 
@@ -693,22 +697,21 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
 
     /* 1-5 over the others, with the window their number calls for when it fits. */
     if (n_other > 0) {
-        /* Its own chunk length first (fewer entries may want shorter chunks), else the
-         * worst case's, whose partial sums the layout holds. */
-        msm_plan_make(&pr, n_other, msm_pick_c(n_other), sizeof(X), 0);
-        CZK_TRY(msm_plan_sort(&pr, err));
-        if (!msm_plan_fits(&pr, &l)) {
-            msm_plan_make(&pr, n_other, msm_pick_c(n_other), sizeof(X), pw.L0);
+        /* Their own window and chunk length first (fewer entries may want shorter chunks),
+         * else the worst case's chunk length, whose partial sums the layout holds, else its
+         * window too, which always fits. */
+        const unsigned tries[3][2] = {
+            {msm_pick_c(n_other), 0}, {msm_pick_c(n_other), pw.L0}, {pw.c, pw.L0}};
+        bool fits = false;
+        for (int t = 0; t < 3 && !fits; t++) {
+            msm_plan_make(&pr, n_other, tries[t][0], sizeof(X), tries[t][1]);
             CZK_TRY(msm_plan_sort(&pr, err));
+            fits = msm_plan_fits(&pr, &l);
         }
-        if (!msm_plan_fits(&pr, &l)) {
-            msm_plan_make(&pr, n_other, pw.c, sizeof(X), pw.L0);
-            CZK_TRY(msm_plan_sort(&pr, err));
-            if (!msm_plan_fits(&pr, &l)) {
-                rc = czk_err_set(err, CZK_EINVAL, "MSM of %zu others does not fit its scratch",
-                                 n_other);
-                goto out;
-            }
+        if (!fits) {
+            rc =
+                czk_err_set(err, CZK_EINVAL, "MSM of %zu others does not fit its scratch", n_other);
+            goto out;
         }
         CZK_TRY(msm_pippenger<GR>(g, win, &pr, &l, cur, d_pts, d_sc, idx_other, &ev, err));
     } else {
@@ -844,12 +847,11 @@ int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, c
 }
 
 void czk__gpu_msm_force_window(unsigned c) {
-    msm_forced_c.store(c >= 8 && c <= 22 ? c : 0, std::memory_order_relaxed);
+    msm_forced_c.store(msm_c_valid(c) ? c : 0, std::memory_order_relaxed);
 }
 
 void czk__gpu_msm_force_acc(unsigned minb, unsigned l0) {
-    msm_forced_minb.store(minb >= 1 && minb <= MSM_ACC_VARIANTS ? minb : 0,
-                          std::memory_order_relaxed);
+    msm_forced_minb.store(msm_minb_valid(minb) ? minb : 0, std::memory_order_relaxed);
     msm_forced_l0.store(msm_l0_valid(l0) ? l0 : 0, std::memory_order_relaxed);
 }
 
