@@ -114,6 +114,7 @@ int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, c
 typedef struct czk__gpu_msm_profile {
     unsigned group;           /* 1 or 2 */
     unsigned c;               /* window bits of the Pippenger part (0: none ran) */
+    unsigned groups;          /* window groups of its steps 1-4 (digits, sort: the first's) */
     size_t n, n_one, n_other; /* points; scalars equal to 1; neither 0 nor 1 */
     float split_ms;           /* classify, two compactions, the count read-back */
     float ones_ms;            /* sum of the points whose scalar is 1 */

@@ -8,7 +8,8 @@
  * case, so that the sizes the planner asks for stay upper bounds:
  *   split:     cls (n bytes), idx_other (4n), idx_one (4n), the two counts, CUB's select
  *              storage, the chunk sums of the ones (two ping-pong arrays of XYZZ);
- *   Pippenger: key/value pairs and their sorted copies (16·W·n), CUB's sort storage, the
+ *   Pippenger: key/value pairs and their sorted copies (16·W·n, CUB sorts between the two
+ *              copies), CUB's sort storage (histograms only), the
  *              W·2^(c−1) buckets, partial keys and sums of the accumulation levels, and the
  *              window-sum area: per level of step 5 its T and R arrays and the reduction
  *              buffer of T, then the W window sums (offsets in msm_plan).
@@ -39,9 +40,10 @@ using czk_cuda::fr_t;
  * picks 32, 64, 128 or 256), and in the later ones. */
 #define MSM_L0 64
 /* Variants of the G1 accumulation kernel (CZK_GPU_MSM_ACC_MINB, czk__gpu_msm_force_acc):
- * 1 .. 4 = 128 threads a block with launch bounds of that many blocks per SM (ptxas: 182,
- * 182, 166 and 128 registers); 5, 6 = 256 threads with 1 or 2 (182 or 128). The arithmetic
- * benchmark (run 19) adds fastest at 256 threads and 168 registers. */
+ * 1 .. 4 = 128 threads a block with launch bounds of that many blocks per SM; 5, 6 = 256
+ * threads with 1 or 2. (ptxas with the two-accumulator products: 194 registers at one
+ * block of 256 a SM, 168 at three of 128, 128 with small spills at four; the arithmetic
+ * benchmark of run 19, with the older products, added fastest at 256 threads.) */
 #define MSM_ACC_VARIANTS 6
 /* The automatic choice (msm_l0): the range, and the threads to keep. H200 run 13, 2^24
  * uniform G1 (2.2·10^8 entries): L0 = 32, 64, 128, 256 gave 160, 152, 147, 144 ms of
@@ -67,6 +69,16 @@ static_assert(MSM_LG_SEGMENT >= 1 && MSM_LG_SEGMENT_UP >= 2 &&
               "step 5 needs at most MSM_MAX_LEVELS levels for c <= 22");
 /* Entries one block adds up when reducing the segment sums (and the chunk sums of ones). */
 #define MSM_REDUCE 128
+/* Steps 1-4 run over groups of windows with at most 2^MSM_GROUP_LG sort entries each
+ * (CZK_GPU_MSM_GROUP_LG overrides, 20..31): the pairs, 16 bytes an entry, are most of an
+ * MSM's scratch, and sorting all W windows at once made a 2^27 MSM's 27 GiB. The work is
+ * the same (each group sorts and accumulates only its windows' entries into the global
+ * buckets; step 5 runs once over all windows) but each group has its launch tails: on the
+ * H200 (run 3 of this slice) groups of 2^26 entries made 2^26 uniform 441 ms against 421
+ * in one group, and a PoRep mix at 2^24 16.0 against 12.2 ms (a window-count cap, since
+ * replaced by an entry cap). 2^28 keeps 2^24 and below in one group and the pairs of any
+ * size under 4 GiB. */
+#define MSM_GROUP_LG 28
 /* Sub-buffers of the scratch are aligned to this many bytes. */
 #define MSM_ALIGN ((size_t)256)
 
@@ -184,6 +196,16 @@ unsigned msm_env_l0(void) {
     return l;
 }
 
+bool msm_group_valid(unsigned long x) {
+    return x >= 20 && x <= 31;
+}
+
+/* The most sort entries of one window group (MSM_GROUP_LG). */
+size_t msm_group_entries(void) {
+    static const unsigned lg = msm_env_uint("CZK_GPU_MSM_GROUP_LG", msm_group_valid);
+    return (size_t)1 << (lg != 0 ? lg : MSM_GROUP_LG);
+}
+
 /* czk__gpu_msm_force_acc's settings (0: none), above the environment's. */
 std::atomic<unsigned> msm_forced_minb{0}, msm_forced_l0{0};
 
@@ -247,27 +269,35 @@ unsigned msm_pick_c(size_t n) {
 
 /*
  * The sizes of Pippenger over n points with window c, first-level chunks of L0 entries and
- * XYZZ points of xs bytes. Step 5's levels (msm.cuh): level k cuts each window's entries
- * into 2^lv_lgG[k] segments of 2^lv_lgs[k]; its arrays lie in the window-sum area at the
- * offsets lv_t (T sums), lv_d (the reduction buffer of T, when it has more than one segment)
- * and lv_r (R sums, none for the last level), in XYZZ entries; the W window sums at seg_out.
+ * XYZZ points of xs bytes, steps 1-4 over groups of gw windows with at most `entries` sort
+ * entries (0: msm_group_entries(); a smaller plan laid into a larger one's parts passes the
+ * larger one's m0, which its pairs hold). Step 5's levels (msm.cuh):
+ * level k cuts each window's entries into 2^lv_lgG[k] segments of 2^lv_lgs[k]; its arrays lie in
+ * the window-sum area at the offsets lv_t (T sums), lv_d (the reduction buffer of T, when it has
+ * more than one segment) and lv_r (R sums, none for the last level), in XYZZ entries; the W window
+ * sums at seg_out.
  */
 struct msm_plan {
     unsigned c, nwin, end_bit, L0, nlev;
-    size_t n, m0, m1, m2, half;
+    unsigned gw;          /* windows per group (steps 1-4) */
+    size_t n, m0, m1, m2; /* points; sort entries, partials of one group */
+    size_t half;
     unsigned lv_lgs[MSM_MAX_LEVELS], lv_lgG[MSM_MAX_LEVELS];
     size_t lv_t[MSM_MAX_LEVELS], lv_d[MSM_MAX_LEVELS], lv_r[MSM_MAX_LEVELS], seg_out;
     size_t bytes_pairs, bytes_buckets, bytes_pkeys, bytes_pvals, bytes_segments;
     size_t bytes_sort; /* CUB's sort storage (msm_plan_sort) */
 };
 
-void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0) {
+void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0, size_t entries = 0) {
     unsigned lgn = c - 1, k = 0;
-    size_t off = 0;
+    size_t off = 0, gw;
     p->c = c;
     p->n = n;
     p->nwin = (256 + c - 1) / c;
-    p->L0 = L0 != 0 ? L0 : msm_l0((size_t)p->nwin * n);
+    gw = n > 0 ? (entries != 0 ? entries : msm_group_entries()) / n : p->nwin;
+    gw = gw < 1 ? 1 : gw > p->nwin ? p->nwin : gw;
+    p->gw = (unsigned)gw;
+    p->L0 = L0 != 0 ? L0 : msm_l0(gw * n);
     p->half = (size_t)1 << (c - 1);
     /* Step 5: levels until one segment per window; lgn = lg of a window's entries. */
     for (;;) {
@@ -296,7 +326,7 @@ void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0) {
     p->nlev = k;
     p->seg_out = off;
     off += p->nwin;
-    p->m0 = (size_t)p->nwin * n;
+    p->m0 = (size_t)p->gw * n;
     p->m1 = 2 * div_up(p->m0, p->L0);
     p->m2 = 2 * div_up(p->m1, MSM_L1);
     size_t empty = (size_t)p->nwin * p->half;
@@ -315,10 +345,9 @@ void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0) {
 int msm_plan_sort(msm_plan *p, czk_err *err) {
     int rc = CZK_OK;
     size_t bytes = 0;
-    CZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(
-                          nullptr, bytes, (const uint32_t *)nullptr, (uint32_t *)nullptr,
-                          (const uint32_t *)nullptr, (uint32_t *)nullptr, (int)p->m0, 0,
-                          (int)p->end_bit, (cudaStream_t)0));
+    cub::DoubleBuffer<uint32_t> keys(nullptr, nullptr), vals(nullptr, nullptr);
+    CZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, vals, (int)p->m0, 0,
+                                                      (int)p->end_bit, (cudaStream_t)0));
     p->bytes_sort = bytes;
 out:
     return rc;
@@ -546,20 +575,39 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     pv2 = pv + p->m1;
     area = (X *)cur;
 
-    /* 1-2: digits, then one sort of every window's (bucket, point) pairs. */
-    czk_cuda::msm_digits_kernel<<<(unsigned)div_up(p->n, 256), 256, 0, g->stream>>>(
-        keys, vals, d_sc, idx, (uint32_t)p->n, p->c, p->nwin);
-    CZK_CUDA_TRY(err, cudaGetLastError());
-    CZK_TRY(msm_mark(g, ev, EV_DIGITS, err));
-    CZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(d_temp, temp_bytes, keys, keys2, vals, vals2,
-                                                      (int)p->m0, 0, (int)p->end_bit, g->stream));
-    CZK_TRY(msm_mark(g, ev, EV_SORT, err));
-
-    /* 3-4: balanced bucket accumulation. */
+    /* 1-4 per group of windows: digits, one sort of the group's (bucket, point) pairs,
+     * balanced accumulation into the (global) buckets. With several groups the profile's
+     * digits and sort marks are the first group's; "accumulate" holds the rest. */
     CZK_CUDA_TRY(err, cudaMemsetAsync(buckets, 0, p->bytes_buckets, g->stream));
-    msm_acc_launch<typename GR::A, X>(g, p, buckets, pk, pv, keys2, vals2, d_pts, empty);
-    CZK_CUDA_TRY(err, cudaGetLastError());
-    CZK_TRY(msm_reduce_partials<X>(g, p, buckets, pk, pv, pk2, pv2, err));
+    for (unsigned w0 = 0; w0 < p->nwin; w0 += p->gw) {
+        const unsigned nw = p->nwin - w0 < p->gw ? p->nwin - w0 : p->gw;
+        msm_plan q = *p;
+        uint32_t *sk, *sv;
+        q.m0 = (size_t)nw * p->n;
+        q.m1 = 2 * div_up(q.m0, q.L0);
+        q.m2 = 2 * div_up(q.m1, MSM_L1);
+        czk_cuda::msm_digits_kernel<<<(unsigned)div_up(p->n, 256), 256, 0, g->stream>>>(
+            keys, vals, d_sc, idx, (uint32_t)p->n, p->c, p->nwin, w0, nw);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        if (w0 == 0)
+            CZK_TRY(msm_mark(g, ev, EV_DIGITS, err));
+        {
+            /* The double-buffer form: the sorted pairs end in either copy, and CUB needs no
+             * alternate buffers of its own (8 bytes an entry less scratch than the plain
+             * form). */
+            cub::DoubleBuffer<uint32_t> dk(keys, keys2), dv(vals, vals2);
+            temp_bytes = p->bytes_sort;
+            CZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(d_temp, temp_bytes, dk, dv, (int)q.m0,
+                                                              0, (int)p->end_bit, g->stream));
+            sk = dk.Current();
+            sv = dv.Current();
+        }
+        if (w0 == 0)
+            CZK_TRY(msm_mark(g, ev, EV_SORT, err));
+        msm_acc_launch<typename GR::A, X>(g, &q, buckets, pk, pv, sk, sv, d_pts, empty);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_TRY(msm_reduce_partials<X>(g, &q, buckets, pk, pv, pk2, pv2, err));
+    }
     CZK_TRY(msm_mark(g, ev, EV_ACC, err));
 
     /* 5: window sums, level by level (T and R of each segment), each level's T reduced per
@@ -699,12 +747,13 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
     if (n_other > 0) {
         /* Their own window and chunk length first (fewer entries may want shorter chunks),
          * else the worst case's chunk length, whose partial sums the layout holds, else its
-         * window too, which always fits. */
+         * window too, which always fits; never more sort entries a group than the worst
+         * case's pairs hold. */
         const unsigned tries[3][2] = {
             {msm_pick_c(n_other), 0}, {msm_pick_c(n_other), pw.L0}, {pw.c, pw.L0}};
         bool fits = false;
         for (int t = 0; t < 3 && !fits; t++) {
-            msm_plan_make(&pr, n_other, tries[t][0], sizeof(X), tries[t][1]);
+            msm_plan_make(&pr, n_other, tries[t][0], sizeof(X), tries[t][1], pw.m0);
             CZK_TRY(msm_plan_sort(&pr, err));
             fits = msm_plan_fits(&pr, &l);
         }
@@ -743,6 +792,7 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
         pf->n_one = n_one;
         pf->n_other = n_other;
         pf->c = n_other > 0 ? pr.c : 0;
+        pf->groups = n_other > 0 ? (pr.nwin + pr.gw - 1) / pr.gw : 0;
         pf->split_ms = msm_elapsed(&ev, EV_BEGIN, EV_SPLIT);
         pf->ones_ms = msm_elapsed(&ev, EV_SPLIT, EV_ONES);
         pf->digits_ms = msm_elapsed(&ev, EV_ONES, EV_DIGITS);
@@ -768,10 +818,10 @@ template <class GR> size_t msm_scratch_estimate(size_t n) {
     if (n == 0)
         return 0;
     msm_plan_make(&pw, n, msm_pick_c(n), sizeof(typename GR::X), 0);
-    /* CUB's radix sort adds alternate key/value buffers (8 bytes an entry) and a few MiB;
-     * its select a few bytes per item. The exact figures need a device
-     * (czk__gpu_msm_g1_scratch / _g2_scratch). */
-    pw.bytes_sort = 8 * pw.m0 + ((size_t)64 << 20);
+    /* CUB's double-buffer radix sort needs only its histograms (a few MiB); its select a
+     * few bytes per item. The exact figures need a device (czk__gpu_msm_g1_scratch /
+     * _g2_scratch). */
+    pw.bytes_sort = (size_t)64 << 20;
     msm_layout_make(&l, n, n + ((size_t)16 << 20), &pw, sizeof(typename GR::X));
     return l.total();
 }

@@ -17,7 +17,8 @@
  *     (i the point index), or the key EMPTY (= W·2^(c−1)) for a zero digit. Keys of window w
  *     sit at [w·m, (w+1)·m).
  *  2. One radix sort of all W·m pairs by key (CUB): every bucket of every window becomes one
- *     contiguous run, the zero digits gather at the end.
+ *     contiguous run, the zero digits gather at the end. (Steps 1-4 run per group of
+ *     windows when W·m would make the pairs large: msm.cu, MSM_GROUP_LG.)
  *  3. msm_acc_points_kernel: the sorted array is cut into chunks of L0 entries, one thread
  *     each, so every thread does the same number of mixed additions whatever the bucket
  *     sizes (a scalar set full of small values crowds a few buckets: a thread per bucket
@@ -92,12 +93,13 @@ struct msm_class_is {
 };
 
 /*
- * Step 1 over the m "other" scalars: thread j reads scalar idx[j]; its pairs for window w sit
- * at w·m + j, and the value keeps the point index idx[j].
+ * Step 1 over the m "other" scalars, for the windows w0 .. w0 + nw − 1 of nwin: thread j
+ * reads scalar idx[j]; its pairs for window w sit at (w − w0)·m + j, and the value keeps the
+ * point index idx[j]. The windows below w0 are recoded too, for their carries.
  */
 __global__ void __launch_bounds__(256)
     msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, const uint32_t *idx,
-                      uint32_t m, unsigned c, unsigned nwin) {
+                      uint32_t m, unsigned c, unsigned nwin, unsigned w0, unsigned nw) {
     uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= m)
         return;
@@ -105,7 +107,7 @@ __global__ void __launch_bounds__(256)
     fr_t s = fr_t::load_ro(scalars + i).from_mont();
     const uint32_t half = 1u << (c - 1), empty = nwin * half;
     uint32_t carry = 0;
-    for (unsigned w = 0; w < nwin; w++) {
+    for (unsigned w = 0; w < w0 + nw; w++) {
         uint32_t d = (w * c < 256 ? scalar_bits(s.l, w * c, c) : 0) + carry;
         uint32_t neg = 0;
         carry = 0;
@@ -114,7 +116,9 @@ __global__ void __launch_bounds__(256)
             neg = 1;
             carry = 1;
         }
-        size_t o = (size_t)w * m + j;
+        if (w < w0)
+            continue;
+        size_t o = (size_t)(w - w0) * m + j;
         keys[o] = d == 0 ? empty : w * half + d - 1;
         vals[o] = i | (neg << 31);
     }
