@@ -275,6 +275,11 @@ void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk *pk);
 /* Device bytes the resident keys hold. */
 size_t czk_gpu_backend_resident_bytes(const czk_backend *be);
 
+/* How pk is attached, in one line for logs and benchmarks (its MSM batches and buffers when
+ * streamed); "not attached" when it is not. */
+void czk_gpu_backend_describe_key(const czk_backend *be, const czk_groth16_pk *pk, char *buf,
+                                  size_t len);
+
 /* Pinned host bytes the backend holds (in use or kept for reuse) and its limit. */
 void czk_gpu_backend_pinned(const czk_backend *be, size_t *held, size_t *limit);
 

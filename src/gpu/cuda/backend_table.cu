@@ -457,6 +457,30 @@ extern "C" size_t czk_gpu_backend_resident_bytes(const czk_backend *be) {
     return ((const czk__gpu_backend *)be->ctx)->resident_bytes;
 }
 
+extern "C" void czk_gpu_backend_describe_key(const czk_backend *be, const czk_groth16_pk *pk,
+                                             char *buf, size_t len) {
+    const czk__gpu_backend *b = (const czk__gpu_backend *)be->ctx;
+    const double mib = 1.0 / (double)(1u << 20);
+    for (int k = 0; k < RESIDENT_KEYS; k++) {
+        const resident_circuit *c = &b->keys[k].circ;
+        if (b->keys[k].pk != pk)
+            continue;
+        if (!c->streamed) {
+            snprintf(buf, len, "resident: key %.1f MiB, circuit %.1f MiB on the device",
+                     (double)b->keys[k].bytes * mib, (double)c->bytes * mib);
+            return;
+        }
+        snprintf(buf, len,
+                 "streamed: MSM batches of %zu G1 / %zu G2 points in %d slots of %.1f MiB, "
+                 "selection %.1f MiB, scratch %.1f MiB; SpMV chunks 2 x %.1f MiB; arena %.1f MiB",
+                 c->layout.bs, c->layout.bs / 2, c->layout.slots, (double)c->layout.slot * mib,
+                 (double)c->layout.sel * mib, (double)c->layout.scratch * mib,
+                 (double)c->slot_bytes * mib, (double)c->arena_bytes * mib);
+        return;
+    }
+    snprintf(buf, len, "not attached");
+}
+
 extern "C" void czk_gpu_backend_pinned(const czk_backend *be, size_t *held, size_t *limit) {
     czk__gpu_backend *b = (czk__gpu_backend *)be->ctx;
     pthread_mutex_lock(&b->pin_mu);
@@ -539,7 +563,7 @@ extern "C" void czk_gpu_backend_destroy(czk_backend *be) {
             if (b->keys[k].pk != NULL)
                 key_free(b, &b->keys[k]);
         czk__gpu_free(b->g, b->arena, b->arena_bytes);
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < STREAM_SLOTS; i++) {
             if (b->ready[i] != NULL)
                 (void)cudaEventDestroy(b->ready[i]);
             if (b->freed[i] != NULL)

@@ -39,6 +39,8 @@ struct pinned_buf {
  * pointers, columns and coefficients of its circuit's three matrices. */
 #define REGISTERED_MAX (KEY_ARRAYS + 9)
 
+/* The most point buffers a streamed proof's MSMs cycle through (stream_msm.cu). */
+#define STREAM_SLOTS 4
 /* One array of a resident key: host range [host, host + bytes) mirrored at dev. */
 struct resident_range {
     const char *host;
@@ -48,6 +50,14 @@ struct resident_range {
 
 /* A circuit on the device: A, B, C in CSR and, for a filtered key, which variables have an
  * A or a B point (one byte each), so that a proof needs only the witness (resident.cu). */
+/* The batches of a streamed proof's MSMs in a region of `bytes` (stream_msm.cu): G1
+ * batches of bs points (G2: bs/2), `slots` point buffers of `slot` bytes, the selected
+ * scalars (`sel` bytes) and the MSM scratch. bs = 0: none fits. */
+struct czk__gpu_stream_layout {
+    size_t bs, slot, sel, scratch, bytes;
+    int slots;
+};
+
 struct resident_circuit {
     const czk_r1cs *cs; /* NULL: not resident */
     uint64_t *row_ptr[3];
@@ -73,7 +83,8 @@ struct resident_circuit {
      * through the arena; only the density bytes live on the device. */
     int streamed;
     size_t slot_bytes;               /* one of the two CSR chunk buffers of the SpMV */
-    size_t batch[3];                 /* G1, G2 and H MSM points per streamed batch */
+    czk__gpu_stream_layout layout;   /* its MSMs' batches (stream_msm.cu) */
+    size_t *wb[3];                   /* batch bounds in the witness of A, B_G1, B_G2 */
     const void *reg[REGISTERED_MAX]; /* what host_lock locked for it (resident.cu) */
     size_t reg_bytes[REGISTERED_MAX];
     int n_reg;
@@ -110,7 +121,7 @@ struct czk__gpu_backend {
     size_t register_limit, registered;
     int stream_keys; /* CZK_GPU_PLAN_STREAM_KEYS: never place a key's points on the device */
     cudaStream_t copy_stream;
-    cudaEvent_t ready[2], freed[2];
+    cudaEvent_t ready[STREAM_SLOTS], freed[STREAM_SLOTS];
 
     /* The last h step's output is still at the start of the arena, as the host array
      * h_host of h_n elements holds it: an MSM over those scalars (the prover's H MSM comes
@@ -187,6 +198,43 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
  * proof needs fits the budget (nothing of pk goes to the device). Out: *placed. */
 int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth16_pk *pk,
                            const czk_r1cs *cs, int *placed, czk_err *err);
+
+/* One MSM of a streamed proof: n host points (G1 or G2), device scalars sc; or, when take
+ * (device density bytes) is not NULL, the scalars are selected from the witness sc, batch j
+ * from its range [wb[j], wb[j + 1]). heavy: dense scalars, compute-bound (the H MSM). The
+ * sum goes to out (a czk_g1_jacobian or czk_g2_jacobian), its batches' time to *ns. */
+struct czk__gpu_stream_msm {
+    int group;
+    const void *pts;
+    size_t n;
+    const char *sc;
+    const uint8_t *take;
+    const size_t *wb;
+    int heavy;
+    void *out;
+    uint64_t *ns;
+};
+
+/* The scratch MSMs of these sizes need when they run in batches of at most bs points (a
+ * full batch and each remainder: an MSM's scratch is not monotonic in its size, its window
+ * and chunk length step with it). */
+int czk__gpu_batch_scratch(czk_gpu *g, int group, const size_t *sizes, int count, size_t bs,
+                           size_t *need, czk_err *err);
+
+/* The layout for these MSMs (only group, n and take are read) in `region` bytes; selections
+ * range over at most n_vars witness values. out->bs = 0 when nothing fits. */
+int czk__gpu_stream_plan(czk_gpu *g, const czk__gpu_stream_msm *msms, int count, size_t n_vars,
+                         size_t region, czk__gpu_stream_layout *out, czk_err *err);
+
+/* *wb (czk_malloc'ed, *batches + 1 entries): where in the witness each batch of bs of the n
+ * variables whose take byte is set starts, and n_vars at the end. */
+int czk__gpu_stream_bounds(const uint8_t *take, size_t n_vars, size_t n, size_t bs, size_t **wb,
+                           size_t *batches, czk_err *err);
+
+/* Runs the MSMs through `region` as l lays it out (see stream_msm.cu); d_count: one device
+ * int outside the region, for the selections' counts. */
+int czk__gpu_stream_msms(czk__gpu_backend *b, const czk__gpu_stream_msm *msms, int count,
+                         const czk__gpu_stream_layout *l, char *region, int *d_count, czk_err *err);
 
 /* Frees k's resident circuit, if any. */
 void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k);

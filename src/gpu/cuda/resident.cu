@@ -253,35 +253,6 @@ size_t max_sz(size_t a, size_t b) {
     return a > b ? a : b;
 }
 
-/*
- * The scratch the device MSMs of G need when MSMs of these sizes run in batches of at most
- * bs points: a full batch and the remainder of each. An MSM's scratch is not monotonic in its
- * size (its window and chunk length step with it: on the H200, run 23, a 1,031,865-point MSM
- * needed 8 % more than the 2^20-point batch it was sized by), so every size that runs is
- * asked for.
- */
-template <class G>
-int batched_scratch(czk_gpu *g, const size_t *sizes, int count, size_t bs, size_t *need,
-                    czk_err *err) {
-    int rc = CZK_OK;
-    size_t s = 0;
-    *need = 0;
-    for (int i = 0; i < count; i++) {
-        const size_t runs[2] = {sizes[i] < bs ? sizes[i] : bs, sizes[i] > bs ? sizes[i] % bs : 0};
-        for (int j = 0; j < 2; j++) {
-            if (runs[j] == 0)
-                continue;
-            if (G::id == 1)
-                CZK_TRY(czk__gpu_msm_g1_scratch(g, runs[j], &s, err));
-            else
-                CZK_TRY(czk__gpu_msm_g2_scratch(g, runs[j], &s, err));
-            *need = max_sz(*need, s);
-        }
-    }
-out:
-    return rc;
-}
-
 /* The arena a whole proof of (pk, cs) needs when no MSM batch exceeds `cap` points; see the
  * layout in the DESIGN block. */
 int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, size_t cap,
@@ -293,8 +264,8 @@ int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, s
     const size_t sizes[4] = {pk->n_h, pk->n_a, pk->n_b_g1, pk->n_l};
     size_t sel = 0;
     /* msm_capped runs batches of cap points and a remainder. */
-    CZK_TRY(batched_scratch<czk__gpu_group_g1>(g, sizes, 4, cap, &scratch, err));
-    CZK_TRY(batched_scratch<czk__gpu_group_g2>(g, &pk->n_b_g2, 1, cap, &s, err));
+    CZK_TRY(czk__gpu_batch_scratch(g, 1, sizes, 4, cap, &scratch, err));
+    CZK_TRY(czk__gpu_batch_scratch(g, 2, &pk->n_b_g2, 1, cap, &s, err));
     scratch = max_sz(scratch, s);
     /* CUB's select storage also lives in R (before the MSM that follows it). */
     CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel, (const fr_t *)nullptr,
@@ -424,8 +395,10 @@ void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
         host_unlock(c->reg[i], c->reg_bytes[i]);
         b->registered -= c->reg_bytes[i];
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         czk_free(c->ci_host[i]); /* after its unregistration above */
+        czk_free(c->wb[i]);
+    }
     b->resident_bytes -= c->bytes;
     memset(c, 0, sizeof(*c));
     /* The arena keeps its size (shrinking would cost a device-wide synchronisation); later
@@ -516,10 +489,13 @@ out:
 void attach_end(czk__gpu_backend *b, resident_key *k, int rc, uint8_t *ta, uint8_t *tb,
                 uint16_t *const ci[3], czk_fr *const dict[3]) {
     resident_circuit *c = &k->circ;
-    if (rc != CZK_OK && c->cs != NULL)
+    if (rc != CZK_OK && c->cs != NULL) {
         czk__gpu_circuit_free(b, k);
-    else if (rc != CZK_OK)
+    } else if (rc != CZK_OK) {
+        for (int i = 0; i < 3; i++)
+            czk_free(c->wb[i]);
         memset(c, 0, sizeof(*c));
+    }
     czk_free(ta);
     czk_free(tb);
     for (int i = 0; i < 3; i++) {
@@ -620,13 +596,9 @@ namespace {
 int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_pk *pk,
                  const czk_r1cs *cs, const czk_fr *w, czk_backend_sums *out,
                  czk_groth16_timings *tm, czk_err *err);
-template <class G>
-int msm_streamed(czk__gpu_backend *b, typename G::jacobian *out, const typename G::affine *pts,
-                 const void *sc, size_t n, size_t bs, char *region, size_t region_bytes,
-                 czk_err *err);
 
 /* Where a whole proof's MSMs read the key's points (array i as resident_key::r: 0 A,
- * 1 B_G1, 2 B_G2, 3 L): on the device, resident ... */
+ * 1 B_G1, 2 B_G2, 3 L): on the device. */
 struct points_resident {
     const resident_key *k;
     size_t cap;
@@ -639,23 +611,8 @@ struct points_resident {
     }
 };
 
-/* ... or streamed from the host arrays, batch[0] (G1) or batch[1] (G2) points at a time. */
-struct points_streamed {
-    const czk_groth16_pk *pk;
-    const size_t *batch;
-    char *region;
-    size_t bytes;
-    template <class G>
-    int msm(czk__gpu_backend *b, typename G::jacobian *out, int i, const void *sc, size_t n,
-            czk_err *err) const {
-        const void *host[4] = {pk->a, pk->b_g1, pk->b_g2, pk->l};
-        return msm_streamed<G>(b, out, (const typename G::affine *)host[i], sc, n,
-                               batch[G::id == 2 ? 1 : 0], region, bytes, err);
-    }
-};
-
 /*
- * The MSMs over the witness d_w, both paths: A and B (G1, G2) over its density selections
+ * The MSMs over the witness d_w: A and B (G1, G2) over its density selections
  * (for a filtered key: written to sel_out, CUB's storage at sel_tmp, its count at d_count)
  * and L over the part past the inputs; each timed into tm.
  */
@@ -812,14 +769,14 @@ out:
  * memory that is already loaded takes none), and flow through the arena in chunks on a
  * second stream while the context's stream computes on the chunk before.
  *
- * Arena: [V1: 32·max(n, n_a, n_b)][W: 32·n_vars][V2: as V1][R: the rest]. First the MSMs
- * over the witness: A, B_G1, B_G2 (scalars: W's density selections, in V1) and L, their
- * points streamed in batches through two buffers in V2 + R beside one MSM's scratch. Then
- * h, which must never hold W and three vectors (17 GB at 2^27), so it keeps two: a = A·W
- * goes to V1 and through its two transforms; b = B·W to V2, then V1 = a·b pointwise (coset
- * evaluations); c = C·W to V2, its transforms, then V1 = (V1 − V2)·z and the last
- * transform. Each SpMV streams its matrix's rows in chunks through two buffers in R. Last
- * the H MSM over V1, whose batches also take W's space (the witness is done with).
+ * Arena: [V1: 32·n][W: 32·n_vars][V2: 32·n][R: the rest]. First h, which must never hold W
+ * and three vectors (17 GB at 2^27), so it keeps two: a = A·W goes to V1 and through its
+ * two transforms; b = B·W to V2, then V1 = a·b pointwise (coset evaluations); c = C·W to
+ * V2, its transforms, then V1 = (V1 − V2)·z and the last transform. Each SpMV streams its
+ * matrix's rows in chunks through two buffers in R. Then the five MSMs (stream_msm.cu),
+ * their points streamed in batches through V2 + R, the H batches (compute-bound) spread
+ * among those of A, B and L (bus-bound), whose scalars W supplies, so that each kind's
+ * transfers hide behind the other's work.
  */
 namespace {
 
@@ -938,73 +895,6 @@ out:
     return rc;
 }
 
-/* One MSM of n host points (copied batch by batch, bs points a batch, into two buffers at
- * the start of `region`) with device scalars; the rest of the region is the MSM's scratch.
- * Each batch is a complete device MSM; the next batch's copy runs during it. */
-template <class G>
-int msm_streamed(czk__gpu_backend *b, typename G::jacobian *out, const typename G::affine *pts,
-                 const void *sc, size_t n, size_t bs, char *region, size_t region_bytes,
-                 czk_err *err) {
-    typedef typename G::affine A;
-    czk_gpu *g = b->g;
-    int rc = CZK_OK;
-    const size_t slot = czk__gpu_align(bs * sizeof(A));
-    char *buf[2] = {region, region + slot};
-    typename G::jacobian part;
-    G::set_infinity(out);
-    if (n == 0)
-        return CZK_OK;
-    /* The buffers may still be in use on the context's stream (a select's storage). */
-    CZK_CUDA_TRY(err, cudaEventRecord(b->freed[0], g->stream));
-    CZK_CUDA_TRY(err, cudaStreamWaitEvent(b->copy_stream, b->freed[0], 0));
-    for (size_t k = 0, off = 0; off < n; k++, off += bs) {
-        /* Batch k + 1's buffer was last read by batch k − 1, whose MSM has returned (G::run
-         * waits for its stream): it can be refilled while batch k runs. */
-        for (size_t j = k == 0 ? 0 : k + 1; j <= k + 1 && j * bs < n; j++) {
-            size_t m = n - j * bs < bs ? n - j * bs : bs;
-            CZK_CUDA_TRY(err, cudaMemcpyAsync(buf[j & 1], pts + j * bs, m * sizeof(A),
-                                              cudaMemcpyHostToDevice, b->copy_stream));
-            CZK_CUDA_TRY(err, cudaEventRecord(b->ready[j & 1], b->copy_stream));
-        }
-        CZK_CUDA_TRY(err, cudaStreamWaitEvent(g->stream, b->ready[k & 1], 0));
-        CZK_TRY(G::run(g, &part, buf[k & 1], (const char *)sc + off * sizeof(czk_fr),
-                       n - off < bs ? n - off : bs, region + 2 * slot, region_bytes - 2 * slot,
-                       err));
-        G::add(out, out, &part);
-    }
-out:
-    return rc;
-}
-
-/* The most points (halving from the largest size, at least 2^10) a streamed batch of G may
- * hold in a region of `bytes` for MSMs of these sizes: two point buffers and the scratch of
- * every batch they run (*need). *bs = 0 when none fits, 1 when every size is 0. */
-template <class G>
-int stream_batch(czk_gpu *g, const size_t *sizes, int count, size_t bytes, size_t *bs, size_t *need,
-                 czk_err *err) {
-    int rc = CZK_OK;
-    size_t most = 0;
-    *bs = 0;
-    *need = 0;
-    for (int i = 0; i < count; i++)
-        most = max_sz(most, sizes[i]);
-    if (most == 0) {
-        *bs = 1;
-        return CZK_OK;
-    }
-    for (size_t m = most;; m = (m + 1) / 2) {
-        CZK_TRY(batched_scratch<G>(g, sizes, count, m, need, err));
-        if (2 * czk__gpu_align(m * sizeof(typename G::affine)) + czk__gpu_align(*need) <= bytes) {
-            *bs = m;
-            break;
-        }
-        if (m <= ((size_t)1 << 10))
-            break;
-    }
-out:
-    return rc;
-}
-
 /* Page-locks [p, p + bytes) in place within the backend's limit, recording it in c. */
 void stream_register(czk__gpu_backend *b, resident_circuit *c, const void *p, size_t bytes) {
     if (p == NULL || bytes == 0 || b->registered + bytes > b->register_limit ||
@@ -1024,17 +914,16 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
     int rc = CZK_OK;
     const resident_circuit *c = &k->circ;
     const size_t n = pk->domain_size, n_vars = cs->n_vars, n_pub1 = cs->n_public + 1;
-    const size_t m = max_sz(pk->n_a, pk->n_b_g1), n_c = cs->n_constraints;
+    const size_t n_c = cs->n_constraints;
     const unsigned lg = domain_lg(n);
     const size_t a_w = czk__gpu_align(n_vars * sizeof(czk_fr)),
-                 a_v = czk__gpu_align(max_sz(n, m) * sizeof(czk_fr));
+                 a_v = czk__gpu_align(n * sizeof(czk_fr));
     char *base = (char *)b->arena, *v1 = base, *d_w = v1 + a_v, *v2 = d_w + a_w, *r = v2 + a_v;
-    /* The MSMs' regions (V2 and R; W, V2 and R for the H MSM) less the last aligned unit,
-     * which holds a select's count. */
-    const size_t region = b->arena_bytes - a_v - a_w - CZK__GPU_ARENA_ALIGN,
-                 region_h = region + a_w;
     const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
+    /* The last aligned unit of the arena holds a select's count. */
     int *d_count = (int *)(base + b->arena_bytes - CZK__GPU_ARENA_ALIGN);
+    uint64_t ns_unused = 0;
+    uint64_t *ns[5] = {&ns_unused, &ns_unused, &ns_unused, &ns_unused, &ns_unused};
     czk_fr shift, z;
     fr_t zd;
     uint64_t t0, t1;
@@ -1044,15 +933,11 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
                            b->arena_bytes, c->arena_bytes);
     czk__gpu_h_consts(pk->h_basis, n, &c->omega_2n, &shift, &z);
     memcpy(&zd, &z, sizeof(zd));
+    t0 = czk_time_ns();
     CZK_CUDA_TRY(
         err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
 
-    /* 1: the MSMs over the witness (the density selections in V1). */
-    CZK_TRY(witness_msms(b, points_streamed{pk, c->batch, v2, region}, c, pk, n_vars, n_pub1, d_w,
-                         v2, v1, d_count, out, tm, err));
-    t0 = czk_time_ns();
-
-    /* 2: a, b, c and h in V1 (see the block above). */
+    /* 1: a, b, c and h in V1 (see the block above). */
     for (int i = 0; i < 3; i++) {
         fr_t *v = (fr_t *)(i == 0 ? v1 : v2);
         CZK_TRY(spmv_streamed(b, mats[i], c->ci_host[i], c->dict[i], n_c, i == 0 ? n_pub1 : 0, n, v,
@@ -1083,12 +968,25 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
             tm->h_ns += t0 - t1;
     }
 
-    /* 3: the H MSM over h in V1; the witness is dead, so its batches take W's space too. */
-    CZK_TRY(msm_streamed<czk__gpu_group_g1>(b, &out->h, pk->h, v1, pk->n_h, c->batch[2], d_w,
-                                            region_h, err));
-    t1 = czk_time_ns();
-    if (tm != NULL)
-        tm->msm_h_ns += t1 - t0;
+    /* 2: the five MSMs, their batches interleaved in V2 + R (stream_msm.cu): H over V1, A and
+     * B over W's density selections, L over W past the inputs. */
+    if (tm != NULL) {
+        ns[0] = &tm->msm_h_ns;
+        ns[1] = &tm->msm_a_ns;
+        ns[2] = &tm->msm_b_g1_ns;
+        ns[3] = &tm->msm_b_g2_ns;
+        ns[4] = &tm->msm_l_ns;
+    }
+    {
+        const czk__gpu_stream_msm msms[5] = {
+            {1, pk->h, pk->n_h, v1, NULL, NULL, 1, &out->h, ns[0]},
+            {1, pk->a, pk->n_a, d_w, c->take_a, c->wb[0], 0, &out->a, ns[1]},
+            {1, pk->b_g1, pk->n_b_g1, d_w, c->take_b, c->wb[1], 0, &out->b_g1, ns[2]},
+            {2, pk->b_g2, pk->n_b_g2, d_w, c->take_b, c->wb[2], 0, &out->b_g2, ns[3]},
+            {1, pk->l, n_vars - n_pub1, d_w + n_pub1 * sizeof(czk_fr), NULL, NULL, 0, &out->l,
+             ns[4]}};
+        CZK_TRY(czk__gpu_stream_msms(b, msms, 5, &c->layout, v2, d_count, err));
+    }
 out:
     czk_memclear_explicit(&z, sizeof(z));
     return rc;
@@ -1101,10 +999,10 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     int rc = CZK_OK;
     resident_circuit *c = &k->circ;
     const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
-    const size_t n = pk->domain_size, m = max_sz(pk->n_a, pk->n_b_g1);
+    const size_t n = pk->domain_size;
     const size_t a_w = czk__gpu_align(cs->n_vars * sizeof(czk_fr)),
-                 a_v = czk__gpu_align(max_sz(n, m) * sizeof(czk_fr));
-    size_t take = 0, used, avail, region, slot_min = 0, slot_max = 0, want = 0, sel = 0, arena;
+                 a_v = czk__gpu_align(n * sizeof(czk_fr));
+    size_t take = 0, used, avail, region, slot_min = 0, slot_max = 0, arena, nb;
     uint8_t *ta = NULL, *tb = NULL;
     uint16_t *ci[3] = {NULL, NULL, NULL};
     czk_fr *dict[3] = {NULL, NULL, NULL};
@@ -1149,42 +1047,42 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     c->slot_bytes = ((region - a_v) / 2) & ~(CZK__GPU_ARENA_ALIGN - 1);
     c->slot_bytes =
         c->slot_bytes < czk__gpu_align(slot_max) ? c->slot_bytes : czk__gpu_align(slot_max);
-    /* The MSM batches in V2 + R (CUB's select storage lives there too); the H MSM's in
-     * W + V2 + R (it runs last, when the witness is no longer needed). */
+    /* The MSMs' batches in V2 + R, beside W and h (stream_msm.cu; the plan reads only
+     * whether an MSM selects, not the density bytes). */
     {
-        const size_t g1[3] = {pk->n_a, pk->n_b_g1, pk->n_l};
-        size_t need1 = 0, need2 = 0, needh = 0, h;
-        CZK_TRY(stream_batch<czk__gpu_group_g1>(b->g, g1, 3, region, &c->batch[0], &need1, err));
-        CZK_TRY(stream_batch<czk__gpu_group_g1>(b->g, &pk->n_h, 1, region + a_w, &c->batch[2],
-                                                &needh, err));
-        CZK_TRY(stream_batch<czk__gpu_group_g2>(b->g, &pk->n_b_g2, 1, region, &c->batch[1], &need2,
-                                                err));
-        CZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(nullptr, sel, (const fr_t *)nullptr,
-                                                     (const uint8_t *)nullptr, (fr_t *)nullptr,
-                                                     (int *)nullptr, (int)cs->n_vars));
-        if (c->batch[0] == 0 || c->batch[1] == 0 || c->batch[2] == 0 || sel > region) {
+        const uint8_t selects = 1, *tk = pk->density == CZK_DENSITY_FILTERED ? &selects : NULL;
+        const czk__gpu_stream_msm msms[5] = {
+            {1, NULL, pk->n_h, NULL, NULL, NULL, 1, NULL, NULL},
+            {1, NULL, pk->n_a, NULL, tk, NULL, 0, NULL, NULL},
+            {1, NULL, pk->n_b_g1, NULL, tk, NULL, 0, NULL, NULL},
+            {2, NULL, pk->n_b_g2, NULL, tk, NULL, 0, NULL, NULL},
+            {1, NULL, cs->n_vars - (cs->n_public + 1), NULL, NULL, NULL, 0, NULL, NULL}};
+        CZK_TRY(czk__gpu_stream_plan(b->g, msms, 5, cs->n_vars, region, &c->layout, err));
+        if (c->layout.bs == 0) {
             memset(c, 0, sizeof(*c));
             goto out;
         }
-        /* The arena: no more of the budget than the chosen buffers use. */
-        want = max_sz(a_v + 2 * c->slot_bytes, sel);
-        want = max_sz(want, 2 * czk__gpu_align(c->batch[0] * sizeof(czk_g1_affine)) +
-                                czk__gpu_align(need1));
-        want = max_sz(want, 2 * czk__gpu_align(c->batch[1] * sizeof(czk_g2_affine)) +
-                                czk__gpu_align(need2));
-        h = 2 * czk__gpu_align(c->batch[2] * sizeof(czk_g1_affine)) + czk__gpu_align(needh);
-        want = max_sz(want, h > a_w ? h - a_w : 0); /* the H MSM has W's space too */
     }
-    arena = a_w + a_v + want + CZK__GPU_ARENA_ALIGN;
+    /* The arena: no more of the budget than the chosen buffers use. */
+    arena = a_w + a_v + max_sz(a_v + 2 * c->slot_bytes, c->layout.bytes) + CZK__GPU_ARENA_ALIGN;
 
     CZK_TRY(density_take(pk, cs, &ta, &tb, &match, err));
     if (!match) {
         memset(c, 0, sizeof(*c));
         goto out;
     }
+    if (ta != NULL) {
+        /* Where each batch of A, B_G1 and B_G2 starts in the witness (stream_msm.cu). */
+        const uint8_t *t[3] = {ta, tb, tb};
+        const size_t cnt[3] = {pk->n_a, pk->n_b_g1, pk->n_b_g2};
+        for (int i = 0; i < 3; i++)
+            CZK_TRY(czk__gpu_stream_bounds(t[i], cs->n_vars, cnt[i],
+                                           i == 2 ? c->layout.bs / 2 : c->layout.bs, &c->wb[i], &nb,
+                                           err));
+    }
     if (b->copy_stream == NULL) {
         CZK_CUDA_TRY(err, cudaStreamCreateWithFlags(&b->copy_stream, cudaStreamNonBlocking));
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < STREAM_SLOTS; i++) {
             CZK_CUDA_TRY(err, cudaEventCreateWithFlags(&b->ready[i], cudaEventDisableTiming));
             CZK_CUDA_TRY(err, cudaEventCreateWithFlags(&b->freed[i], cudaEventDisableTiming));
         }
