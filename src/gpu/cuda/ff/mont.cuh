@@ -14,6 +14,35 @@
  * t + a·b_i + m·p < 2p·2^32 < 2^(32(N+1)) because 2p < 2^(32N) for both primes, so the
  * chains never carry out of the top limb. One conditional subtraction ends the product.
  *
+ * mul_wide (what the curve formulas and the NTT use) runs the same rows on the same integers
+ * in a layout made for sm_90's 64-bit multiply-add (IMAD.WIDE.U32 with carry in and out: one
+ * instruction for a·b_j's low and high halves, on an aligned register pair). A row's products
+ * come in two kinds, a_j·b_i for even j at limbs j, j + 1 and for odd j at limbs j, j + 1,
+ * and each kind goes to its own accumulator: t = x + 2^32·y with x (limbs 0 .. N − 1 of t)
+ * and y (limbs 1 .. N), so both get their pairs on aligned positions 2k, 2k + 1. Row i:
+ *   x[0] += y[1]; y = y >> 64 plus the odd products, on the carry of that add (the shift
+ *   keeps y aligned, see below); x += the even products; y[N − 1] += x's carry (limb N);
+ *   m = x[0]·PINV; y += m·(p's odd limbs); x += m·(p's even limbs), x[0] becomes 0, its carry
+ *   to y[N − 1] as before.
+ * Then t/2^32 = y + x/2^32: y is the next row's x and x, whose limb 0 is zero, its y; the roles
+ * swap every row and no limb moves. After the last row one chain adds the two (merge), and
+ * the conditional subtraction follows. The old one-accumulator form (pairs at odd positions
+ * of one array) cost a register move per product: 784 against 432 SASS per Fp product.
+ *
+ * No carry is lost in mul_wide: at every point of row i, x + 2^32·y is a partial sum of
+ * t + a·b_i + m·p < 2^32·2p ≤ 2^(32(N+1)) (all terms non-negative, t < 2p as in CIOS), so
+ * 2^32·y < 2^(32(N+1)) and y < 2^(32N): the chains that end at y[N − 1] carry out of nothing,
+ * which is why their tops drop the flag, while x's chains, which end at limb N − 1 of t, pass
+ * their carry to y[N − 1] (limb N). The result t = y + x/2^32 < 2p < 2^(32N) takes no carry
+ * out of merge either. Same m every row (it depends on t mod 2^32 only), so the same t as
+ * operator* after every row and the same fully reduced result, bit for bit; any Montgomery
+ * reduction would give it too, as (a·b + M·p)/R with the unique M < R, M ≡ −a·b·p^-1 mod R.
+ *
+ * sqr_wide is mul_wide(a, a). A dedicated squaring (cross products once, doubled, plus the
+ * squares, then N reduction rows on 2N limbs) saves N(N − 1)/2 of the N² products a·b_i, but
+ * the doubling, the third term and the 2N-limb reduction in this pair layout need about as
+ * many adds and carry fix-ups in SASS as the products it saves (one instruction each).
+ *
  * The carry flag lives between separate asm statements; they are volatile, so the compiler
  * keeps their order, and nothing else in between writes the flag.
  *
@@ -86,11 +115,23 @@ __device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) 
 
 /* ---- the two fields -------------------------------------------------------------------- */
 
+/*
+ * Fr's −r^-1 mod 2^32 = 2^32 − 1 as mul_wide reads it: from constant memory (a uniform
+ * register, loaded once per kernel), not as an immediate. Knowing m = t[0]·PINV = −t[0],
+ * ptxas rewrites the low halves of m·r_j as t[0]·(−r_j) and so splits every 64-bit
+ * multiply-add of the reduction into IMAD and IMAD.HI: 288 SASS for one Fr mul_wide against
+ * 240 with the value hidden (sm_90, tools/sass_count.sh).
+ */
+static __constant__ uint32_t fr_pinv_opaque = 0xffffffffu;
+
 /* r = 0x73eda753...ffffffff00000001. Limbs fold to immediates once loops are unrolled. */
 struct fr_params {
     static constexpr int N = 8;
     static constexpr uint32_t PINV = 0xffffffffu;  /* -r^-1 mod 2^32 */
     static constexpr bool LOW_1_MINUS_2_32 = true; /* r mod 2^64 = 2^64 − 2^32 + 1 */
+    __device__ __forceinline__ static uint32_t pinv() {
+        return fr_pinv_opaque; /* = PINV */
+    }
     __device__ __forceinline__ static constexpr uint32_t mod(int i) {
         constexpr uint32_t m[8] = {0x00000001, 0xffffffff, 0xfffe5bfe, 0x53bda402,
                                    0x09a1d805, 0x3339d808, 0x299d7d48, 0x73eda753};
@@ -109,6 +150,9 @@ struct fp_params {
     static constexpr int N = 12;
     static constexpr uint32_t PINV = 0xfffcfffdu; /* -p^-1 mod 2^32 */
     static constexpr bool LOW_1_MINUS_2_32 = false;
+    __device__ __forceinline__ static uint32_t pinv() {
+        return PINV;
+    }
     __device__ __forceinline__ static constexpr uint32_t mod(int i) {
         constexpr uint32_t m[12] = {0xffffaaab, 0xb9feffff, 0xb153ffff, 0x1eabfffe,
                                     0xf6b0f624, 0x6730d2a0, 0xf38512bf, 0x64774b84,
@@ -333,55 +377,106 @@ template <class P> struct __align__(16) mont_t {
     }
 
     /*
-     * t[0..N] += x·y over the limbs x(S), x(S + 2), ... (S = 0: even limbs, 1: odd ones).
-     * Each product's low and high halves go to adjacent limbs of one carry chain, the pattern
-     * ptxas turns into one 64-bit multiply-add with carry (IMAD.WIDE.U32.X on sm_90) per
-     * product, where operator*'s separate low and high chains cost a multiply and an add
-     * each. The caller keeps t + x·y below 2^(32(N+1)): the odd chain, which ends at t[N],
-     * then carries out of nothing, and the even one's carry fits in t[N].
+     * The pair primitives of mul_wide (see the DESIGN block). x(j) is a limb of the
+     * multiplicand (a lambda: a's limbs, or p's as immediates), y one 32-bit multiplier,
+     * and the products x(S)·y, x(S + 2)·y, ... land as 64-bit (low, high) pairs on adjacent
+     * limbs 2k, 2k + 1 of one accumulator, the pattern ptxas turns into one IMAD.WIDE.U32(.X)
+     * per product on a register pair that needs no moves.
+     *
+     * mul_pairs: acc[0 .. 2K) = the K products, starting at x(S). No carry flag used.
      */
-    template <int S, class X>
-    __device__ __forceinline__ static void mac_pairs(uint32_t t[N + 1], X x, uint32_t y) {
-        t[S] = mad_lo_cc(x(S), y, t[S]);
-        t[S + 1] = madc_hi_cc(x(S), y, t[S + 1]);
+    template <int S, int K, class X>
+    __device__ __forceinline__ static void mul_pairs(uint32_t * acc, X x, uint32_t y) {
 #pragma unroll
-        for (int j = S + 2; j < N - 1 + S; j += 2) {
-            t[j] = madc_lo_cc(x(j), y, t[j]);
-            t[j + 1] = madc_hi_cc(x(j), y, t[j + 1]);
+        for (int k = 0; k < K; k++) {
+            const uint64_t w = (uint64_t)x(S + 2 * k) * y; /* one IMAD.WIDE.U32 */
+            acc[2 * k] = (uint32_t)w;
+            acc[2 * k + 1] = (uint32_t)(w >> 32);
         }
-        if constexpr (S == 0)
-            t[N] = addc(t[N], 0);
+    }
+    /* mad_pairs: acc[0 .. 2K) += the K products as one carry chain, which starts afresh
+     * (CIN false) or takes the flag (CIN true); its carry out of acc[2K − 1] is left in the
+     * flag (COUT true) or known to be zero and dropped (COUT false). */
+    template <int S, int K, bool CIN, bool COUT, class X>
+    __device__ __forceinline__ static void mad_pairs(uint32_t * acc, X x, uint32_t y) {
+        acc[0] = CIN ? madc_lo_cc(x(S), y, acc[0]) : mad_lo_cc(x(S), y, acc[0]);
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            if (k > 0)
+                acc[2 * k] = madc_lo_cc(x(S + 2 * k), y, acc[2 * k]);
+            acc[2 * k + 1] = (COUT || k < K - 1) ? madc_hi_cc(x(S + 2 * k), y, acc[2 * k + 1])
+                                                 : madc_hi(x(S + 2 * k), y, acc[2 * k + 1]);
+        }
+    }
+    /* mad_pairs_shr: acc = (acc >> 64) + the N/2 products x(S)·y, ..., taking the flag at
+     * acc[0] (the carry of the add before it); the chain's carry out is known to be zero.
+     * acc[0] is zero and acc[1] was added elsewhere (mul_row). In place: acc[2k + 2] and
+     * acc[2k + 3] are read before they are written. */
+    template <int S, class X>
+    __device__ __forceinline__ static void mad_pairs_shr(uint32_t * acc, X x, uint32_t y) {
+#pragma unroll
+        for (int k = 0; k < N / 2; k++) {
+            const uint32_t lo = k < N / 2 - 1 ? acc[2 * k + 2] : 0u;
+            const uint32_t hi = k < N / 2 - 1 ? acc[2 * k + 3] : 0u;
+            acc[2 * k] = madc_lo_cc(x(S + 2 * k), y, lo);
+            acc[2 * k + 1] =
+                k < N / 2 - 1 ? madc_hi_cc(x(S + 2 * k), y, hi) : madc_hi(x(S + 2 * k), y, hi);
+        }
     }
 
     /*
-     * a·b·R^-1 mod p, bit for bit operator*: the same CIOS rows (t += a·b_i, then
-     * t += m·p with m = t[0]·PINV, then t >>= 32) on the same integers, so the same m, the same
-     * t < 2p after every row and the same fully reduced result; only the order of the partial
-     * products differs (even limbs, then odd ones, each as 64-bit pairs; see mac_pairs). Every
-     * sum stays below 2p·2^32 < 2^(32(N+1)), as in operator*. N even (both fields).
+     * One row of mul_wide (the DESIGN block): t += a·b_i, then t += m·p with m = t[0]·PINV,
+     * then t /= 2^32. On entry t = x + y/2^32 (y[0] = 0, the limb the previous row cleared);
+     * the sum is x + 2^32·y, and the next row's t is y + x/2^32 (x[0] = 0), so the caller
+     * swaps x and y each row. FIRST: t = 0 on entry, x and y are written, not read.
+     */
+    template <bool FIRST, class A>
+    __device__ __forceinline__ static void mul_row(uint32_t x[N], uint32_t y[N], A al,
+                                                   uint32_t bi) {
+        auto pl = [](int j) { return P::mod(j); };
+        if (FIRST) {
+            mul_pairs<0, N / 2>(x, al, bi); /* limbs 0 .. N − 1 of t */
+            mul_pairs<1, N / 2>(y, al, bi); /* limbs 1 .. N */
+        } else {
+            x[0] = add_cc(x[0], y[1]);   /* limb 0 of y >> 32 joins x; carry to limb 1 */
+            mad_pairs_shr<1>(y, al, bi); /* y: limbs 1 .. N, the odd products added */
+            mad_pairs<0, N / 2, false, true>(x, al, bi);
+            y[N - 1] = addc(y[N - 1], 0); /* x's carry out, limb N */
+        }
+        const uint32_t m = x[0] * P::pinv();
+        mad_pairs<1, N / 2, false, false>(y, pl, m);
+        mad_pairs<0, N / 2, false, true>(x, pl, m); /* x[0] becomes 0 */
+        y[N - 1] = addc(y[N - 1], 0);
+    }
+
+    /*
+     * a·b·R^-1 mod p, fully reduced, bit for bit operator* (see the DESIGN block: the same rows
+     * on the same integers, in two accumulators merged once at the end). N even (both fields).
      */
     __device__ __forceinline__ static mont_t mul_wide(const mont_t &a, const mont_t &b) {
         static_assert(N % 2 == 0, "mul_wide pairs limbs");
-        uint32_t t[N + 1];
-#pragma unroll
-        for (int j = 0; j <= N; j++)
-            t[j] = 0;
+        uint32_t e[N], o[N];
         auto al = [&a](int j) { return a.l[j]; };
-        auto pl = [](int j) { return P::mod(j); };
+        mul_row<true>(e, o, al, b.l[0]);
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            mac_pairs<0>(t, al, b.l[i]);
-            mac_pairs<1>(t, al, b.l[i]);
-            uint32_t m = t[0] * P::PINV;
-            mac_pairs<0>(t, pl, m);
-            mac_pairs<1>(t, pl, m);
-#pragma unroll
-            for (int j = 0; j < N; j++)
-                t[j] = t[j + 1];
-            t[N] = 0;
+        for (int i = 1; i < N; i += 2) {
+            mul_row<false>(o, e, al, b.l[i]);
+            if (i + 1 < N)
+                mul_row<false>(e, o, al, b.l[i + 1]);
         }
-        return reduce_once(t);
+        return merge(e, o);
     }
+
+    /* t = e + (o >> 32) (o[0] = 0), then reduce_once: t < 2p < 2^(32N), no carry out. */
+    __device__ __forceinline__ static mont_t merge(uint32_t e[N], const uint32_t o[N]) {
+        e[0] = add_cc(e[0], o[1]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            e[j] = addc_cc(e[j], o[j + 1]);
+        e[N - 1] = addc(e[N - 1], 0);
+        return reduce_once(e);
+    }
+
     __device__ __forceinline__ mont_t sqr_wide() const {
         return mul_wide(*this, *this);
     }
