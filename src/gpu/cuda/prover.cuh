@@ -71,6 +71,10 @@ struct resident_circuit {
     czk_fr *dict[3];
     size_t dict_bytes[3];
     size_t row_bytes[3], col_bytes[3], val_bytes[3]; /* val_bytes: of vals or of ci */
+    /* The rows with more than LONG_ROW entries (resident.cu: a warp each), ascending: on
+     * the device and, for the streamed path's chunks, on the host (czk_malloc'ed). */
+    uint32_t *long_rows[3], *long_host[3];
+    size_t n_long[3];
     uint8_t *take_a, *take_b; /* NULL for a dense key (every variable has its points) */
     size_t take_bytes;
     size_t bytes;           /* device bytes of all of the above */

@@ -91,6 +91,60 @@ struct csr3 {
 };
 
 /*
+ * Long rows. A thread per row leaves a warp as slow as its longest row: a PoRep circuit packs
+ * bits into numbers in rows of ~59 entries with 2^e coefficients (a product each) among rows
+ * of 2-3, and with one such row in most warps of 32 rows the SpMV took 140 ms at 2^27 on the
+ * H200 where its bytes need ~15. Rows with more than LONG_ROW entries therefore get a warp
+ * each (spmv_long_kernel: lanes stride the entries, then a shuffle tree adds the 32 partial
+ * sums), ahead of the thread-per-row kernels, which then read their results.
+ */
+#define LONG_ROW 16
+
+__device__ __forceinline__ bool row_long(const csr1 &m, size_t i) {
+    return m.rp[i + 1] - m.rp[i] > LONG_ROW;
+}
+
+/* One warp per row rows[k] (k < count) of m, whose row pointers start at row r0 (the first
+ * row of a streamed chunk; 0 for a resident matrix): out[row] = the row's dot with w. */
+__global__ void __launch_bounds__(256)
+    spmv_long_kernel(fr_t *out, csr1 m, const fr_t *w, const uint32_t *rows, size_t count,
+                     size_t r0, fr_t one, fr_t mone) {
+    const size_t k = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const unsigned lane = threadIdx.x % 32;
+    if (k >= count) /* a whole warp leaves together: count is per warp */
+        return;
+    const size_t i = rows[k] - r0;
+    const uint64_t base = m.rp[0], e1 = m.rp[i + 1] - base;
+    fr_t acc = fr_t::zero();
+    for (uint64_t e = m.rp[i] - base + lane; e < e1; e += 32) {
+        const fr_t x = fr_t::load_ro(w + m.cols[e]);
+        const fr_t v =
+            m.ci != nullptr ? fr_t::load_ro(m.dict + m.ci[e]) : fr_t::load_ro(m.vals + e);
+        acc += v.equal(one) ? x : v.equal(mone) ? x.neg() : v * x;
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off /= 2) {
+        fr_t o;
+#pragma unroll
+        for (int j = 0; j < fr_t::N; j++)
+            o.l[j] = __shfl_down_sync(0xffffffffu, acc.l[j], off);
+        acc += o;
+    }
+    if (lane == 0)
+        acc.store(out + rows[k]);
+}
+
+/* Launches spmv_long_kernel over count rows (nothing when there are none). */
+cudaError_t spmv_long(cudaStream_t s, fr_t *out, const csr1 &m, const fr_t *w, const uint32_t *rows,
+                      size_t count, size_t r0, const fr_t &one, const fr_t &mone) {
+    if (count == 0)
+        return cudaSuccess;
+    spmv_long_kernel<<<(unsigned)((count * 32 + 255) / 256), 256, 0, s>>>(out, m, w, rows, count,
+                                                                          r0, one, mone);
+    return cudaGetLastError();
+}
+
+/*
  * Coded coefficients. A circuit's matrices hold 32-byte coefficients, but a PoRep circuit
  * has a few hundred distinct ones (±1, powers of two, small constants) among ~840 M entries
  * at 2^27: stored as 16-bit indices into a table of the distinct values, the matrices take
@@ -223,9 +277,12 @@ __global__ void __launch_bounds__(256)
         return;
     fr_t av = fr_t::zero(), bv = fr_t::zero(), cv = fr_t::zero();
     if (i < n_c) {
-        av = row_dot(m.m[0], w, i, one, mone);
-        bv = row_dot(m.m[1], w, i, one, mone);
-        cv = m.m[2].rp != nullptr ? row_dot(m.m[2], w, i, one, mone) : av * bv;
+        /* A long row's value is there already (spmv_long_kernel ran first). */
+        av = row_long(m.m[0], i) ? fr_t::load(a + i) : row_dot(m.m[0], w, i, one, mone);
+        bv = row_long(m.m[1], i) ? fr_t::load(b + i) : row_dot(m.m[1], w, i, one, mone);
+        cv = m.m[2].rp == nullptr  ? av * bv
+             : row_long(m.m[2], i) ? fr_t::load(c + i)
+                                   : row_dot(m.m[2], w, i, one, mone);
     } else if (i < n_c + n_pub1) {
         av = fr_t::load_ro(w + (i - n_c));
     }
@@ -388,6 +445,7 @@ void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
         czk__gpu_free(b->g, c->vals[i], c->val_bytes[i]);
         czk__gpu_free(b->g, c->ci[i], c->val_bytes[i]);
         czk__gpu_free(b->g, c->dict[i], c->dict_bytes[i]);
+        czk__gpu_free(b->g, c->long_rows[i], c->n_long[i] * sizeof(uint32_t));
     }
     czk__gpu_free(b->g, c->take_a, c->take_bytes);
     czk__gpu_free(b->g, c->take_b, c->take_bytes);
@@ -398,6 +456,7 @@ void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
     for (int i = 0; i < 3; i++) {
         czk_free(c->ci_host[i]); /* after its unregistration above */
         czk_free(c->wb[i]);
+        czk_free(c->long_host[i]);
     }
     b->resident_bytes -= c->bytes;
     memset(c, 0, sizeof(*c));
@@ -487,7 +546,7 @@ out:
 /* The end of an attach: on failure, what was placed of k's circuit goes; the host arrays
  * the attach made go either way. */
 void attach_end(czk__gpu_backend *b, resident_key *k, int rc, uint8_t *ta, uint8_t *tb,
-                uint16_t *const ci[3], czk_fr *const dict[3]) {
+                uint16_t *const ci[3], czk_fr *const dict[3], uint32_t *const lr[3]) {
     resident_circuit *c = &k->circ;
     if (rc != CZK_OK && c->cs != NULL) {
         czk__gpu_circuit_free(b, k);
@@ -501,7 +560,33 @@ void attach_end(czk__gpu_backend *b, resident_key *k, int rc, uint8_t *ta, uint8
     for (int i = 0; i < 3; i++) {
         czk_free(ci[i]);
         czk_free(dict[i]);
+        czk_free(lr[i]);
     }
+}
+
+/* The rows of m (n_rows of them) with more than LONG_ROW entries, ascending: *rows
+ * (czk_malloc'ed; NULL and *count 0 when there are none). */
+int long_rows_of(const czk_r1cs_matrix *m, size_t n_rows, uint32_t **rows, size_t *count,
+                 czk_err *err) {
+    const uint64_t *rp = m->row_ptr;
+    size_t k = 0;
+    *rows = NULL;
+    *count = 0;
+    if (rp == NULL)
+        return CZK_OK;
+    for (size_t r = 0; r < n_rows; r++)
+        k += rp[r + 1] - rp[r] > LONG_ROW;
+    if (k == 0)
+        return CZK_OK;
+    *rows = (uint32_t *)czk_malloc(k * sizeof(uint32_t));
+    if (*rows == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "gpu: a list of %zu long rows", k);
+    k = 0;
+    for (size_t r = 0; r < n_rows; r++)
+        if (rp[r + 1] - rp[r] > LONG_ROW)
+            (*rows)[k++] = (uint32_t)r;
+    *count = k;
+    return CZK_OK;
 }
 
 } // namespace
@@ -515,6 +600,8 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
     uint8_t *ta = NULL, *tb = NULL;
     uint16_t *ci[3] = {NULL, NULL, NULL};
     czk_fr *dict[3] = {NULL, NULL, NULL};
+    uint32_t *lr[3] = {NULL, NULL, NULL};
+    size_t nl[3] = {0, 0, 0};
     size_t arena = 0, total = 0, avail;
     int match = 0;
     *placed = 0;
@@ -530,8 +617,10 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
         c->col_bytes[i] = (size_t)nnz * sizeof(uint32_t);
         c->val_bytes[i] = (size_t)nnz * (ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
         c->dict_bytes[i] = nd * sizeof(czk_fr);
+        CZK_TRY(long_rows_of(mats[i], cs->n_constraints, &lr[i], &nl[i], err));
         total += czk__gpu_align(c->row_bytes[i]) + czk__gpu_align(c->col_bytes[i]) +
-                 czk__gpu_align(c->val_bytes[i]) + czk__gpu_align(c->dict_bytes[i]);
+                 czk__gpu_align(c->val_bytes[i]) + czk__gpu_align(c->dict_bytes[i]) +
+                 czk__gpu_align(nl[i] * sizeof(uint32_t));
     }
     if (pk->density == CZK_DENSITY_FILTERED) {
         c->take_bytes = cs->n_vars;
@@ -578,6 +667,10 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
         } else {
             CZK_TRY(upload(b->g, (void **)&c->vals[i], mats[i]->vals, c->val_bytes[i], err));
         }
+        if (nl[i] > 0) {
+            CZK_TRY(upload(b->g, (void **)&c->long_rows[i], lr[i], nl[i] * sizeof(uint32_t), err));
+            c->n_long[i] = nl[i];
+        }
     }
     if (ta != NULL) {
         CZK_TRY(upload(b->g, (void **)&c->take_a, ta, c->take_bytes, err));
@@ -588,7 +681,7 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
     b->arena_min = arena_min_of(b);
     *placed = 1;
 out:
-    attach_end(b, k, rc, ta, tb, ci, dict);
+    attach_end(b, k, rc, ta, tb, ci, dict, lr);
     return rc;
 }
 
@@ -725,8 +818,12 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     czk_fr_neg(&mone, &CZK_FR_ONE);
     memcpy(&one_d, &CZK_FR_ONE, sizeof(one_d));
     memcpy(&mone_d, &mone, sizeof(mone_d));
-    /* (A thread per row of one matrix, three launches, measured the same at 2^24 on the
-     * H200, run 19: 28.1 ms against 27.4 with the upload.) */
+    /* Long rows first, a warp each; then a thread per row, reading theirs. (A thread per
+     * row of one matrix, three launches, measured the same at 2^24 on the H200, run 19:
+     * 28.1 ms against 27.4 with the upload.) */
+    for (int i = 0; i < 3; i++)
+        CZK_CUDA_TRY(err, spmv_long(g->stream, (fr_t *)dv[i], mats.m[i], (const fr_t *)d_w,
+                                    c->long_rows[i], c->n_long[i], 0, one_d, mone_d));
     spmv_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->stream>>>(
         (fr_t *)dv[0], (fr_t *)dv[1], (fr_t *)dv[2], mats, (const fr_t *)d_w, cs->n_constraints,
         n_pub1, n, one_d, mone_d);
@@ -786,7 +883,7 @@ __global__ void __launch_bounds__(256)
     spmv_chunk_kernel(fr_t *out, csr1 m, const fr_t *w, size_t r0, size_t rows, fr_t one,
                       fr_t mone) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= rows)
+    if (i >= rows || row_long(m, i)) /* a long row: spmv_long_kernel's */
         return;
     row_dot(m, w, i, one, mone, m.rp[0]).store(out + r0 + i);
 }
@@ -840,11 +937,25 @@ size_t chunk_end(const uint64_t *rp, size_t r0, size_t n_rows, size_t cap, size_
     return lo;
 }
 
+/* The number of entries of the ascending list rows[0 .. n) below r. */
+size_t rows_below(const uint32_t *rows, size_t n, size_t r) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (rows[mid] < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* out (n rows) = M·W for a streamed matrix M (coded when ci, its host indices, is not NULL:
  * dict on the device); see the block above. Queued, not waited for. */
 int spmv_streamed(czk__gpu_backend *b, const czk_r1cs_matrix *mat, const uint16_t *ci,
-                  const czk_fr *dict, size_t n_c, size_t n_in, size_t n, fr_t *out, const fr_t *d_w,
-                  char *slots, size_t slot_bytes, czk_err *err) {
+                  const czk_fr *dict, const uint32_t *lr_host, const uint32_t *lr_dev, size_t n_lr,
+                  size_t n_c, size_t n_in, size_t n, fr_t *out, const fr_t *d_w, char *slots,
+                  size_t slot_bytes, czk_err *err) {
     czk_gpu *g = b->g;
     int rc = CZK_OK;
     czk_fr mone;
@@ -882,6 +993,12 @@ int spmv_streamed(czk__gpu_backend *b, const czk_r1cs_matrix *mat, const uint16_
                                           nnz * cb, cudaMemcpyHostToDevice, b->copy_stream));
         CZK_CUDA_TRY(err, cudaEventRecord(b->ready[k & 1], b->copy_stream));
         CZK_CUDA_TRY(err, cudaStreamWaitEvent(g->stream, b->ready[k & 1], 0));
+        {
+            /* The chunk's long rows, a warp each: [lo, hi) of the ascending list. */
+            const size_t lo = rows_below(lr_host, n_lr, r0), hi = rows_below(lr_host, n_lr, r1);
+            CZK_CUDA_TRY(
+                err, spmv_long(g->stream, out, m, d_w, lr_dev + lo, hi - lo, r0, one_d, mone_d));
+        }
         spmv_chunk_kernel<<<grid(rows), 256, 0, g->stream>>>(out, m, d_w, r0, rows, one_d, mone_d);
         CZK_CUDA_TRY(err, cudaGetLastError());
         CZK_CUDA_TRY(err, cudaEventRecord(b->freed[k & 1], g->stream));
@@ -940,7 +1057,8 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
     /* 1: a, b, c and h in V1 (see the block above). */
     for (int i = 0; i < 3; i++) {
         fr_t *v = (fr_t *)(i == 0 ? v1 : v2);
-        CZK_TRY(spmv_streamed(b, mats[i], c->ci_host[i], c->dict[i], n_c, i == 0 ? n_pub1 : 0, n, v,
+        CZK_TRY(spmv_streamed(b, mats[i], c->ci_host[i], c->dict[i], c->long_host[i],
+                              c->long_rows[i], c->n_long[i], n_c, i == 0 ? n_pub1 : 0, n, v,
                               (const fr_t *)d_w, r, c->slot_bytes, err));
         CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
         t1 = czk_time_ns();
@@ -1006,7 +1124,8 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     uint8_t *ta = NULL, *tb = NULL;
     uint16_t *ci[3] = {NULL, NULL, NULL};
     czk_fr *dict[3] = {NULL, NULL, NULL};
-    size_t nd[3] = {0, 0, 0};
+    uint32_t *lr[3] = {NULL, NULL, NULL};
+    size_t nd[3] = {0, 0, 0}, nl[3] = {0, 0, 0};
     int match = 0;
     *placed = 0;
     memset(c, 0, sizeof(*c));
@@ -1023,7 +1142,8 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     for (int i = 0; i < 3; i++) {
         CZK_TRY(coef_code(mats[i], (size_t)mats[i]->row_ptr[cs->n_constraints], &ci[i], &dict[i],
                           &nd[i], err));
-        take += czk__gpu_align(nd[i] * sizeof(czk_fr));
+        CZK_TRY(long_rows_of(mats[i], cs->n_constraints, &lr[i], &nl[i], err));
+        take += czk__gpu_align(nd[i] * sizeof(czk_fr)) + czk__gpu_align(nl[i] * sizeof(uint32_t));
     }
     used = czk__gpu_tables_bytes() + b->resident_bytes + take;
     avail = b->budget > used ? b->budget - used : 0;
@@ -1109,6 +1229,14 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
         c->ci_host[i] = ci[i]; /* the circuit's now: freed with it */
         ci[i] = NULL;
     }
+    for (int i = 0; i < 3; i++) {
+        if (nl[i] == 0)
+            continue;
+        CZK_TRY(upload(b->g, (void **)&c->long_rows[i], lr[i], nl[i] * sizeof(uint32_t), err));
+        c->n_long[i] = nl[i];
+        c->long_host[i] = lr[i]; /* kept for the chunks; freed with the circuit */
+        lr[i] = NULL;
+    }
     /* Largest first: when the limit cannot cover them all, the most traffic goes locked. */
     {
         const void *p[REGISTERED_MAX] = {pk->h, pk->l, pk->a, pk->b_g2, pk->b_g1};
@@ -1133,7 +1261,7 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     b->arena_min = arena_min_of(b);
     *placed = 1;
 out:
-    attach_end(b, k, rc, ta, tb, ci, dict);
+    attach_end(b, k, rc, ta, tb, ci, dict, lr);
     if (rc != CZK_OK || !*placed)
         k->pk = NULL; /* the slot stays free */
     return rc;
