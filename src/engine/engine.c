@@ -527,6 +527,12 @@ loaded:
     c->template_w = template_w;
     uint64_t actual =
         pk_bytes(&pk) + czk_r1cs_bytes(&cs) + (template_w != NULL ? cs.n_vars * sizeof(czk_fr) : 0);
+#ifdef CZK_HAVE_CUDA
+    /* What each device's backend allocates on the host when it attaches the key: coded
+     * coefficients (1.7 GB at 2^27), kept while a key too large for the device streams. */
+    if (e->n_devs > 0 && e->devs[0].gpu_be != NULL)
+        actual += (uint64_t)e->n_devs * czk_gpu_attach_host_bytes(&cs);
+#endif
     e->reserved = e->reserved - c->bytes + actual;
     c->bytes = actual;
     c->est_bytes = actual;

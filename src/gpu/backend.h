@@ -275,6 +275,12 @@ void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk *pk);
 /* Device bytes the resident keys hold. */
 size_t czk_gpu_backend_resident_bytes(const czk_backend *be);
 
+/* Host bytes one backend's czk_gpu_backend_attach_key(pk, cs) may allocate for cs at most,
+ * beyond pk and cs themselves: coded matrix coefficients (2 bytes an entry: kept while a
+ * streamed key is attached, freed after the upload of a resident one), density bytes and
+ * the lists of long rows. For a caller's host budget; one such share per backend. */
+size_t czk_gpu_attach_host_bytes(const czk_r1cs *cs);
+
 /* How pk is attached, in one line for logs and benchmarks (its MSM batches and buffers when
  * streamed); "not attached" when it is not. */
 void czk_gpu_backend_describe_key(const czk_backend *be, const czk_groth16_pk *pk, char *buf,

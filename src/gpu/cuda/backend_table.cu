@@ -325,6 +325,21 @@ out:
 }
 
 /* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before). */
+/* The plan for h at 2^lg and MSMs of `points` and of all planned before, in what the
+ * resident keys leave of the budget, and the arena bytes it needs (at least arena_min; the
+ * arena never shrinks, so at least what it holds). Allocates nothing. */
+static int plan_want(czk__gpu_backend *b, unsigned lg, size_t points, czk_gpu_plan *p,
+                     size_t *bytes, czk_err *err) {
+    int rc = CZK_OK;
+    const unsigned want_lg = lg > b->plan.lg ? lg : b->plan.lg;
+    const size_t want_pts = points > b->plan.msm_points ? points : b->plan.msm_points;
+    *bytes = 0;
+    CZK_TRY(czk_gpu_plan_make(b->g, p, b->budget - b->resident_bytes, want_lg, want_pts, err));
+    *bytes = p->arena_bytes > b->arena_min ? p->arena_bytes : b->arena_min;
+out:
+    return rc;
+}
+
 int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_err *err) {
     int rc = CZK_OK;
     czk_gpu_plan p;
@@ -334,9 +349,7 @@ int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_er
     if (b->arena != NULL && want_lg == b->plan.lg && want_pts == b->plan.msm_points &&
         b->arena_bytes >= b->arena_min)
         return CZK_OK;
-    /* Resident keys stay; the arena gets what they leave of the budget. */
-    CZK_TRY(czk_gpu_plan_make(b->g, &p, b->budget - b->resident_bytes, want_lg, want_pts, err));
-    want_bytes = p.arena_bytes > b->arena_min ? p.arena_bytes : b->arena_min;
+    CZK_TRY(plan_want(b, lg, points, &p, &want_bytes, err));
     if (want_bytes > b->arena_bytes || b->arena == NULL) {
         /* Growing: the old arena goes first, so that the new one fits the same budget. */
         b->h_host = NULL;
@@ -399,18 +412,25 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
     max_pts = max_pts > pk->n_l ? max_pts : pk->n_l;
     max_pts = max_pts > pk->n_h ? max_pts : pk->n_h;
     CZK_TRY(czk__gpu_enter(b->g, err));
-    /* The proofs' working set comes first: a key is resident only beside it. */
-    CZK_TRY(czk__gpu_ensure_plan(b, lg >= H_MIN_LG ? lg : 0, max_pts, err));
-    if (b->stream_keys ||
-        b->arena_bytes + b->plan.tables_bytes + b->resident_bytes + total > b->budget) {
-        /* The points do not fit beside the working set: whole proofs can still stream
-         * them with the circuit's matrices. */
-        int placed = 0;
-        if (cs != NULL)
-            CZK_TRY(czk__gpu_stream_attach(b, slot, pk, cs, &placed, err));
-        *resident = placed ? 3 : 0;
-        return rc;
+    /* The proofs' working set comes first: a key is resident only beside it. Sized before
+     * anything is allocated: a key that streams makes its own arena (stream_attach), and
+     * the step-by-step one is made by the first proof that needs it. */
+    {
+        czk_gpu_plan p;
+        size_t arena = 0;
+        CZK_TRY(plan_want(b, lg >= H_MIN_LG ? lg : 0, max_pts, &p, &arena, err));
+        arena = arena > b->arena_bytes ? arena : b->arena_bytes;
+        if (b->stream_keys || arena + p.tables_bytes + b->resident_bytes + total > b->budget) {
+            /* The points do not fit beside the working set: whole proofs can still stream
+             * them with the circuit's matrices. */
+            int placed = 0;
+            if (cs != NULL)
+                CZK_TRY(czk__gpu_stream_attach(b, slot, pk, cs, &placed, err));
+            *resident = placed ? 3 : 0;
+            return rc;
+        }
     }
+    CZK_TRY(czk__gpu_ensure_plan(b, lg >= H_MIN_LG ? lg : 0, max_pts, err));
     slot->pk = pk;
     slot->bytes = total;
     b->resident_bytes += total;

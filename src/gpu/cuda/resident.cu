@@ -591,6 +591,21 @@ int long_rows_of(const czk_r1cs_matrix *m, size_t n_rows, uint32_t **rows, size_
 
 } // namespace
 
+extern "C" size_t czk_gpu_attach_host_bytes(const czk_r1cs *cs) {
+    const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
+    size_t bytes = 2 * cs->n_vars + ((size_t)64 << 10); /* density bytes, batch bounds */
+    for (int i = 0; i < 3; i++) {
+        if (mats[i]->row_ptr == NULL)
+            continue;
+        const size_t nnz = (size_t)mats[i]->row_ptr[cs->n_constraints];
+        /* A coded index an entry and its value table (≤ CODE_MAX values); a long row has
+         * more than LONG_ROW entries. */
+        bytes += nnz * sizeof(uint16_t) + CODE_MAX * sizeof(czk_fr) +
+                 nnz / (LONG_ROW + 1) * sizeof(uint32_t);
+    }
+    return bytes;
+}
+
 int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
                             czk_err *err) {
     int rc = CZK_OK;
