@@ -1,7 +1,7 @@
 /*
  * czk_gpu_test: the CUDA backend against the CPU on random inputs, then timings.
  *
- * Checks: NTT forward, inverse, coset forward and coset inverse at lg 10, 14, 18, 20, 22
+ * Checks: NTT forward, inverse, coset forward and coset inverse at lg 10, 14, 18, 20, 22, 23
  * (against the CPU transforms of src/poly when they are built in, else a naive O(n^2) DFT at
  * lg 10; always: spot values by Horner's rule at 3 points, and round trips); MSM G1 at 2^10,
  * 2^14, 2^18, 2^20, 2^22 with uniform scalars, 0/1-heavy witness-like scalars and the PoRep
@@ -579,8 +579,9 @@ static int ntt_spot_ok(const czk_fr *in, const czk_fr *out, size_t n, czk_gpu_nt
 }
 
 static void test_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
-    /* Every pass shape: 1-2 (direct DFT), 3-10 (one pass), 11-20 (two), 21-22 (three). */
-    const unsigned lgs[] = {1, 2, 3, 5, 9, 10, 11, 13, 14, 17, 18, 20, 21, 22, 25, 27};
+    /* Every pass shape: 1-2 (direct DFT), 3-10 (one pass), 11-20 (two), 21-22 (three, the
+     * second pass's twists from a table of ω_N), 23 (the same from a flat table). */
+    const unsigned lgs[] = {1, 2, 3, 5, 9, 10, 11, 13, 14, 17, 18, 20, 21, 22, 23, 25, 27};
     const size_t n_lgs =
         sizeof(lgs) / sizeof(lgs[0]) - (env_unsigned("CZK_GPU_TEST_BIG", 0) ? 0 : 2);
     const czk_gpu_ntt_kind kinds[] = {CZK_GPU_NTT_FORWARD, CZK_GPU_NTT_INVERSE,

@@ -65,6 +65,8 @@ extern "C" void czk_gpu_destroy(czk_gpu *g) {
     (void)cudaSetDevice(g->device);
     for (unsigned i = 0; i < CZK__GPU_POW_CACHE; i++)
         czk__gpu_free(g, g->pow_cache[i].dev, CZK__GPU_POW_ENTRIES * sizeof(czk_fr));
+    for (unsigned i = 0; i < CZK__GPU_FLAT_CACHE; i++)
+        czk__gpu_free(g, g->flat_cache[i].dev, CZK__GPU_FLAT_ENTRIES * sizeof(czk_fr));
     if (g->ev_begin)
         (void)cudaEventDestroy(g->ev_begin);
     if (g->ev_end)
@@ -186,59 +188,68 @@ out:
     return rc;
 }
 
-int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const czk_fr *c,
-                       czk_err *err) {
+/* A power table from `cache` (count entries of `entries` Fr each): flat (one level of
+ * c·base^j) or two levels of CZK__GPU_POW_LEVEL (czk__gpu_pow_table). */
+static int pow_table_in(czk_gpu *g, czk__gpu_pow_entry *cache, unsigned count, size_t entries,
+                        bool flat, const void **table, const czk_fr *base, const czk_fr *c,
+                        czk_err *err) {
     int rc = CZK_OK;
     czk_fr *host = NULL;
     czk__gpu_pow_entry *e;
     czk_fr step;
     *table = NULL;
-    for (unsigned i = 0; i < CZK__GPU_POW_CACHE; i++) {
-        e = &g->pow_cache[i];
+    for (unsigned i = 0; i < count; i++) {
+        e = &cache[i];
         if (e->dev != NULL && czk_fr_equal(&e->base, base) && czk_fr_equal(&e->c, c)) {
             e->last_use = ++g->pow_clock;
             *table = e->dev;
             return CZK_OK;
         }
     }
-    host = (czk_fr *)czk_malloc(CZK__GPU_POW_ENTRIES * sizeof(czk_fr));
+    host = (czk_fr *)czk_malloc(entries * sizeof(czk_fr));
     if (host == NULL) {
-        rc = czk_err_set(err, CZK_ENOMEM, "power table");
+        rc = czk_err_set(err, CZK_ENOMEM, "power table of %zu entries", entries);
         goto out;
     }
-    /*
-     * Level l holds step_l^j for j < CZK__GPU_POW_LEVEL with step_l = base^(LEVEL^l); level 0
-     * times c.
-     */
-    step = *base;
-    for (unsigned l = 0; l < CZK__GPU_POW_ENTRIES / CZK__GPU_POW_LEVEL; l++) {
-        czk_fr *t = host + l * CZK__GPU_POW_LEVEL;
-        t[0] = l == 0 ? *c : CZK_FR_ONE;
-        for (unsigned j = 1; j < CZK__GPU_POW_LEVEL; j++)
-            czk_fr_mul(&t[j], &t[j - 1], &step);
-        for (unsigned j = 1; j < CZK__GPU_POW_LEVEL; j <<= 1)
-            czk_fr_sqr(&step, &step);
+    if (flat) {
+        host[0] = *c;
+        for (size_t j = 1; j < entries; j++)
+            czk_fr_mul(&host[j], &host[j - 1], base);
+    } else {
+        /*
+         * Level l holds step_l^j for j < CZK__GPU_POW_LEVEL with step_l = base^(LEVEL^l);
+         * level 0 times c.
+         */
+        step = *base;
+        for (unsigned l = 0; l < entries / CZK__GPU_POW_LEVEL; l++) {
+            czk_fr *t = host + l * CZK__GPU_POW_LEVEL;
+            t[0] = l == 0 ? *c : CZK_FR_ONE;
+            for (unsigned j = 1; j < CZK__GPU_POW_LEVEL; j++)
+                czk_fr_mul(&t[j], &t[j - 1], &step);
+            for (unsigned j = 1; j < CZK__GPU_POW_LEVEL; j <<= 1)
+                czk_fr_sqr(&step, &step);
+        }
     }
     /*
-     * Replace the least recently used entry. A transform asks for up to four tables and
+     * Replace the least recently used entry. A transform asks for up to five tables and
      * launches its kernels after the last lookup, so the tables of the current call must not
      * be replaced by its own later lookups: round-robin replacement did exactly that (a hit
      * in slot k, then two misses wrapping onto slot k), and an H200 run showed wrong
-     * transforms. With LRU and more than four entries, the current call's tables are the
-     * most recent and survive.
+     * transforms. With LRU and more entries than a call asks for (of each kind), the current
+     * call's tables are the most recent and survive.
      */
-    e = &g->pow_cache[0];
-    for (unsigned i = 1; i < CZK__GPU_POW_CACHE && e->dev != NULL; i++) {
-        czk__gpu_pow_entry *f = &g->pow_cache[i];
+    e = &cache[0];
+    for (unsigned i = 1; i < count && e->dev != NULL; i++) {
+        czk__gpu_pow_entry *f = &cache[i];
         if (f->dev == NULL || f->last_use < e->last_use)
             e = f;
     }
     e->last_use = ++g->pow_clock;
     if (e->dev == NULL)
-        CZK_TRY(czk__gpu_malloc(g, &e->dev, CZK__GPU_POW_ENTRIES * sizeof(czk_fr), err));
+        CZK_TRY(czk__gpu_malloc(g, &e->dev, entries * sizeof(czk_fr), err));
     e->base = CZK_FR_ZERO; /* invalid until the upload has finished */
     e->c = CZK_FR_ZERO;
-    CZK_CUDA_TRY(err, cudaMemcpyAsync(e->dev, host, CZK__GPU_POW_ENTRIES * sizeof(czk_fr),
+    CZK_CUDA_TRY(err, cudaMemcpyAsync(e->dev, host, entries * sizeof(czk_fr),
                                       cudaMemcpyHostToDevice, g->stream));
     CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
     e->base = *base;
@@ -247,4 +258,16 @@ int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const
 out:
     czk_free(host);
     return rc;
+}
+
+int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const czk_fr *c,
+                       czk_err *err) {
+    return pow_table_in(g, g->pow_cache, CZK__GPU_POW_CACHE, CZK__GPU_POW_ENTRIES, false, table,
+                        base, c, err);
+}
+
+int czk__gpu_pow_table_flat(czk_gpu *g, const void **table, const czk_fr *base, const czk_fr *c,
+                            czk_err *err) {
+    return pow_table_in(g, g->flat_cache, CZK__GPU_FLAT_CACHE, CZK__GPU_FLAT_ENTRIES, true, table,
+                        base, c, err);
 }

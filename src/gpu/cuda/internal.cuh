@@ -43,6 +43,11 @@
 #define CZK__GPU_POW_LEVEL 16384
 #define CZK__GPU_POW_ENTRIES (2 * CZK__GPU_POW_LEVEL)
 #define CZK__GPU_POW_CACHE 16
+/* Flat tables: c·base^j for j < 2^18 in one level (8 MiB a table), so that a power below
+ * 2^18 costs no multiplication: the twists of an NTT's later passes (ntt.cu). */
+#define CZK__GPU_FLAT_LG 18
+#define CZK__GPU_FLAT_ENTRIES ((size_t)1 << CZK__GPU_FLAT_LG)
+#define CZK__GPU_FLAT_CACHE 4
 
 typedef struct czk__gpu_pow_entry {
     czk_fr base, c;
@@ -57,7 +62,8 @@ struct czk_gpu {
     int sm_count;
     size_t mem_in_use, mem_peak; /* bytes from czk__gpu_malloc */
     czk__gpu_pow_entry pow_cache[CZK__GPU_POW_CACHE];
-    uint64_t pow_clock; /* least-recently-used replacement */
+    czk__gpu_pow_entry flat_cache[CZK__GPU_FLAT_CACHE];
+    uint64_t pow_clock; /* least-recently-used replacement (both caches) */
 };
 
 /* cudaMalloc on g's device, counted in g->mem_in_use. *p is NULL on failure. */
@@ -73,6 +79,15 @@ void czk__gpu_free(czk_gpu *g, void *p, size_t bytes);
  */
 int czk__gpu_pow_table(czk_gpu *g, const void **table, const czk_fr *base, const czk_fr *c,
                        czk_err *err);
+
+/* As czk__gpu_pow_table, a flat table (CZK__GPU_FLAT_LG above), from its own cache of
+ * CZK__GPU_FLAT_CACHE entries. */
+int czk__gpu_pow_table_flat(czk_gpu *g, const void **table, const czk_fr *base, const czk_fr *c,
+                            czk_err *err);
+
+/* Whether a transform of 2^lg elements reads flat tables (ntt.cu: a later pass's twists
+ * with 2^14 < N <= 2^18). */
+bool czk__gpu_ntt_flat_tables(unsigned lg);
 
 /* Makes g's device current for the calling thread. */
 int czk__gpu_enter(czk_gpu *g, czk_err *err);

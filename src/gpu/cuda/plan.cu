@@ -21,8 +21,11 @@
 #include "gpu/cuda/plan.cuh"
 #include "util/status.h"
 
-size_t czk__gpu_tables_bytes(void) {
-    return (size_t)CZK__GPU_POW_CACHE * CZK__GPU_POW_ENTRIES * sizeof(czk_fr);
+size_t czk__gpu_tables_bytes(unsigned lg) {
+    return ((size_t)CZK__GPU_POW_CACHE * CZK__GPU_POW_ENTRIES +
+            (czk__gpu_ntt_flat_tables(lg) ? (size_t)CZK__GPU_FLAT_CACHE * CZK__GPU_FLAT_ENTRIES
+                                          : 0)) *
+           sizeof(czk_fr);
 }
 
 int czk__gpu_msm_batch_bytes(czk_gpu *g, int group, size_t n, size_t *total, size_t *pts_bytes,
@@ -107,7 +110,7 @@ extern "C" int czk_gpu_plan_make(czk_gpu *g, czk_gpu_plan *plan, size_t budget_b
     if (lg > CZK_GPU_NTT_MAX_LG)
         return czk_err_set(err, CZK_EINVAL, "plan: lg %u above %d", lg, CZK_GPU_NTT_MAX_LG);
     plan->budget_bytes = budget_bytes;
-    plan->tables_bytes = czk__gpu_tables_bytes();
+    plan->tables_bytes = czk__gpu_tables_bytes(lg);
     avail = budget_bytes > plan->tables_bytes ? budget_bytes - plan->tables_bytes : 0;
     plan->lg = lg;
     plan->h_bytes = lg == 0 ? 0 : 3 * (czk__gpu_align(((size_t)1 << lg) * sizeof(czk_fr)));

@@ -37,7 +37,8 @@ int czk__gpu_msm_batch_bytes(czk_gpu *g, int group, size_t n, size_t *total, siz
 int czk__gpu_msm_pick_batch(czk_gpu *g, int group, size_t n, size_t arena, size_t *batch,
                             size_t *nb, czk_err *err);
 
-/* Device bytes the context's power-table cache may reach. */
-size_t czk__gpu_tables_bytes(void);
+/* Device bytes the context's power-table cache may reach with transforms up to 2^lg: the
+ * flat tables only where an NTT's later pass needs them (ntt.cu, lg >= 23). */
+size_t czk__gpu_tables_bytes(unsigned lg);
 
 #endif /* CZK_GPU_CUDA_PLAN_CUH */

@@ -646,7 +646,7 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
      * to exactly that when it is larger (its MSM-streaming plan is no longer needed). */
     {
         size_t cap = max_sz(max_sz(pk->n_a, pk->n_b_g1), max_sz(pk->n_l, pk->n_h));
-        size_t used = czk__gpu_tables_bytes() + b->resident_bytes + total;
+        size_t used = czk__gpu_tables_bytes(domain_lg(pk->domain_size)) + b->resident_bytes + total;
         avail = b->budget > used ? b->budget - used : 0;
         for (;;) {
             CZK_TRY(sums_arena_bytes(b->g, pk, cs, cap, &arena, err));
@@ -1148,7 +1148,7 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
         return CZK_OK; /* (without C, c = a·b row by row needs a third vector) */
     if (pk->density == CZK_DENSITY_FILTERED)
         take = 2 * czk__gpu_align(cs->n_vars);
-    used = czk__gpu_tables_bytes() + b->resident_bytes + take;
+    used = czk__gpu_tables_bytes(domain_lg(pk->domain_size)) + b->resident_bytes + take;
     avail = b->budget > used ? b->budget - used : 0;
     if (avail < a_w + 2 * a_v + CZK__GPU_ARENA_ALIGN)
         return CZK_OK;
@@ -1160,7 +1160,7 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
         CZK_TRY(long_rows_of(mats[i], cs->n_constraints, &lr[i], &nl[i], err));
         take += czk__gpu_align(nd[i] * sizeof(czk_fr)) + czk__gpu_align(nl[i] * sizeof(uint32_t));
     }
-    used = czk__gpu_tables_bytes() + b->resident_bytes + take;
+    used = czk__gpu_tables_bytes(domain_lg(pk->domain_size)) + b->resident_bytes + take;
     avail = b->budget > used ? b->budget - used : 0;
     if (avail < a_w + 2 * a_v + CZK__GPU_ARENA_ALIGN)
         goto out;

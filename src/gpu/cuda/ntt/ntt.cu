@@ -22,6 +22,27 @@ static void fr_pow2k(czk_fr *r, const czk_fr *a, unsigned k) {
         czk_fr_sqr(r, r);
 }
 
+/* The passes of a transform of 2^lg elements: ceil(lg/10), the first ones a bit longer. */
+static unsigned ntt_passes(unsigned lg) {
+    return (lg + 9) / 10;
+}
+static unsigned ntt_pass_bits(unsigned lg, unsigned p) {
+    return lg / ntt_passes(lg) + (p < lg % ntt_passes(lg) ? 1 : 0);
+}
+
+bool czk__gpu_ntt_flat_tables(unsigned lg) {
+    /* Passes 1 .. P − 2 twist (the last does not) over N = 2^s, s what the passes before
+     * left; flat above 2^14 (czk_gpu_ntt_var). */
+    const unsigned P = ntt_passes(lg);
+    unsigned s = lg;
+    for (unsigned p = 1; p + 1 < P; p++) {
+        s -= ntt_pass_bits(lg, p - 1);
+        if (s > NTT_POW_LEVEL_LG)
+            return true;
+    }
+    return false;
+}
+
 extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigned lg,
                                czk_gpu_ntt_kind kind, const czk_fr *omega, const czk_fr *shift,
                                czk_err *err) {
@@ -76,10 +97,10 @@ extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigne
         d = (fr_t *)a;
     }
 
-    passes = (lg + 9) / 10;
+    passes = ntt_passes(lg);
     s = lg;
     for (unsigned p = 0; p < passes; p++) {
-        unsigned k = lg / passes + (p < lg % passes ? 1 : 0);
+        unsigned k = ntt_pass_bits(lg, p);
         unsigned lgM = s - k;
         unsigned lgT = k >= NTT_LG_TILE ? 0 : NTT_LG_TILE - k;
         unsigned groups_lg = lg - k; /* lg of the number of columns over all groups */
@@ -89,12 +110,27 @@ extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigne
             lgT = groups_lg;
         size_t smem = sizeof(fr_t) << (k + lgT);
         unsigned blocks = (unsigned)(n >> (k + lgT));
+        /* This pass's twist table: ω_n's in the first pass, ω_N's (N = 2^s) after it. */
+        const void *tw = lgM ? twist : nullptr;
+        unsigned tw_shift = lg - s, tw_levels = levels;
+        bool tw_flat = false;
+        if (lgM > 0 && p > 0 && s <= CZK__GPU_FLAT_LG) {
+            czk_fr wn;
+            fr_pow2k(&wn, &w, lg - s);
+            tw_shift = 0;
+            tw_levels = 1;
+            tw_flat = s > NTT_POW_LEVEL_LG;
+            if (tw_flat)
+                CZK_TRY(czk__gpu_pow_table_flat(g, &tw, &wn, &CZK_FR_ONE, err));
+            else
+                CZK_TRY(czk__gpu_pow_table(g, &tw, &wn, &CZK_FR_ONE, err));
+        }
         CZK_CUDA_TRY(err,
                      cudaFuncSetAttribute(czk_cuda::ntt_dif_pass_kernel,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         czk_cuda::ntt_dif_pass_kernel<<<blocks, 256, smem, g->stream>>>(
-            d, lg, s, k, lgT, (const fr_t *)roots, k0, lgM ? (const fr_t *)twist : nullptr,
-            p == 0 ? (const fr_t *)pre : nullptr, levels);
+            d, lg, s, k, lgT, (const fr_t *)roots, k0, (const fr_t *)tw,
+            p == 0 ? (const fr_t *)pre : nullptr, levels, tw_shift, tw_levels, tw_flat);
         CZK_CUDA_TRY(err, cudaGetLastError());
         s -= k;
     }

@@ -14,8 +14,11 @@
  * and output k1 (stored at bit-reversed position j = rev_k(k1)) is then twisted by
  * ω_N^(lo·k1). That is exactly what k radix-2 DIF stages with their full twiddles compute,
  * at one multiplication per element for the twist instead of one extra per butterfly, and
- * the last stage of each small transform multiplies by nothing. Twists are ω_n^e for
- * e < 2^28, read as at most two entries of a cached power table (internal.cuh). Products
+ * the last stage of each small transform multiplies by nothing. The first pass's twists are
+ * ω_n^e for e < 2^lg, read as at most two entries of a cached power table (internal.cuh:
+ * one more multiplication); a later pass's exponent lo·k1 is below N <= 2^18, so its twist is
+ * one entry of a table of ω_N (a flat one above 2^14), with no multiplication: at lg 27 that
+ * is 14.25 products an element instead of 15.25. Products
  * use mont.cuh's mul_wide (the same result as operator*, in fewer instructions: 64-bit
  * multiply-adds).
  *
@@ -144,9 +147,12 @@ __device__ __forceinline__ void ntt_sm_store(uint4 *sm, uint32_t E, uint32_t slo
 
 /*
  * One DIF pass over bits [s−k, s) of a 2^lg-element array; see the DESIGN block. roots[i] =
- * ω_(2^k0)^i for i < 2^(k0−1), k >= 1, k0 >= k. twist: power table of ω_n (NULL in the last
- * pass); pre: power table of c·g (NULL unless this is a coset's first pass). levels: table
- * levels for exponents below 2^lg. Dynamic shared memory: 32·2^(k+lgT) bytes.
+ * ω_(2^k0)^i for i < 2^(k0−1), k >= 1, k0 >= k. twist (NULL in the last pass): the twist
+ * ω_N^(lo·k1) (N = 2^s) from a flat table of ω_N at lo·k1 (tw_flat), or from a power table
+ * at (lo·k1) << tw_shift with tw_levels levels (ω_n itself and shift lg − s in the first
+ * pass; ω_N and 0 in later ones, where N <= 2^14 makes it one level). pre: power table of c·g
+ * (NULL unless this is a coset's first pass). levels: table levels for exponents below 2^lg.
+ * Dynamic shared memory: 32·2^(k+lgT) bytes.
  * Rounds as in the DESIGN block. At most 80 registers (the 4 elements of a radix-4
  * butterfly are 32 of them; unbounded, ptxas takes 84), so 3 blocks of 256 threads, the 3
  * that shared memory allows, fit an SM.
@@ -154,7 +160,7 @@ __device__ __forceinline__ void ntt_sm_store(uint4 *sm, uint32_t E, uint32_t slo
 __global__ void __launch_bounds__(256, 3)
     ntt_dif_pass_kernel(fr_t *a, unsigned lg, unsigned s, unsigned k, unsigned lgT,
                         const fr_t *roots, unsigned k0, const fr_t *twist, const fr_t *pre,
-                        unsigned levels) {
+                        unsigned levels, unsigned tw_shift, unsigned tw_levels, bool tw_flat) {
     extern __shared__ uint4 ntt_smem[];
     const unsigned lgM = s - k;
     const bool by_group = lgM == 0;
@@ -219,8 +225,10 @@ __global__ void __launch_bounds__(256, 3)
                     fr_t y = i == 0 ? x[0] : i == 1 ? x[1] : i == 2 ? x[2] : x[3];
                     uint32_t mid = ntt_mid(q, i, lgs, r);
                     if (twist != nullptr) {
-                        uint32_t lo = gamma & (M - 1), k1 = ntt_rev(mid, k);
-                        y = fr_t::mul_wide(y, pow_lookup(twist, (lo * k1) << (lg - s), levels));
+                        const uint32_t lo = gamma & (M - 1), e = lo * ntt_rev(mid, k);
+                        y = fr_t::mul_wide(y, tw_flat
+                                                  ? fr_t::load_ro(twist + e)
+                                                  : pow_lookup(twist, e << tw_shift, tw_levels));
                     }
                     y.store(a + ntt_addr(gamma, mid, s, lgM));
                 }
