@@ -1,7 +1,8 @@
 /*
  * Private to src/gpu/cuda: the CUDA prover backend's state, shared by backend_table.cu (the
- * step-by-step entries, pinned memory, resident keys) and resident.cu (whole proofs from the
- * witness when the key and the circuit are resident).
+ * step-by-step entries, pinned memory, resident keys), resident.cu and streamed.cu (whole
+ * proofs from the witness, key and circuit resident or streamed) and stream_msm.cu (a
+ * streamed proof's MSM schedule).
  */
 #ifndef CZK_GPU_CUDA_PROVER_CUH
 #define CZK_GPU_CUDA_PROVER_CUH

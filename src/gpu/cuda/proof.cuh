@@ -1,0 +1,133 @@
+/*
+ * Private to src/gpu/cuda: what the two whole-proof paths share, resident.cu (key and
+ * circuit on the device, and the attach helpers) and streamed.cu (key and circuit streamed
+ * from page-locked host memory). Everything is in namespace czk_whole.
+ */
+#ifndef CZK_GPU_CUDA_PROOF_CUH
+#define CZK_GPU_CUDA_PROOF_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field/fr.h"
+#include "gpu/cuda/ff/mont.cuh"
+#include "gpu/cuda/prover.cuh"
+#include "groth16/keys.h"
+#include "r1cs/r1cs.h"
+#include "util/status.h"
+
+namespace czk_whole {
+
+using czk_cuda::fr_t;
+
+/* One matrix as a kernel sees it: coefficients as values, or coded (ci into dict: 0 = +1,
+ * 1 = −1) when ci is not NULL. */
+struct csr1 {
+    const uint64_t *rp;
+    const uint32_t *cols;
+    const fr_t *vals;
+    const uint16_t *ci;
+    const fr_t *dict;
+};
+
+/* Σ_e coef[e]·w[cols[e]] over row i, entries e counted from `base` (the first entry held
+ * when the matrix streams in chunks); ±1 coefficients add or subtract. */
+__device__ __forceinline__ fr_t row_dot(const csr1 &m, const fr_t *w, size_t i, const fr_t &one,
+                                        const fr_t &mone, uint64_t base = 0) {
+    fr_t acc = fr_t::zero();
+    const uint64_t e1 = m.rp[i + 1] - base;
+    for (uint64_t e = m.rp[i] - base; e < e1; e++) {
+        fr_t x = fr_t::load_ro(w + m.cols[e]);
+        if (m.ci != nullptr) {
+            const uint16_t k = m.ci[e];
+            if (k == 0)
+                acc += x;
+            else if (k == 1)
+                acc -= x;
+            else
+                acc += fr_t::load_ro(m.dict + k) * x;
+            continue;
+        }
+        fr_t v = fr_t::load_ro(m.vals + e);
+        if (v.equal(one))
+            acc += x;
+        else if (v.equal(mone))
+            acc -= x;
+        else
+            acc += v * x;
+    }
+    return acc;
+}
+
+/* Rows with more than LONG_ROW entries get a warp each (resident.cu, "long rows"). */
+#define LONG_ROW 16
+
+__device__ __forceinline__ bool row_long(const csr1 &m, size_t i) {
+    return m.rp[i + 1] - m.rp[i] > LONG_ROW;
+}
+
+/* Launches the warp-per-row kernel over rows[0 .. count) of m (row pointers from row r0):
+ * out[row] = the row's dot with w. Nothing when count is 0. */
+cudaError_t spmv_long(cudaStream_t s, fr_t *out, const csr1 &m, const fr_t *w, const uint32_t *rows,
+                      size_t count, size_t r0, const fr_t &one, const fr_t &mone);
+
+inline unsigned domain_lg(size_t n) {
+    unsigned lg = 0;
+    while (lg < 63 && ((size_t)1 << lg) < n)
+        lg++;
+    return lg;
+}
+
+inline size_t max_sz(size_t a, size_t b) {
+    return a > b ? a : b;
+}
+
+/* Codes m's nnz coefficients as 16-bit indices into a table of its distinct values (resident.cu,
+ * "coded coefficients"): *ci and *dict (czk_malloc'ed, *n_dict values), both NULL when m has
+ * too many. */
+int coef_code(const czk_r1cs_matrix *m, size_t nnz, uint16_t **ci, czk_fr **dict, size_t *n_dict,
+              czk_err *err);
+
+/* The rows of m with more than LONG_ROW entries, ascending (czk_malloc'ed; NULL when none). */
+int long_rows_of(const czk_r1cs_matrix *m, size_t n_rows, uint32_t **rows, size_t *count,
+                 czk_err *err);
+
+/* Page-locks [p, p + bytes) in place (counted, process-wide: a range locked by several backends
+ * is locked once); false when CUDA refuses. host_unlock undoes one host_lock. */
+bool host_lock(const void *p, size_t bytes);
+void host_unlock(const void *p, size_t bytes);
+
+/* *dev = a counted device copy of host[0 .. bytes). */
+int upload(czk_gpu *g, void **dev, const void *host, size_t bytes, czk_err *err);
+
+/* Whether (pk, cs) has a shape whole proofs take. */
+bool shape_ok(const czk_groth16_pk *pk, const czk_r1cs *cs);
+
+/* A filtered key's density bytes as the CPU prover gathers (*ta, *tb; NULL for a dense key);
+ * *match = 0 when their counts disagree with pk's. */
+int density_take(const czk_groth16_pk *pk, const czk_r1cs *cs, uint8_t **ta, uint8_t **tb,
+                 int *match, czk_err *err);
+
+/* The h step's two roots of pk's domain, into c. */
+int h_roots(const czk_groth16_pk *pk, resident_circuit *c, czk_err *err);
+
+/* Makes the arena at least `arena` bytes and at most `avail`. */
+int arena_fit(czk__gpu_backend *b, size_t arena, size_t avail, czk_err *err);
+
+/* The smallest arena the attached circuits' proofs need. */
+size_t arena_min_of(const czk__gpu_backend *b);
+
+/* The end of an attach: on failure what was placed of k's circuit goes; the host arrays the
+ * attach made (ta, tb, ci, dict, lr) go either way. */
+void attach_end(czk__gpu_backend *b, resident_key *k, int rc, uint8_t *ta, uint8_t *tb,
+                uint16_t *const ci[3], czk_fr *const dict[3], uint32_t *const lr[3]);
+
+/* A whole proof of a streamed key (streamed.cu). */
+int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_pk *pk,
+                 const czk_r1cs *cs, const czk_fr *w, czk_backend_sums *out,
+                 czk_groth16_timings *tm, czk_err *err);
+
+} // namespace czk_whole
+
+#endif /* CZK_GPU_CUDA_PROOF_CUH */
