@@ -52,6 +52,7 @@
 #include "gpu/backend.h"
 #include "gpu/cuda/ec/xyzz.cuh"
 #include "gpu/cuda/internal.cuh"
+#include "gpu/cuda/prover.cuh"
 #include "groth16/backend.h"
 #include "groth16/benchkey.h"
 #include "groth16/keys.h"
@@ -2070,6 +2071,55 @@ out:
     czk_free(w);
 }
 
+/*
+ * Host logic of the backend, run with or without a device (CI has none): the witness ranges
+ * of a streamed proof's selected batches (czk__gpu_stream_bounds) against a count, and which
+ * transform sizes read flat twist tables (czk__gpu_ntt_flat_tables) against the pass split.
+ */
+static void test_host_logic(czk_rng *rng) {
+    int bounds_ok = 1;
+    for (int t = 0; t < 200 && bounds_ok; t++) {
+        const size_t n_vars = 1 + czk_rng_u64(rng) % 5000;
+        const unsigned density = (unsigned)(czk_rng_u64(rng) % 101); /* percent set */
+        uint8_t *take = (uint8_t *)czk_malloc(n_vars);
+        size_t n = 0, *wb = NULL, batches = 0;
+        czk_err err = {0, {0}};
+        if (take == NULL) {
+            fail("host allocation", CZK_ENOMEM, NULL);
+            return;
+        }
+        for (size_t v = 0; v < n_vars; v++)
+            n += take[v] = (uint8_t)(czk_rng_u64(rng) % 100 < density);
+        const size_t bs = 1 + czk_rng_u64(rng) % (n + 3);
+        if (czk__gpu_stream_bounds(take, n_vars, n, bs, &wb, &batches, &err) != CZK_OK) {
+            fail("czk__gpu_stream_bounds", CZK_ENOMEM, &err);
+            czk_free(take);
+            return;
+        }
+        bounds_ok =
+            batches == (n + bs - 1) / bs && wb[0] == 0 && (batches == 0 || wb[batches] == n_vars);
+        for (size_t j = 0; j < batches && bounds_ok; j++) {
+            size_t got = 0;
+            for (size_t v = wb[j]; v < wb[j + 1] && v < n_vars; v++)
+                got += take[v];
+            bounds_ok = wb[j] <= wb[j + 1] && got == (n - j * bs < bs ? n - j * bs : bs);
+        }
+        if (!bounds_ok)
+            say("(stream bounds: %zu variables, %zu set, batches of %zu)\n", n_vars, n, bs);
+        czk_free(wb);
+        czk_free(take);
+    }
+    check(bounds_ok, "streamed batch bounds select exactly each batch's scalars (200 random)");
+    int flat_ok = 1;
+    for (unsigned lg = 1; lg <= CZK_GPU_NTT_MAX_LG; lg++) {
+        /* Three or more passes of ceil-split bits; the second pass twists over 2^s. */
+        const unsigned passes = (lg + 9) / 10;
+        const unsigned s = lg - (lg / passes + (lg % passes != 0 ? 1 : 0));
+        flat_ok &= czk__gpu_ntt_flat_tables(lg) == (passes >= 3 && s > 14);
+    }
+    check(flat_ok, "flat twist tables exactly where a later pass twists over more than 2^14");
+}
+
 int main(void) {
     czk_gpu *gpu = NULL;
     czk_pool *pool = NULL;
@@ -2081,9 +2131,15 @@ int main(void) {
     uint64_t seed = seed_s != NULL && *seed_s ? strtoull(seed_s, NULL, 0) : (uint64_t)time(NULL);
     int rc;
 
+    {
+        /* The host logic first: a failure there fails the run even without a device. */
+        czk_rng hrng;
+        czk_rng_seed(&hrng, seed);
+        test_host_logic(&hrng);
+    }
     if (czk_gpu_device_count() <= 0) {
-        printf("no CUDA device present\n");
-        return 77;
+        printf("no CUDA device present%s\n", g_fail ? " (and a host check failed)" : "");
+        return g_fail ? 1 : 77;
     }
     if (out != NULL && *out) {
         char path[4096];
