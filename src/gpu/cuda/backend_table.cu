@@ -324,10 +324,9 @@ out:
     return rc;
 }
 
-/* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before). */
 /* The plan for h at 2^lg and MSMs of `points` and of all planned before, in what the
- * resident keys leave of the budget, and the arena bytes it needs (at least arena_min; the
- * arena never shrinks, so at least what it holds). Allocates nothing. */
+ * resident keys leave of the budget, and the arena bytes it needs (at least arena_min).
+ * Allocates nothing. */
 static int plan_want(czk__gpu_backend *b, unsigned lg, size_t points, czk_gpu_plan *p,
                      size_t *bytes, czk_err *err) {
     int rc = CZK_OK;
@@ -340,6 +339,7 @@ out:
     return rc;
 }
 
+/* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before). */
 int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_err *err) {
     int rc = CZK_OK;
     czk_gpu_plan p;
@@ -419,7 +419,7 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
         czk_gpu_plan p;
         size_t arena = 0;
         CZK_TRY(plan_want(b, lg >= H_MIN_LG ? lg : 0, max_pts, &p, &arena, err));
-        arena = arena > b->arena_bytes ? arena : b->arena_bytes;
+        arena = arena > b->arena_bytes ? arena : b->arena_bytes; /* it never shrinks */
         if (b->stream_keys || arena + p.tables_bytes + b->resident_bytes + total > b->budget) {
             /* The points do not fit beside the working set: whole proofs can still stream
              * them with the circuit's matrices. */

@@ -648,32 +648,21 @@ out:
 
 namespace czk_whole {
 
-/* Where a whole proof's MSMs read the key's points (array i as resident_key::r: 0 A,
- * 1 B_G1, 2 B_G2, 3 L): on the device. */
-struct points_resident {
-    const resident_key *k;
-    size_t cap;
-    void *scratch;
-    size_t bytes;
-    template <class G>
-    int msm(czk__gpu_backend *b, typename G::jacobian *out, int i, const void *sc, size_t n,
-            czk_err *err) const {
-        return msm_capped<G>(b->g, out, k->r[i].dev, sc, n, cap, scratch, bytes, err);
-    }
-};
-
 /*
- * The MSMs over the witness d_w: A and B (G1, G2) over its density selections
- * (for a filtered key: written to sel_out, CUB's storage at sel_tmp, its count at d_count)
- * and L over the part past the inputs; each timed into tm.
+ * The MSMs over the witness d_w with k's points on the device, in batches of at most c->cap
+ * points with `scratch` (bytes): A and B (G1, G2) over its density selections (for a
+ * filtered key: written to sel_out, CUB's storage at sel_tmp, its count at d_count) and L
+ * over the part past the inputs; each timed into tm.
  */
-template <class P>
-int witness_msms(czk__gpu_backend *b, const P &pts, const resident_circuit *c,
-                 const czk_groth16_pk *pk, size_t n_vars, size_t n_pub1, const char *d_w,
-                 char *sel_tmp, char *sel_out, int *d_count, czk_backend_sums *out,
-                 czk_groth16_timings *tm, czk_err *err) {
+int witness_msms(czk__gpu_backend *b, const resident_key *k, void *scratch, size_t bytes,
+                 size_t n_vars, size_t n_pub1, const char *d_w, char *sel_tmp, char *sel_out,
+                 int *d_count, czk_backend_sums *out, czk_groth16_timings *tm, czk_err *err) {
     typedef czk__gpu_group_g1 G1;
     typedef czk__gpu_group_g2 G2;
+    const resident_circuit *c = &k->circ;
+    const czk_groth16_pk *pk = k->pk;
+    /* Array i of the key (resident_key::r: 0 A, 1 B_G1, 2 B_G2, 3 L). */
+    auto pts = [k](int i) { return (const void *)k->r[i].dev; };
     int rc = CZK_OK;
     size_t sel_bytes = 0;
     const char *sc;
@@ -690,19 +679,20 @@ int witness_msms(czk__gpu_backend *b, const P &pts, const resident_circuit *c,
                                                          (int)n_vars, b->g->stream));
             sc = sel_out;
         }
-        CZK_TRY(pts.template msm<G1>(b, i == 0 ? &out->a : &out->b_g1, i, sc,
-                                     i == 0 ? pk->n_a : pk->n_b_g1, err));
+        CZK_TRY(msm_capped<G1>(b->g, i == 0 ? &out->a : &out->b_g1, pts(i), sc,
+                               i == 0 ? pk->n_a : pk->n_b_g1, c->cap, scratch, bytes, err));
         t1 = czk_time_ns();
         if (tm != NULL)
             *(i == 0 ? &tm->msm_a_ns : &tm->msm_b_g1_ns) += t1 - t0;
         t0 = t1;
     }
-    CZK_TRY(pts.template msm<G2>(b, &out->b_g2, 2, sc, pk->n_b_g2, err)); /* B's scalars */
+    CZK_TRY(msm_capped<G2>(b->g, &out->b_g2, pts(2), sc, pk->n_b_g2, c->cap, scratch, bytes,
+                           err)); /* B's scalars */
     t1 = czk_time_ns();
     if (tm != NULL)
         tm->msm_b_g2_ns += t1 - t0;
-    CZK_TRY(
-        pts.template msm<G1>(b, &out->l, 3, d_w + n_pub1 * sizeof(czk_fr), n_vars - n_pub1, err));
+    CZK_TRY(msm_capped<G1>(b->g, &out->l, pts(3), d_w + n_pub1 * sizeof(czk_fr), n_vars - n_pub1,
+                           c->cap, scratch, bytes, err));
     t0 = czk_time_ns();
     if (tm != NULL)
         tm->msm_l_ns += t0 - t1;
@@ -808,8 +798,8 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     /* The others; CUB's select writes its count to the device: one int at R's end, clear of
      * its storage. */
     d_count = (int *)(base + b->arena_bytes - CZK__GPU_ARENA_ALIGN);
-    CZK_TRY(witness_msms(b, points_resident{k, c->cap, d_r, r_bytes - CZK__GPU_ARENA_ALIGN}, c, pk,
-                         n_vars, n_pub1, d_w, d_r, d_s, d_count, out, tm, err));
+    CZK_TRY(witness_msms(b, k, d_r, r_bytes - CZK__GPU_ARENA_ALIGN, n_vars, n_pub1, d_w, d_r, d_s,
+                         d_count, out, tm, err));
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);

@@ -173,6 +173,24 @@ out:
     return rc;
 }
 
+/*
+ * A streamed proof's five MSMs for stream_msm.cu: H over h, A and B selected from the
+ * witness w by take_a / take_b with the bounds wb (unselected for a dense key), L over w past
+ * the inputs; sums to out, times to ns (ns[i] may be NULL). The attach's plan passes NULL
+ * arrays: only the sizes and whether an MSM selects count there.
+ */
+void stream_msm_list(const czk_groth16_pk *pk, const czk_r1cs *cs, const uint8_t *take_a,
+                     const uint8_t *take_b, size_t *const wb[3], const char *h, const char *w,
+                     czk_backend_sums *out, uint64_t *const ns[5], czk__gpu_stream_msm m[5]) {
+    const size_t n_pub1 = cs->n_public + 1;
+    const char *w_l = w != NULL ? w + n_pub1 * sizeof(czk_fr) : NULL;
+    m[0] = {1, pk->h, pk->n_h, h, NULL, NULL, 1, out != NULL ? &out->h : NULL, ns[0]};
+    m[1] = {1, pk->a, pk->n_a, w, take_a, wb[0], 0, out != NULL ? &out->a : NULL, ns[1]};
+    m[2] = {1, pk->b_g1, pk->n_b_g1, w, take_b, wb[1], 0, out != NULL ? &out->b_g1 : NULL, ns[2]};
+    m[3] = {2, pk->b_g2, pk->n_b_g2, w, take_b, wb[2], 0, out != NULL ? &out->b_g2 : NULL, ns[3]};
+    m[4] = {1, pk->l, cs->n_vars - n_pub1, w_l, NULL, NULL, 0, out != NULL ? &out->l : NULL, ns[4]};
+}
+
 /* Page-locks [p, p + bytes) in place within the backend's limit, recording it in c. */
 void stream_register(czk__gpu_backend *b, resident_circuit *c, const void *p, size_t bytes) {
     if (p == NULL || bytes == 0 || b->registered + bytes > b->register_limit ||
@@ -200,8 +218,7 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
     const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
     /* The last aligned unit of the arena holds a select's count. */
     int *d_count = (int *)(base + b->arena_bytes - CZK__GPU_ARENA_ALIGN);
-    uint64_t ns_unused = 0;
-    uint64_t *ns[5] = {&ns_unused, &ns_unused, &ns_unused, &ns_unused, &ns_unused};
+    uint64_t *ns[5] = {NULL, NULL, NULL, NULL, NULL};
     czk_fr shift, z;
     fr_t zd;
     uint64_t t0, t1;
@@ -257,13 +274,8 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
         ns[4] = &tm->msm_l_ns;
     }
     {
-        const czk__gpu_stream_msm msms[5] = {
-            {1, pk->h, pk->n_h, v1, NULL, NULL, 1, &out->h, ns[0]},
-            {1, pk->a, pk->n_a, d_w, c->take_a, c->wb[0], 0, &out->a, ns[1]},
-            {1, pk->b_g1, pk->n_b_g1, d_w, c->take_b, c->wb[1], 0, &out->b_g1, ns[2]},
-            {2, pk->b_g2, pk->n_b_g2, d_w, c->take_b, c->wb[2], 0, &out->b_g2, ns[3]},
-            {1, pk->l, n_vars - n_pub1, d_w + n_pub1 * sizeof(czk_fr), NULL, NULL, 0, &out->l,
-             ns[4]}};
+        czk__gpu_stream_msm msms[5];
+        stream_msm_list(pk, cs, c->take_a, c->take_b, c->wb, v1, d_w, out, ns, msms);
         CZK_TRY(czk__gpu_stream_msms(b, msms, 5, &c->layout, v2, d_count, err));
     }
 out:
@@ -332,12 +344,10 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
      * whether an MSM selects, not the density bytes). */
     {
         const uint8_t selects = 1, *tk = pk->density == CZK_DENSITY_FILTERED ? &selects : NULL;
-        const czk__gpu_stream_msm msms[5] = {
-            {1, NULL, pk->n_h, NULL, NULL, NULL, 1, NULL, NULL},
-            {1, NULL, pk->n_a, NULL, tk, NULL, 0, NULL, NULL},
-            {1, NULL, pk->n_b_g1, NULL, tk, NULL, 0, NULL, NULL},
-            {2, NULL, pk->n_b_g2, NULL, tk, NULL, 0, NULL, NULL},
-            {1, NULL, cs->n_vars - (cs->n_public + 1), NULL, NULL, NULL, 0, NULL, NULL}};
+        size_t *const no_wb[3] = {NULL, NULL, NULL};
+        uint64_t *const no_ns[5] = {NULL, NULL, NULL, NULL, NULL};
+        czk__gpu_stream_msm msms[5];
+        stream_msm_list(pk, cs, tk, tk, no_wb, NULL, NULL, NULL, no_ns, msms);
         CZK_TRY(czk__gpu_stream_plan(b->g, msms, 5, cs->n_vars, region, &c->layout, err));
         if (c->layout.bs == 0) {
             memset(c, 0, sizeof(*c));

@@ -152,7 +152,6 @@ size_t align_up(size_t x) {
     return (x + MSM_ALIGN - 1) & ~(MSM_ALIGN - 1);
 }
 
-/* CZK_GPU_MSM_C (benchmarks): a fixed window in [8, 22], read once; 0 = choose by n. */
 /* The unsigned value of environment variable `name` when it is one that `valid` takes, else
  * 0 (also when unset). The tuning readers below call it once each and keep the answer. */
 unsigned msm_env_uint(const char *name, bool (*valid)(unsigned long)) {
@@ -165,6 +164,7 @@ bool msm_c_valid(unsigned long x) {
     return x >= 8 && x <= 22;
 }
 
+/* CZK_GPU_MSM_C (benchmarks): a fixed window in [8, 22], read once; 0 = choose by n. */
 unsigned msm_env_c(void) {
     static const unsigned c = msm_env_uint("CZK_GPU_MSM_C", msm_c_valid);
     return c;
