@@ -8,10 +8,9 @@
  * resident, MSMs read its points in place and a whole proof can run from the witness alone
  * (resident.cu).
  *
- * h follows poly/quotient.c step by step with the device transforms of ntt/ntt.cu: for the
- * monomial basis, an inverse NTT and a coset NTT (g = 7) of each of a, b and c, the fused
- * pointwise (a·b − c)·(g^n − 1)^(−1), and a coset inverse NTT; for the odd coset, an inverse
- * NTT and a coset NTT with shift ω_2n of each, then a·b − c. The roots are the CPU
+ * h computes what poly/quotient.c computes with the device transforms of ntt/ntt.cu, one
+ * transform fewer for the monomial basis (czk__gpu_h_step: c needs no coset pair), the
+ * coset shifts and pointwise steps fused into the transforms. The roots are the CPU
  * domain's, and field arithmetic is exact, so the output is bit for bit the CPU's (a[n − 1]
  * included). Domains below 2^10 run on the CPU: too small to be worth a launch.
  *
@@ -37,7 +36,6 @@
 #include "poly/ntt.h"
 #include "poly/quotient.h"
 #include "util/alloc.h"
-#include "util/memclear.h"
 #include "util/status.h"
 
 using czk_cuda::fr_t;
@@ -58,18 +56,6 @@ const void *czk__gpu_resident_lookup(const czk__gpu_backend *b, const void *pts,
 }
 
 namespace {
-
-/* a[i] = (a[i]·b[i] − c[i])·z, or without the factor when scale is 0. */
-__global__ void h_pointwise_kernel(fr_t *a, const fr_t *b, const fr_t *c, size_t n, fr_t z,
-                                   int scale) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    fr_t x = fr_t::load(a + i) * fr_t::load(b + i) - fr_t::load(c + i);
-    if (scale)
-        x = x * z;
-    x.store(a + i);
-}
 
 int gpu_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, czk_fr *a, czk_fr *b,
           czk_fr *c, czk_pool *pool, czk_err *err) {
@@ -281,46 +267,49 @@ size_t host_memory(void) {
 
 } // namespace
 
-void czk__gpu_h_consts(czk_groth16_h_basis basis, size_t n, const czk_fr *omega_2n, czk_fr *shift,
-                       czk_fr *z) {
-    if (basis == CZK_H_MONOMIAL) {
-        uint64_t e = n;
-        czk_fr_set_u64(shift, 7);
-        /* Z(g·ω^i) = g^n − 1 for every i: one constant, as in quotient.c. */
-        czk_fr_pow(z, shift, &e, 1);
-        czk_fr_sub(z, z, &CZK_FR_ONE);
-        czk_fr_inv(z, z);
+int czk__gpu_h_step(czk_gpu *g, unsigned lg, czk_groth16_h_basis basis, const czk_fr *omega,
+                    const czk_fr *omega_2n, int i, void *v, void *acc, czk_err *err) {
+    int rc = CZK_OK;
+    const bool mono = basis == CZK_H_MONOMIAL;
+    czk_fr shift, c;
+    if (mono)
+        czk_fr_set_u64(&shift, 7);
+    else
+        shift = *omega_2n;
+    if (i < 2) {
+        /* To the coset: coefficients times shift^j (free in the inverse's 1/n step), then a
+         * plain forward transform; b's stores multiply by A. */
+        CZK_TRY(czk__gpu_ntt_fused(g, v, lg, true, omega, &shift, NULL, NULL, NULL, NULL, err));
+        CZK_TRY(czk__gpu_ntt_fused(g, v, lg, false, omega, NULL, NULL, i == 1 ? acc : NULL, NULL,
+                                   i == 1 ? acc : NULL, err));
+    } else if (mono) {
+        /* z = (g^n − 1)^(−1); v = −z·C (coefficients), then acc = z·(coset inverse of A·B) + v. */
+        czk_fr z, ginv, negz;
+        uint64_t e = (uint64_t)1 << lg;
+        czk_fr_pow(&z, &shift, &e, 1);
+        czk_fr_sub(&z, &z, &CZK_FR_ONE);
+        czk_fr_inv(&z, &z);
+        czk_fr_neg(&negz, &z);
+        czk_fr_inv_var(&ginv, &shift);
+        CZK_TRY(czk__gpu_ntt_fused(g, v, lg, true, omega, NULL, &negz, NULL, NULL, NULL, err));
+        CZK_TRY(czk__gpu_ntt_fused(g, acc, lg, true, omega, &ginv, &z, NULL, v, NULL, err));
     } else {
-        *shift = *omega_2n;
-        *z = CZK_FR_ONE;
+        /* acc = A·B − C at the odd coset: C's coefficients negated with the shift. */
+        czk_fr_neg(&c, &CZK_FR_ONE);
+        CZK_TRY(czk__gpu_ntt_fused(g, v, lg, true, omega, &shift, &c, NULL, NULL, NULL, err));
+        CZK_TRY(czk__gpu_ntt_fused(g, v, lg, false, omega, NULL, NULL, NULL, acc, acc, err));
     }
+out:
+    return rc;
 }
 
 int czk__gpu_h_device(czk__gpu_backend *b, unsigned lg, czk_groth16_h_basis basis,
                       const czk_fr *omega, const czk_fr *omega_2n, void *const dv[3],
                       czk_err *err) {
-    czk_gpu *g = b->g;
     int rc = CZK_OK;
-    const size_t n = (size_t)1 << lg;
-    czk_fr shift, z;
-    fr_t zd;
-    czk__gpu_h_consts(basis, n, omega_2n, &shift, &z);
-    memcpy(&zd, &z, sizeof(zd));
-    for (int k = 0; k < 3; k++) {
-        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[k], CZK_GPU_MEM_DEVICE, lg, CZK_GPU_NTT_INVERSE,
-                                omega, NULL, err));
-        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[k], CZK_GPU_MEM_DEVICE, lg,
-                                CZK_GPU_NTT_COSET_FORWARD, omega, &shift, err));
-    }
-    h_pointwise_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->stream>>>(
-        (fr_t *)dv[0], (const fr_t *)dv[1], (const fr_t *)dv[2], n, zd,
-        basis == CZK_H_MONOMIAL ? 1 : 0);
-    CZK_CUDA_TRY(err, cudaGetLastError());
-    if (basis == CZK_H_MONOMIAL)
-        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)dv[0], CZK_GPU_MEM_DEVICE, lg,
-                                CZK_GPU_NTT_COSET_INVERSE, omega, &shift, err));
+    for (int i = 0; i < 3; i++)
+        CZK_TRY(czk__gpu_h_step(b->g, lg, basis, omega, omega_2n, i, dv[i], dv[0], err));
 out:
-    czk_memclear_explicit(&z, sizeof(z));
     return rc;
 }
 

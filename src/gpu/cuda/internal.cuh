@@ -89,6 +89,16 @@ int czk__gpu_pow_table_flat(czk_gpu *g, const void **table, const czk_fr *base, 
  * with 2^14 < N <= 2^18). */
 bool czk__gpu_ntt_flat_tables(unsigned lg);
 
+/*
+ * A transform of 2^lg elements in device memory d with its pointwise neighbours fused in
+ * (ntt.cu, ntt.cuh's epilogue): forward, or inverse with 1/n included; the outputs times
+ * c·post_base^i (either NULL: 1), then out[i] = x·mul[i] + add[i] (mul, add NULL: none; out
+ * NULL: in place; they may be one array). Waits for the stream.
+ */
+int czk__gpu_ntt_fused(czk_gpu *g, void *d, unsigned lg, bool inverse, const czk_fr *omega,
+                       const czk_fr *post_base, const czk_fr *post_c, const void *mul,
+                       const void *add, void *out, czk_err *err);
+
 /* Makes g's device current for the calling thread. */
 int czk__gpu_enter(czk_gpu *g, czk_err *err);
 

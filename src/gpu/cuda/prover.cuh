@@ -171,21 +171,30 @@ struct czk__gpu_group_g2 {
 /* The device copy of host points [pts, pts + bytes) when a resident key holds them. */
 const void *czk__gpu_resident_lookup(const czk__gpu_backend *b, const void *pts, size_t bytes);
 
-/* The h step's coset shift and the factor of its pointwise step for `basis`: g = 7 and
- * (g^n − 1)^(−1) for the monomial basis, ω_2n and 1 for the odd coset. */
-void czk__gpu_h_consts(czk_groth16_h_basis basis, size_t n, const czk_fr *omega_2n, czk_fr *shift,
-                       czk_fr *z);
-
 /* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before),
  * and at least b->arena_min bytes. */
 int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_err *err);
 
 /*
- * h on the device from a, b, c already in dv[0..2] (2^lg elements each, lg >= H_MIN_LG):
- * leaves h in dv[0] in the form `basis` asks for (groth16/backend.h); dv[1], dv[2] become
- * scratch. omega, omega_2n: the CPU domain's roots. Queued on the context's stream; returns
- * without waiting for it.
+ * h on the device, one vector at a time, so that a caller with room for two vectors can
+ * produce them in turn (streamed.cu). All three steps work on 2^lg elements (lg >= H_MIN_LG):
+ *   i = 0: v holds a and becomes A at the coset (acc must be v);
+ *   i = 1: v holds b; acc (A at the coset) becomes A·B there; v becomes scratch;
+ *   i = 2: v holds c; acc becomes h in the form `basis` asks for (groth16/backend.h); v
+ *          becomes scratch.
+ * The monomial basis evaluates at the coset g·ω^i (g = 7). There A·B − C = h·Z with
+ * Z = x^n − 1, and interpolating at the coset reduces modulo x^n − g^n, where Z is the
+ * constant g^n − 1 and C (degree < n) is its own remainder: the coset inverse of A·B is
+ * h·(g^n − 1) + C whatever a, b and c are. So c needs only its inverse transform, not the
+ * coset pair (six transforms instead of seven), and h = (g^n − 1)^(−1)·(that − C), the
+ * factor and the subtraction fused into the last transform's stores. The odd coset (shift
+ * ω_2n) wants A·B − C there, so c takes the same pair as a and b. omega, omega_2n: the CPU
+ * domain's roots. Each transform waits for the stream.
  */
+int czk__gpu_h_step(czk_gpu *g, unsigned lg, czk_groth16_h_basis basis, const czk_fr *omega,
+                    const czk_fr *omega_2n, int i, void *v, void *acc, czk_err *err);
+
+/* h from a, b, c already in dv[0..2] (czk__gpu_h_step's three steps): h in dv[0]. */
 int czk__gpu_h_device(czk__gpu_backend *b, unsigned lg, czk_groth16_h_basis basis,
                       const czk_fr *omega, const czk_fr *omega_2n, void *const dv[3], czk_err *err);
 

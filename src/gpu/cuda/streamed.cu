@@ -12,9 +12,10 @@
  *
  * Arena: [V1: 32·n][W: 32·n_vars][V2: 32·n][R: the rest]. First h, which must never hold W
  * and three vectors (17 GB at 2^27), so it keeps two: a = A·W goes to V1 and through its
- * two transforms; b = B·W to V2, then V1 = a·b pointwise (coset evaluations); c = C·W to
- * V2, its transforms, then V1 = (V1 − V2)·z and the last transform. Each SpMV streams its
- * matrix's rows in chunks through two buffers in R. Then the five MSMs (stream_msm.cu),
+ * two transforms; b = B·W to V2 and through its two, the second one's stores multiplying
+ * into V1 (A·B at the coset); c = C·W to V2, and V1 becomes h (czk__gpu_h_step). Each SpMV
+ * streams its matrix's rows in chunks through two buffers in R. Then the five MSMs
+ * (stream_msm.cu),
  * their points streamed in batches through V2 + R, the H batches (compute-bound) spread
  * among those of A, B and L (bus-bound), whose scalars W supplies, so that each kind's
  * transfers hide behind the other's work.
@@ -30,7 +31,6 @@
 #include "gpu/cuda/proof.cuh"
 #include "gpu/cuda/prover.cuh"
 #include "util/alloc.h"
-#include "util/memclear.h"
 #include "util/timer.h"
 
 using czk_cuda::fr_t;
@@ -55,22 +55,6 @@ __global__ void spmv_tail_kernel(fr_t *out, const fr_t *w, size_t n_c, size_t n_
     if (i >= n)
         return;
     (i - n_c < n_in ? fr_t::load_ro(w + (i - n_c)) : fr_t::zero()).store(out + i);
-}
-
-/* a[i] = a[i]·b[i] */
-__global__ void mul_kernel(fr_t *a, const fr_t *b, size_t n) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        (fr_t::load(a + i) * fr_t::load(b + i)).store(a + i);
-}
-
-/* a[i] = (a[i] − c[i])·z, or without the factor when scale is 0. */
-__global__ void sub_scale_kernel(fr_t *a, const fr_t *c, size_t n, fr_t z, int scale) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    fr_t x = fr_t::load(a + i) - fr_t::load(c + i);
-    (scale ? x * z : x).store(a + i);
 }
 
 unsigned grid(size_t n) {
@@ -219,15 +203,11 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
     /* The last aligned unit of the arena holds a select's count. */
     int *d_count = (int *)(base + b->arena_bytes - CZK__GPU_ARENA_ALIGN);
     uint64_t *ns[5] = {NULL, NULL, NULL, NULL, NULL};
-    czk_fr shift, z;
-    fr_t zd;
     uint64_t t0, t1;
 
     if (b->arena == NULL || b->arena_bytes < c->arena_bytes)
         return czk_err_set(err, CZK_EINTERNAL, "gpu: arena of %zu bytes below the %zu planned",
                            b->arena_bytes, c->arena_bytes);
-    czk__gpu_h_consts(pk->h_basis, n, &c->omega_2n, &shift, &z);
-    memcpy(&zd, &z, sizeof(zd));
     t0 = czk_time_ns();
     CZK_CUDA_TRY(
         err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
@@ -242,22 +222,8 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
         t1 = czk_time_ns();
         if (tm != NULL)
             tm->spmv_ns += t1 - t0;
-        /* To coset evaluations (czk__gpu_h_device's transforms, one vector at a time). */
-        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)v, CZK_GPU_MEM_DEVICE, lg, CZK_GPU_NTT_INVERSE,
-                                &c->omega, NULL, err));
-        CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)v, CZK_GPU_MEM_DEVICE, lg, CZK_GPU_NTT_COSET_FORWARD,
-                                &c->omega, &shift, err));
-        if (i == 1) {
-            mul_kernel<<<grid(n), 256, 0, g->stream>>>((fr_t *)v1, (const fr_t *)v2, n);
-            CZK_CUDA_TRY(err, cudaGetLastError());
-        } else if (i == 2) {
-            sub_scale_kernel<<<grid(n), 256, 0, g->stream>>>((fr_t *)v1, (const fr_t *)v2, n, zd,
-                                                             pk->h_basis == CZK_H_MONOMIAL ? 1 : 0);
-            CZK_CUDA_TRY(err, cudaGetLastError());
-            if (pk->h_basis == CZK_H_MONOMIAL)
-                CZK_TRY(czk_gpu_ntt_var(g, (czk_fr *)v1, CZK_GPU_MEM_DEVICE, lg,
-                                        CZK_GPU_NTT_COSET_INVERSE, &c->omega, &shift, err));
-        }
+        /* a to A at the coset in V1, then A·B, then h, in V1 (czk__gpu_h_step). */
+        CZK_TRY(czk__gpu_h_step(g, lg, pk->h_basis, &c->omega, &c->omega_2n, i, v, v1, err));
         CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
         t0 = czk_time_ns();
         if (tm != NULL)
@@ -279,7 +245,6 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
         CZK_TRY(czk__gpu_stream_msms(b, msms, 5, &c->layout, v2, d_count, err));
     }
 out:
-    czk_memclear_explicit(&z, sizeof(z));
     return rc;
 }
 

@@ -43,30 +43,22 @@ bool czk__gpu_ntt_flat_tables(unsigned lg) {
     return false;
 }
 
-extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigned lg,
-                               czk_gpu_ntt_kind kind, const czk_fr *omega, const czk_fr *shift,
-                               czk_err *err) {
+/*
+ * The transform of 2^lg elements at d (device memory), forward or inverse (1/n included):
+ * the inputs times pre^i first when pre is not NULL, the outputs times c·post^i (post NULL:
+ * base 1; c NULL: 1), then the epilogue (ntt.cuh). Queued on the context's stream.
+ */
+static int ntt_run(czk_gpu *g, fr_t *d, unsigned lg, bool inverse, const czk_fr *omega,
+                   const czk_fr *pre_base, const czk_fr *post_base, const czk_fr *post_c,
+                   czk_cuda::ntt_epilogue ep, czk_err *err) {
     int rc = CZK_OK;
-    fr_t *d = NULL;
-    const size_t n = (size_t)1 << lg, bytes = n * sizeof(czk_fr);
-    const bool inverse = kind == CZK_GPU_NTT_INVERSE || kind == CZK_GPU_NTT_COSET_INVERSE;
-    const bool coset = kind == CZK_GPU_NTT_COSET_FORWARD || kind == CZK_GPU_NTT_COSET_INVERSE;
+    const size_t n = (size_t)1 << lg;
     const unsigned levels = lg > NTT_POW_LEVEL_LG ? 2 : 1, k0 = lg < 10 ? lg : 10;
     const void *twist = NULL, *roots = NULL, *pre = NULL, *post = NULL;
-    unsigned post_levels = levels;
-    czk_fr w, wk0, n_inv, ginv;
+    /* A table of base 1 holds c in every entry: one lookup, one multiplication. */
+    const unsigned post_levels = post_base != NULL ? levels : 1;
+    czk_fr w, wk0, c;
     unsigned passes, s;
-
-    if (g == NULL || a == NULL || omega == NULL || (coset && shift == NULL))
-        return czk_err_set(err, CZK_EINVAL, "NULL argument");
-    if (lg < CZK_GPU_NTT_MIN_LG || lg > CZK_GPU_NTT_MAX_LG)
-        return czk_err_set(err, CZK_EINVAL, "lg %u outside [%d, %d]", lg, CZK_GPU_NTT_MIN_LG,
-                           CZK_GPU_NTT_MAX_LG);
-    if ((unsigned)kind > CZK_GPU_NTT_COSET_INVERSE || (unsigned)where > CZK_GPU_MEM_DEVICE)
-        return czk_err_set(err, CZK_EINVAL, "unknown NTT kind or memory kind");
-    if (coset && czk_fr_is_zero(shift))
-        return czk_err_set(err, CZK_EINVAL, "coset shift is zero");
-    CZK_TRY(czk__gpu_enter(g, err));
 
     /* Twiddles: ω (or ω^-1) for the twists, ω_(2^k0) for the small transforms. */
     w = *omega;
@@ -75,27 +67,17 @@ extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigne
     fr_pow2k(&wk0, &w, lg - k0);
     CZK_TRY(czk__gpu_pow_table(g, &twist, &w, &CZK_FR_ONE, err));
     CZK_TRY(czk__gpu_pow_table(g, &roots, &wk0, &CZK_FR_ONE, err));
-    if (kind == CZK_GPU_NTT_COSET_FORWARD)
-        CZK_TRY(czk__gpu_pow_table(g, &pre, shift, &CZK_FR_ONE, err));
+    if (pre_base != NULL)
+        CZK_TRY(czk__gpu_pow_table(g, &pre, pre_base, &CZK_FR_ONE, err));
+    c = post_c != NULL ? *post_c : CZK_FR_ONE;
     if (inverse) {
+        czk_fr n_inv;
         czk_fr_set_u64(&n_inv, (uint64_t)n);
         czk_fr_inv_var(&n_inv, &n_inv);
-        if (coset) {
-            czk_fr_inv_var(&ginv, shift);
-            CZK_TRY(czk__gpu_pow_table(g, &post, &ginv, &n_inv, err));
-        } else {
-            /* A table of base 1 holds c in every entry: one lookup, one multiplication. */
-            CZK_TRY(czk__gpu_pow_table(g, &post, &CZK_FR_ONE, &n_inv, err));
-            post_levels = 1;
-        }
+        czk_fr_mul(&c, &c, &n_inv);
     }
-
-    if (where == CZK_GPU_MEM_HOST) {
-        CZK_TRY(czk__gpu_malloc(g, (void **)&d, bytes, err));
-        CZK_CUDA_TRY(err, cudaMemcpyAsync(d, a, bytes, cudaMemcpyHostToDevice, g->stream));
-    } else {
-        d = (fr_t *)a;
-    }
+    if (inverse || post_base != NULL || post_c != NULL)
+        CZK_TRY(czk__gpu_pow_table(g, &post, post_base != NULL ? post_base : &CZK_FR_ONE, &c, err));
 
     passes = ntt_passes(lg);
     s = lg;
@@ -140,13 +122,48 @@ extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigne
                      cudaFuncSetAttribute(czk_cuda::ntt_bitrev_kernel,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         czk_cuda::ntt_bitrev_kernel<<<(unsigned)(n >> 10), 256, smem, g->stream>>>(
-            d, lg, (const fr_t *)post, post_levels);
+            d, lg, (const fr_t *)post, post_levels, ep);
     } else {
         czk_cuda::ntt_bitrev_small_kernel<<<1, (unsigned)n, 0, g->stream>>>(
-            d, lg, (const fr_t *)post, post_levels);
+            d, lg, (const fr_t *)post, post_levels, ep);
     }
     CZK_CUDA_TRY(err, cudaGetLastError());
+out:
+    return rc;
+}
 
+extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigned lg,
+                               czk_gpu_ntt_kind kind, const czk_fr *omega, const czk_fr *shift,
+                               czk_err *err) {
+    int rc = CZK_OK;
+    fr_t *d = NULL;
+    const size_t n = (size_t)1 << lg, bytes = n * sizeof(czk_fr);
+    const bool inverse = kind == CZK_GPU_NTT_INVERSE || kind == CZK_GPU_NTT_COSET_INVERSE;
+    const bool coset = kind == CZK_GPU_NTT_COSET_FORWARD || kind == CZK_GPU_NTT_COSET_INVERSE;
+    czk_fr ginv;
+
+    if (g == NULL || a == NULL || omega == NULL || (coset && shift == NULL))
+        return czk_err_set(err, CZK_EINVAL, "NULL argument");
+    if (lg < CZK_GPU_NTT_MIN_LG || lg > CZK_GPU_NTT_MAX_LG)
+        return czk_err_set(err, CZK_EINVAL, "lg %u outside [%d, %d]", lg, CZK_GPU_NTT_MIN_LG,
+                           CZK_GPU_NTT_MAX_LG);
+    if ((unsigned)kind > CZK_GPU_NTT_COSET_INVERSE || (unsigned)where > CZK_GPU_MEM_DEVICE)
+        return czk_err_set(err, CZK_EINVAL, "unknown NTT kind or memory kind");
+    if (coset && czk_fr_is_zero(shift))
+        return czk_err_set(err, CZK_EINVAL, "coset shift is zero");
+    CZK_TRY(czk__gpu_enter(g, err));
+    if (kind == CZK_GPU_NTT_COSET_INVERSE)
+        czk_fr_inv_var(&ginv, shift);
+
+    if (where == CZK_GPU_MEM_HOST) {
+        CZK_TRY(czk__gpu_malloc(g, (void **)&d, bytes, err));
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(d, a, bytes, cudaMemcpyHostToDevice, g->stream));
+    } else {
+        d = (fr_t *)a;
+    }
+    CZK_TRY(ntt_run(g, d, lg, inverse, omega, kind == CZK_GPU_NTT_COSET_FORWARD ? shift : NULL,
+                    kind == CZK_GPU_NTT_COSET_INVERSE ? &ginv : NULL, NULL,
+                    czk_cuda::ntt_epilogue{nullptr, nullptr, nullptr}, err));
     if (where == CZK_GPU_MEM_HOST)
         CZK_CUDA_TRY(err, cudaMemcpyAsync(a, d, bytes, cudaMemcpyDeviceToHost, g->stream));
     CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
@@ -155,5 +172,23 @@ out:
         (void)cudaStreamSynchronize(g->stream);
         czk__gpu_free(g, d, bytes);
     }
+    return rc;
+}
+
+int czk__gpu_ntt_fused(czk_gpu *g, void *d, unsigned lg, bool inverse, const czk_fr *omega,
+                       const czk_fr *post_base, const czk_fr *post_c, const void *mul,
+                       const void *add, void *out, czk_err *err) {
+    int rc = CZK_OK;
+    if (g == NULL || d == NULL || omega == NULL)
+        return czk_err_set(err, CZK_EINVAL, "NULL argument");
+    if (lg < CZK_GPU_NTT_MIN_LG || lg > CZK_GPU_NTT_MAX_LG)
+        return czk_err_set(err, CZK_EINVAL, "lg %u outside [%d, %d]", lg, CZK_GPU_NTT_MIN_LG,
+                           CZK_GPU_NTT_MAX_LG);
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_TRY(ntt_run(g, (fr_t *)d, lg, inverse, omega, NULL, post_base, post_c,
+                    czk_cuda::ntt_epilogue{(const fr_t *)mul, (const fr_t *)add, (fr_t *)out},
+                    err));
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+out:
     return rc;
 }

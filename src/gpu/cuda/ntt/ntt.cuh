@@ -254,13 +254,34 @@ __device__ __forceinline__ uint32_t tile_off(uint32_t row, uint32_t col) {
 }
 
 /*
- * In-place bit-reversal permutation of 2^lg elements, lg >= 10, optionally times c·g^i at
- * the destination index i (post: power table, NULL for none; levels as above). Block b
- * swaps the tiles {(r, b, c)} and {(r, rev b, c)} (r: top 5 bits, c: low 5 bits), so reads
- * and writes are runs of 32 elements. Dynamic shared memory: 64 KiB.
+ * A pointwise step fused into the permutation's stores, so that it costs no pass of its
+ * own: the element x bound for index i becomes x·mul[i] + add[i] (either NULL for none) and
+ * is stored to out[i] (NULL: in place). mul, add and out may be the same array: index i is
+ * read and written by one thread only. The h step uses it for a·b and for (…) − c.
+ */
+struct ntt_epilogue {
+    const fr_t *mul;
+    const fr_t *add;
+    fr_t *out;
+};
+
+__device__ __forceinline__ void ntt_epilogue_store(fr_t x, fr_t *a, uint32_t i,
+                                                   const ntt_epilogue &ep) {
+    if (ep.mul != nullptr)
+        x = fr_t::mul_wide(x, fr_t::load(ep.mul + i));
+    if (ep.add != nullptr)
+        x = x + fr_t::load(ep.add + i);
+    x.store((ep.out != nullptr ? ep.out : a) + i);
+}
+
+/*
+ * Bit-reversal permutation of 2^lg elements, lg >= 10, optionally times c·g^i at the
+ * destination index i (post: power table, NULL for none; levels as above), then the
+ * epilogue. Block b swaps the tiles {(r, b, c)} and {(r, rev b, c)} (r: top 5 bits, c: low
+ * 5 bits), so reads and writes are runs of 32 elements. Dynamic shared memory: 64 KiB.
  */
 __global__ void __launch_bounds__(256)
-    ntt_bitrev_kernel(fr_t *a, unsigned lg, const fr_t *post, unsigned levels) {
+    ntt_bitrev_kernel(fr_t *a, unsigned lg, const fr_t *post, unsigned levels, ntt_epilogue ep) {
     extern __shared__ uint4 ntt_smem[];
     uint4 *tile0 = ntt_smem, *tile1 = ntt_smem + 32 * 64;
     const unsigned mbits = lg - 10;
@@ -287,19 +308,20 @@ __global__ void __launch_bounds__(256)
         fr_t x = fr_t::load(reinterpret_cast<const fr_t *>(src_b + tile_off(rc, rr)));
         if (post != nullptr)
             x = fr_t::mul_wide(x, pow_lookup(post, addr, levels));
-        x.store(a + addr);
+        ntt_epilogue_store(x, a, addr, ep);
         if (!same) {
             addr = (r << (lg - 5)) | (br << 5) | c;
             fr_t y = fr_t::load(reinterpret_cast<const fr_t *>(tile0 + tile_off(rc, rr)));
             if (post != nullptr)
                 y = fr_t::mul_wide(y, pow_lookup(post, addr, levels));
-            y.store(a + addr);
+            ntt_epilogue_store(y, a, addr, ep);
         }
     }
 }
 
 /* As ntt_bitrev_kernel for lg < 10: one block of 2^lg threads. */
-__global__ void ntt_bitrev_small_kernel(fr_t *a, unsigned lg, const fr_t *post, unsigned levels) {
+__global__ void ntt_bitrev_small_kernel(fr_t *a, unsigned lg, const fr_t *post, unsigned levels,
+                                        ntt_epilogue ep) {
     __shared__ fr_t sm[512];
     uint32_t i = threadIdx.x;
     sm[i] = fr_t::load(a + i);
@@ -307,7 +329,7 @@ __global__ void ntt_bitrev_small_kernel(fr_t *a, unsigned lg, const fr_t *post, 
     fr_t x = sm[lg ? __brev(i) >> (32 - lg) : 0];
     if (post != nullptr)
         x = fr_t::mul_wide(x, pow_lookup(post, i, levels));
-    x.store(a + i);
+    ntt_epilogue_store(x, a, i, ep);
 }
 
 } // namespace czk_cuda
