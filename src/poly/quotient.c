@@ -10,10 +10,15 @@
  * s per position, three multiplications by it).
  *
  * bellperson (groth16/prover: ifft, coset_fft, mul, sub, divide_by_z_on_coset, icoset_fft)
- * then multiplies (a·b − c) by 1/Z(g·ω^i) = 1/(g^n − 1), a constant, and returns to
- * coefficients with a coset inverse transform: DIF (inverse), scaling by g^(−i)/n in
- * bit-reversed order, one bit reversal. snarkjs (groth16_prove.js: ifft, batchApplyKey with
- * Fr.w[lg + 1], fft) stops at a·b − c on the odd coset s = ω_2n.
+ * wants h = (A·B − C)/Z in coefficients, through the coset g·ω^i where Z(g·ω^i) = g^n − 1.
+ * Interpolating at the coset reduces modulo x^n − g^n; there A·B − C = h·Z leaves
+ * h·(g^n − 1), and C (degree < n) is its own remainder, so the coset inverse of A·B alone is
+ * h·(g^n − 1) + C, whatever a, b and c are. c therefore needs only its inverse transform:
+ * six transforms instead of seven (a and b's pairs and the coset inverse of a·b, plus c's
+ * inverse). The coset inverse is DIF (inverse) and a scaling by (g^n − 1)^(−1)·g^(−i)/n in
+ * bit-reversed order, where c's coefficients (bit-reversed out of its DIF, times n) are
+ * subtracted before the one bit reversal. snarkjs (groth16_prove.js: ifft, batchApplyKey
+ * with Fr.w[lg + 1], fft) stops at a·b − c on the odd coset s = ω_2n.
  */
 #include "poly/quotient.h"
 
@@ -25,26 +30,30 @@ typedef struct {
     const czk_fr *z_inv; /* NULL: no factor */
 } pointwise_arg;
 
-/* a[i] = (a[i]·b[i] − c[i])·z_inv */
+/* a[i] = a[i]·b[i] − c[i] (c NULL: a[i]·b[i]); or, with z_inv, a[i] = a[i] − c[i]·z_inv */
 static void pointwise_body(void *arg, size_t b, size_t e, unsigned worker) {
     const pointwise_arg *pa = arg;
     (void)worker;
     for (size_t i = b; i < e; i++) {
+        if (pa->z_inv != NULL) {
+            czk_fr t;
+            czk_fr_mul(&t, &pa->c[i], pa->z_inv);
+            czk_fr_sub(&pa->a[i], &pa->a[i], &t);
+            continue;
+        }
         czk_fr_mul(&pa->a[i], &pa->a[i], &pa->b[i]);
-        czk_fr_sub(&pa->a[i], &pa->a[i], &pa->c[i]);
-        if (pa->z_inv != NULL)
-            czk_fr_mul(&pa->a[i], &pa->a[i], pa->z_inv);
+        if (pa->c != NULL)
+            czk_fr_sub(&pa->a[i], &pa->a[i], &pa->c[i]);
     }
 }
 
-/* a, b, c <- their evaluations at shift·ω^i, natural order, from evaluations at ω^i. */
-static void to_coset(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, const czk_fr *shift,
+/* v[0 .. nv − 1] <- their evaluations at shift·ω^i, natural order, from evaluations at ω^i. */
+static void to_coset(const czk_ntt_domain *d, czk_fr *const *v, unsigned nv, const czk_fr *shift,
                      czk_pool *pool) {
-    czk_fr *v[3] = {a, b, c};
-    for (int k = 0; k < 3; k++)
+    for (unsigned k = 0; k < nv; k++)
         czk__ntt_dif(d, v[k], CZK__NTT_INV, pool);
-    czk__ntt_scale_powers(d, v, 3, shift, czk__ntt_domain_n_inv(d), CZK__NTT_BITREV, pool);
-    for (int k = 0; k < 3; k++)
+    czk__ntt_scale_powers(d, v, nv, shift, czk__ntt_domain_n_inv(d), CZK__NTT_BITREV, pool);
+    for (unsigned k = 0; k < nv; k++)
         czk__ntt_dit(d, v[k], CZK__NTT_FWD, pool);
 }
 
@@ -70,12 +79,16 @@ int czk_poly_h_monomial(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c
     czk_fr_sub(&z_inv, &z_inv, &CZK_FR_ONE);
     czk_fr_inv(&z_inv, &z_inv);
 
-    to_coset(d, a, b, c, &g, pool);
-    pointwise_arg pa = {.a = a, .b = b, .c = c, .z_inv = &z_inv};
+    czk_fr *ab[2] = {a, b}, s;
+    to_coset(d, ab, 2, &g, pool);
+    pointwise_arg pa = {.a = a, .b = b, .c = NULL, .z_inv = NULL};
     czk_pool_run(pool, n, 4096, pointwise_body, &pa);
-    czk_fr *v[1] = {a};
     czk__ntt_dif(d, a, CZK__NTT_INV, pool);
-    czk__ntt_scale_powers(d, v, 1, &g_inv, czk__ntt_domain_n_inv(d), CZK__NTT_BITREV, pool);
+    czk__ntt_dif(d, c, CZK__NTT_INV, pool); /* n·C's coefficients, bit-reversed */
+    czk_fr_mul(&s, &z_inv, czk__ntt_domain_n_inv(d));
+    czk__ntt_scale_powers(d, ab, 1, &g_inv, &s, CZK__NTT_BITREV, pool);
+    pa = (pointwise_arg){.a = a, .b = NULL, .c = c, .z_inv = &s};
+    czk_pool_run(pool, n, 4096, pointwise_body, &pa);
     czk__ntt_bitrev(d, a, NULL, pool);
     return CZK_OK;
 }
@@ -85,7 +98,8 @@ int czk_poly_h_odd_coset(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *
     int rc = check_args(d, a, b, c, err);
     if (rc != CZK_OK)
         return rc;
-    to_coset(d, a, b, c, czk_ntt_domain_omega_2n(d), pool);
+    czk_fr *abc[3] = {a, b, c};
+    to_coset(d, abc, 3, czk_ntt_domain_omega_2n(d), pool);
     pointwise_arg pa = {.a = a, .b = b, .c = c, .z_inv = NULL};
     czk_pool_run(pool, czk_ntt_domain_size(d), 4096, pointwise_body, &pa);
     return CZK_OK;
