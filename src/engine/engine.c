@@ -139,7 +139,13 @@ typedef struct part {
     uint64_t queue_ns, synth_ns, lock_wait_ns, kernel_ns, finish_ns, verify_ns;
     uint64_t kernel_at_ns;       /* the kernel region's start, from the engine's creation */
     const czk_backend *w_pinned; /* w came from this backend's host_alloc (NULL: czk_malloc) */
-    const char *be_name;         /* the backend of the latest attempt, for the log */
+    /* w packed (groth16/witness_pack.h) in two buffers from wp_be's host_alloc, for a device
+     * that moves packs instead of witnesses; wp_be NULL: none. */
+    czk_witness_pack wp;
+    const czk_backend *wp_be;
+    void *wp_buf[2];
+    size_t wp_bytes[2];
+    const char *be_name; /* the backend of the latest attempt, for the log */
 } part;
 
 typedef struct job {
@@ -579,7 +585,22 @@ static job *find_job(czk_engine *e, const char *id) {
     return NULL;
 }
 
+/* Frees p's witness pack, cleared first (it is witness data). */
+static void pack_free(part *p) {
+    for (int i = 0; i < 2; i++) {
+        if (p->wp_buf[i] != NULL) {
+            czk_memclear_explicit(p->wp_buf[i], p->wp_bytes[i]);
+            p->wp_be->host_free(p->wp_be->ctx, p->wp_buf[i], p->wp_bytes[i]);
+        }
+        p->wp_buf[i] = NULL;
+        p->wp_bytes[i] = 0;
+    }
+    p->wp_be = NULL;
+    memset(&p->wp, 0, sizeof(p->wp));
+}
+
 static void part_drop(czk_engine *e, part *p) {
+    pack_free(p);
     if (p->w != NULL) {
         size_t bytes = p->job->c->cs.n_vars * sizeof(czk_fr);
         czk_memclear_explicit(p->w, bytes);
@@ -733,15 +754,66 @@ static czk_fr *pinned_witness(czk_engine *e, part *p, size_t bytes) {
     return pw;
 }
 
+/* The backend of p's device when it moves witness packs (CZK_BACKEND_WITNESS_PACK) and has
+ * pinned buffers to hold them; NULL otherwise. */
+static const czk_backend *pack_backend(const czk_engine *e, const part *p) {
+    if (e->n_devs == 0 || e->devs[p->idx % e->n_devs].be == NULL)
+        return NULL;
+    const czk_backend *be = e->devs[p->idx % e->n_devs].be;
+    if (!(be->flags & CZK_BACKEND_WITNESS_PACK) || be->host_alloc == NULL || be->host_free == NULL)
+        return NULL;
+    return be;
+}
+
 /*
- * On a GPU engine, moves p's witness into a pinned buffer (pinned_witness), so that the
- * upload inside the kernel region runs at the bus's speed; the copy is made here, by the
- * synthesis thread, outside every lock. Keeps the pageable witness when the backends'
- * pinned budget is spent, and does nothing when synthesis wrote it pinned already. Called
- * without e->mu; the device table is constant.
+ * Packs p's witness into pinned buffers when its device moves packs and the pack is at most
+ * a quarter of the witness (a bit-heavy circuit: a PoRep partition's is ~1/30). Returns
+ * whether it did; otherwise nothing is kept.
+ */
+static int stage_pack(czk_engine *e, part *p) {
+    const czk_backend *be = pack_backend(e, p);
+    const size_t n = p->job->c->cs.n_vars, words = czk_witness_pack_words(n);
+    const size_t w_bytes = n * sizeof(czk_fr);
+    if (be == NULL || n == 0 || n > CZK_WITNESS_PACK_MAX)
+        return 0;
+    p->wp_be = be;
+    p->wp_bytes[0] = words * (sizeof(uint64_t) + sizeof(uint32_t));
+    p->wp_buf[0] = be->host_alloc(be->ctx, p->wp_bytes[0]);
+    if (p->wp_buf[0] == NULL) {
+        pack_free(p);
+        return 0;
+    }
+    uint64_t *cls = p->wp_buf[0];
+    uint32_t *rank = (uint32_t *)(cls + words);
+    size_t n_others = czk_witness_pack_classify(cls, rank, p->w, n);
+    if (p->wp_bytes[0] + n_others * sizeof(czk_fr) > w_bytes / 4) {
+        pack_free(p);
+        return 0;
+    }
+    if (n_others > 0) {
+        p->wp_bytes[1] = n_others * sizeof(czk_fr);
+        p->wp_buf[1] = be->host_alloc(be->ctx, p->wp_bytes[1]);
+        if (p->wp_buf[1] == NULL) {
+            pack_free(p);
+            return 0;
+        }
+        czk_witness_pack_gather(p->wp_buf[1], cls, p->w, n);
+    }
+    p->wp = (czk_witness_pack){
+        .n = n, .cls = cls, .rank = rank, .others = p->wp_buf[1], .n_others = n_others};
+    return 1;
+}
+
+/*
+ * On a GPU engine, readies p's witness for the device outside every lock (the synthesis
+ * thread does it): packed (stage_pack) when the device moves packs, the witness itself left
+ * where it is for any CPU attempt; or else moved into a pinned buffer (pinned_witness), so
+ * that the upload inside the kernel region runs at the bus's speed. Keeps the pageable
+ * witness when the backends' pinned budget is spent, and does nothing more when synthesis
+ * wrote it pinned already. Called without e->mu; the device table is constant.
  */
 static void stage_pinned(czk_engine *e, part *p) {
-    if (p->w == NULL || p->w_pinned != NULL)
+    if (p->w == NULL || stage_pack(e, p) || p->w_pinned != NULL)
         return;
     size_t bytes = p->job->c->cs.n_vars * sizeof(czk_fr);
     czk_fr *pw = pinned_witness(e, p, bytes);
@@ -760,7 +832,8 @@ static int synthesize(czk_engine *e, part *p, czk_err *err) {
         /* The circuit's own witness (czk.h: synth_seed 0), copied: synthesis at memory
          * speed, for runs that measure the proving pipeline rather than the solver. */
         size_t bytes = c->cs.n_vars * sizeof(czk_fr);
-        p->w = pinned_witness(e, p, bytes); /* straight to pinned memory when there is some */
+        /* Straight to pinned memory when there is some, unless it will be packed. */
+        p->w = pack_backend(e, p) == NULL ? pinned_witness(e, p, bytes) : NULL;
         if (p->w == NULL)
             p->w = czk_malloc(bytes);
         if (p->w == NULL)
@@ -1189,8 +1262,9 @@ static void *worker_main(void *arg) {
                     key_attach(e, d, wa_dev, c);
 #endif
                 t1 = czk_time_ns();
-                rc = czk_groth16_prove(&p->proof, &c->pk, &c->cs, p->w, &r, &s, be, e->pool, NULL,
-                                       &err);
+                rc = czk_groth16_prove_packed(&p->proof, &c->pk, &c->cs, p->w,
+                                              p->wp_be != NULL ? &p->wp : NULL, &r, &s, be, e->pool,
+                                              NULL, &err);
                 t2 = czk_time_ns();
 #ifdef CZK_HAVE_CUDA
                 size_t total = 0;

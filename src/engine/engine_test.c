@@ -818,11 +818,35 @@ static int cap_has(logcap *c, const char *a, const char *b) {
  * it puts the engine in lean mode (witness-only reservations, scratch per proof). */
 static int lean_calls;
 
+static int lean_packs_ok, lean_packs_bad;
+
+/* "Pinned" buffers for the fake device: plain counted allocations. */
+static void *fake_host_alloc(void *ctx, size_t bytes) {
+    (void)ctx;
+    return czk_malloc(bytes);
+}
+
+static void fake_host_free(void *ctx, void *p, size_t bytes) {
+    (void)ctx, (void)bytes;
+    czk_free(p);
+}
+
 static int fake_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                           czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
-                           czk_err *err) {
-    (void)ctx, (void)pk, (void)cs, (void)w, (void)out, (void)tm, (void)pool;
+                           const czk_witness_pack *wp, czk_backend_sums *out,
+                           czk_groth16_timings *tm, czk_pool *pool, czk_err *err) {
+    (void)ctx, (void)pk, (void)out, (void)tm, (void)pool;
     __atomic_fetch_add(&lean_calls, 1, __ATOMIC_RELAXED);
+    if (wp != NULL) {
+        /* The engine's pack must be the witness it proves. */
+        czk_fr *x = czk_malloc(cs->n_vars * sizeof(czk_fr));
+        int same = 0;
+        if (x != NULL && wp->n == cs->n_vars) {
+            czk_witness_pack_expand(x, wp);
+            same = memcmp(x, w, cs->n_vars * sizeof(czk_fr)) == 0;
+        }
+        czk_free(x);
+        __atomic_fetch_add(same ? &lean_packs_ok : &lean_packs_bad, 1, __ATOMIC_RELAXED);
+    }
     return czk_err_set(err, CZK_EUNSUPPORTED, "not resident");
 }
 
@@ -834,6 +858,10 @@ CZK_TEST(engine_lean_reservations) {
     static int ok_mode = 0;
     czk_backend fake = fake_backend("fakegpu-lean", &ok_mode);
     fake.prove_sums = fake_prove_sums;
+    /* and every GPU attempt gets the witness packed, in the device's host buffers */
+    fake.flags |= CZK_BACKEND_WITNESS_PACK;
+    fake.host_alloc = fake_host_alloc;
+    fake.host_free = fake_host_free;
     czk_engine_config cfg = small_config();
     cfg.workers_per_device = 2;
     czk_engine *e;
@@ -848,6 +876,8 @@ CZK_TEST(engine_lean_reservations) {
     czk_groth16_vk vk;
     CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
     __atomic_store_n(&lean_calls, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&lean_packs_ok, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&lean_packs_bad, 0, __ATOMIC_RELAXED);
     CHECK(submit_synth(e, "lean1", "porep8", CZK_PRIORITY_NORMAL, 3, 21, NULL) == CZK_OK);
     CHECK(submit_synth(e, "lean2", "porep8", CZK_PRIORITY_NORMAL, 2, 22, NULL) == CZK_OK);
     int rc1 = await_verify(e, "lean1", &vk, 3);
@@ -860,6 +890,8 @@ CZK_TEST(engine_lean_reservations) {
     CHECK_EQ_INT(rc1, CZK_OK);
     CHECK_EQ_INT(rc2, CZK_OK);
     CHECK_EQ_INT(__atomic_load_n(&lean_calls, __ATOMIC_RELAXED), 5);
+    CHECK_EQ_INT(__atomic_load_n(&lean_packs_ok, __ATOMIC_RELAXED), 5);
+    CHECK_EQ_INT(__atomic_load_n(&lean_packs_bad, __ATOMIC_RELAXED), 0);
     CHECK_EQ_INT(after, key_reserved);
 
     /* k = 8: witness 256 Fr, scratch 5·256 Fr; one device and the CPU fallback lock. */

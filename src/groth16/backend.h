@@ -25,6 +25,7 @@
 #include "curve/g2.h"
 #include "field/fr.h"
 #include "groth16/keys.h"
+#include "groth16/witness_pack.h"
 #include "poly/ntt.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
@@ -39,6 +40,9 @@ enum {
     /* msm_g1/msm_g2 already move scalars equal to 1 into a batch addition themselves (the
      * CPU MSM does): the prover hands them the raw scalars instead of splitting them. */
     CZK_BACKEND_MSM_SPLITS_ONES = 1u << 0,
+    /* prove_sums reads the witness from a pack when it is given one (groth16/witness_pack.h):
+     * worth building one for it. */
+    CZK_BACKEND_WITNESS_PACK = 1u << 1,
 };
 
 /* Wall-clock nanoseconds of each step of one proof. */
@@ -115,12 +119,15 @@ typedef struct czk_backend {
      * the step-by-step entries above would give them. A GPU backend does this when pk and cs
      * are resident on its device, so that only the witness crosses the bus. Returns
      * CZK_EUNSUPPORTED, having changed nothing, when it cannot for this (pk, cs): the
-     * prover then runs the entries above. NULL: never. In: w, cs->n_vars values; pk and cs
-     * already checked against each other by the prover. Out: *out; tm (may be NULL): the
-     * step times the backend can attribute, added to what is there.
+     * prover then runs the entries above. NULL: never. In: w, cs->n_vars values; wp (may be
+     * NULL): the same witness packed (checked by the prover: well formed, n = cs->n_vars),
+     * which a backend with CZK_BACKEND_WITNESS_PACK moves instead of w; pk and cs already
+     * checked against each other by the prover. Out: *out; tm (may be NULL): the step times
+     * the backend can attribute, added to what is there.
      */
     int (*prove_sums)(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                      czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool, czk_err *err);
+                      const czk_witness_pack *wp, czk_backend_sums *out, czk_groth16_timings *tm,
+                      czk_pool *pool, czk_err *err);
 } czk_backend;
 
 /*

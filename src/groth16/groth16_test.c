@@ -822,6 +822,7 @@ typedef struct sums_rec {
     czk_g2_jacobian g2;
     int n_g1, mode; /* mode: 0 give the recorded sums, 1 EUNSUPPORTED, 2 EIO */
     int calls, msm_calls;
+    int packs; /* packs given to prove_sums that expanded to its w */
 } sums_rec;
 
 static int rec_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
@@ -846,11 +847,20 @@ static int rec_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts,
 }
 
 static int fake_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                           czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
-                           czk_err *err) {
+                           const czk_witness_pack *wp, czk_backend_sums *out,
+                           czk_groth16_timings *tm, czk_pool *pool, czk_err *err) {
     sums_rec *sr = ctx;
-    (void)pk, (void)cs, (void)w, (void)tm, (void)pool;
+    (void)pk, (void)tm, (void)pool;
     sr->calls++;
+    if (wp != NULL) {
+        /* What a device would upload instead of w: it must be w. */
+        czk_fr *x = czk_malloc(cs->n_vars * sizeof(czk_fr));
+        if (x == NULL)
+            return czk_err_set(err, CZK_ENOMEM, "test");
+        czk_witness_pack_expand(x, wp);
+        sr->packs += wp->n == cs->n_vars && memcmp(x, w, cs->n_vars * sizeof(czk_fr)) == 0;
+        czk_free(x);
+    }
     if (sr->mode == 1)
         return czk_err_set(err, CZK_EUNSUPPORTED, "not resident");
     if (sr->mode == 2)
@@ -907,9 +917,116 @@ CZK_TEST(g16_backend_prove_sums) {
             CHECK_EQ_INT(sr.n_g1, 4);
             CHECK_EQ_INT(sr.msm_calls, mode == 1 ? 4 : 0);
         }
+        /* A witness pack reaches prove_sums only on a backend that takes packs, and only
+         * well formed and of cs's size. */
+        {
+            size_t n = c.cs.n_vars, words = czk_witness_pack_words(n);
+            uint64_t *cls = czk_malloc(words * sizeof(uint64_t));
+            uint32_t *rank = czk_malloc(words * sizeof(uint32_t));
+            czk_fr *others = czk_malloc(n * sizeof(czk_fr));
+            CHECK(cls != NULL && rank != NULL && others != NULL);
+            size_t no = czk_witness_pack_classify(cls, rank, c.w, n);
+            czk_witness_pack_gather(others, cls, c.w, n);
+            czk_witness_pack wp = {n, cls, rank, others, no};
+            czk_backend be = rec;
+            be.prove_sums = fake_prove_sums;
+            sr.mode = 0;
+            sr.n_g1 = 4;
+            for (int flag = 0; flag < 2; flag++) {
+                be.flags = CZK_BACKEND_MSM_SPLITS_ONES | (flag ? CZK_BACKEND_WITNESS_PACK : 0);
+                sr.packs = 0;
+                CHECK_EQ_INT(czk_groth16_prove_packed(&p, &pk, &c.cs, c.w, &wp, &r, &s, &be, NULL,
+                                                      NULL, &err),
+                             CZK_OK);
+                CHECK(memcmp(&p, &ref, sizeof(p)) == 0);
+                CHECK_EQ_INT(sr.packs, flag);
+            }
+            wp.n = n - 1;
+            CHECK_EQ_INT(
+                czk_groth16_prove_packed(&p, &pk, &c.cs, c.w, &wp, &r, &s, &be, NULL, NULL, &err),
+                CZK_EINVAL);
+            wp.n = n;
+            wp.n_others = no + 1;
+            CHECK_EQ_INT(
+                czk_groth16_prove_packed(&p, &pk, &c.cs, c.w, &wp, &r, &s, &be, NULL, NULL, &err),
+                CZK_EINVAL);
+            czk_free(cls);
+            czk_free(rank);
+            czk_free(others);
+        }
         czk_groth16_pk_clear(&pk);
     }
     tcirc_clear(&c);
+}
+
+/* A random witness of n values, each zero, one or random with the given odds (percent). */
+static void mixed_witness(czk_fr *w, size_t n, unsigned zero_pct, unsigned one_pct, czk_rng *rng) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned d = (unsigned)(czk_rng_u64(rng) % 100);
+        if (d < zero_pct)
+            czk_fr_set_zero(&w[i]);
+        else if (d < zero_pct + one_pct)
+            czk_fr_set_one(&w[i]);
+        else
+            czk_fr_random(&w[i], rng);
+    }
+}
+
+/* Witness packs: classify + gather round-trip through expand for sizes around the 32-value
+ * words and mixes from all-other to none; check refuses every kind of damage. */
+CZK_TEST(g16_witness_pack) {
+    static const size_t ns[] = {0, 1, 31, 32, 33, 64, 95, 1000, 4099};
+    static const unsigned mix[][2] = {{60, 38}, {0, 0}, {100, 0}, {0, 100}, {33, 33}};
+    for (size_t a = 0; a < sizeof(ns) / sizeof(ns[0]); a++) {
+        for (size_t b = 0; b < sizeof(mix) / sizeof(mix[0]); b++) {
+            size_t n = ns[a], words = czk_witness_pack_words(n);
+            czk_fr *w = czk_malloc((n + 1) * sizeof(czk_fr)),
+                   *x = czk_malloc((n + 1) * sizeof(czk_fr));
+            czk_fr *others = czk_malloc((n + 1) * sizeof(czk_fr));
+            uint64_t *cls = czk_malloc((words + 1) * sizeof(uint64_t));
+            uint32_t *rank = czk_malloc((words + 1) * sizeof(uint32_t));
+            CHECK(w != NULL && x != NULL && others != NULL && cls != NULL && rank != NULL);
+            mixed_witness(w, n, mix[b][0], mix[b][1], &t->rng);
+            size_t expect = 0;
+            for (size_t i = 0; i < n; i++)
+                expect += !czk_fr_is_zero(&w[i]) && !czk_fr_equal(&w[i], &CZK_FR_ONE);
+            size_t n_others = czk_witness_pack_classify(cls, rank, w, n);
+            CHECK_EQ_INT(n_others, expect);
+            czk_witness_pack_gather(others, cls, w, n);
+            czk_witness_pack p = {n, cls, rank, others, n_others};
+            czk_err err;
+            CHECKF(czk_witness_pack_check(&p, &err) == CZK_OK, "%s", err.msg);
+            czk_witness_pack_expand(x, &p);
+            CHECK(n == 0 || memcmp(x, w, n * sizeof(czk_fr)) == 0);
+            if (n == 0)
+                goto next;
+            /* Damage: a wrong count, a wrong rank, class 3, bits past the end. */
+            p.n_others = n_others + 1;
+            CHECK_EQ_INT(czk_witness_pack_check(&p, &err), CZK_EINVAL);
+            p.n_others = n_others;
+            if (words > 1) {
+                rank[1] ^= 1;
+                CHECK_EQ_INT(czk_witness_pack_check(&p, &err), CZK_EINVAL);
+                rank[1] ^= 1;
+            }
+            cls[0] |= 3;
+            CHECK_EQ_INT(czk_witness_pack_check(&p, &err), CZK_EINVAL);
+            cls[0] &= ~(uint64_t)3;
+            cls[0] |= czk_fr_is_zero(&w[0]) ? 0 : czk_fr_equal(&w[0], &CZK_FR_ONE) ? 1 : 2;
+            CHECKF(czk_witness_pack_check(&p, &err) == CZK_OK, "%s", err.msg);
+            if (n % 32 != 0) {
+                cls[words - 1] |= (uint64_t)1 << 62;
+                CHECK_EQ_INT(czk_witness_pack_check(&p, &err), CZK_EINVAL);
+                cls[words - 1] &= ~((uint64_t)1 << 62);
+            }
+        next:
+            czk_free(w);
+            czk_free(x);
+            czk_free(others);
+            czk_free(cls);
+            czk_free(rank);
+        }
+    }
 }
 
 /* Naive references: coefficients by an O(n²) inverse DFT; p(x) by Horner. */

@@ -295,6 +295,13 @@ static void assemble(czk_groth16_proof *proof, const czk_groth16_pk *pk,
 int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
                       const czk_fr *w, const czk_fr *r, const czk_fr *s, const czk_backend *be,
                       czk_pool *pool, czk_groth16_timings *timings, czk_err *err) {
+    return czk_groth16_prove_packed(proof, pk, cs, w, NULL, r, s, be, pool, timings, err);
+}
+
+int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                             const czk_fr *w, const czk_witness_pack *wp, const czk_fr *r,
+                             const czk_fr *s, const czk_backend *be, czk_pool *pool,
+                             czk_groth16_timings *timings, czk_err *err) {
     uint64_t t_start = czk_time_ns(), t0;
     czk_groth16_timings tm;
     memset(&tm, 0, sizeof(tm));
@@ -316,7 +323,16 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
 
     /* The whole heavy part on the backend, when it can (a GPU with pk and cs resident). */
     if (be->prove_sums != NULL) {
-        rc = be->prove_sums(be->ctx, pk, cs, w, &sums, &tm, pool, err);
+        if (wp != NULL && !(be->flags & CZK_BACKEND_WITNESS_PACK))
+            wp = NULL;
+        if (wp != NULL) {
+            if (wp->n != n_vars)
+                return czk_err_set(err, CZK_EINVAL, "witness pack of %zu values for %zu variables",
+                                   wp->n, n_vars);
+            if ((rc = czk_witness_pack_check(wp, err)) != CZK_OK)
+                return rc;
+        }
+        rc = be->prove_sums(be->ctx, pk, cs, w, wp, &sums, &tm, pool, err);
         if (rc == CZK_OK) {
             assemble(proof, pk, &sums, r, s);
             goto out;

@@ -51,6 +51,16 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
                       const czk_fr *w, const czk_fr *r, const czk_fr *s, const czk_backend *be,
                       czk_pool *pool, czk_groth16_timings *timings, czk_err *err);
 
+/*
+ * As czk_groth16_prove, with the witness also packed (wp, groth16/witness_pack.h; may be
+ * NULL) for a backend whose prove_sums moves the pack instead of w. w is still required: every
+ * other path reads it. CZK_EINVAL when wp is malformed or packs another number of values.
+ */
+int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                             const czk_fr *w, const czk_witness_pack *wp, const czk_fr *r,
+                             const czk_fr *s, const czk_backend *be, czk_pool *pool,
+                             czk_groth16_timings *timings, czk_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -533,7 +533,7 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
     snprintf(b->name, sizeof(b->name), "cuda:%d", device);
     b->be.name = b->name;
     b->be.ctx = b;
-    b->be.flags = 0;
+    b->be.flags = CZK_BACKEND_WITNESS_PACK;
     b->be.h = gpu_h;
     b->be.msm_g1 = gpu_msm_g1;
     b->be.msm_g2 = gpu_msm_g2;

@@ -123,10 +123,18 @@ size_t arena_min_of(const czk__gpu_backend *b);
 void attach_end(czk__gpu_backend *b, resident_key *k, int rc, uint8_t *ta, uint8_t *tb,
                 uint16_t *const ci[3], czk_fr *const dict[3], uint32_t *const lr[3]);
 
+/*
+ * The witness (n_vars values) to d_w on g's stream: from wp when it is not NULL and its
+ * arrays fit in [tmp, tmp + tmp_bytes), a region the proof writes only after this (the pack
+ * crosses the bus and a kernel expands it: ~140 MB instead of 4.3 GB at 2^27), else w itself.
+ */
+int upload_witness(czk_gpu *g, void *d_w, const czk_fr *w, const czk_witness_pack *wp,
+                   size_t n_vars, void *tmp, size_t tmp_bytes, czk_err *err);
+
 /* A whole proof of a streamed key (streamed.cu). */
 int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_pk *pk,
-                 const czk_r1cs *cs, const czk_fr *w, czk_backend_sums *out,
-                 czk_groth16_timings *tm, czk_err *err);
+                 const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                 czk_backend_sums *out, czk_groth16_timings *tm, czk_err *err);
 
 } // namespace czk_whole
 

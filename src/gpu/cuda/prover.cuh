@@ -200,8 +200,8 @@ int czk__gpu_h_device(czk__gpu_backend *b, unsigned lg, czk_groth16_h_basis basi
 
 /* The backend's prove_sums entry (resident.cu). */
 int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                        czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
-                        czk_err *err);
+                        const czk_witness_pack *wp, czk_backend_sums *out, czk_groth16_timings *tm,
+                        czk_pool *pool, czk_err *err);
 
 /* Places cs on the device beside its resident key k, when it fits the budget. Out:
  * *placed. Returns CZK_OK, or an error (nothing of cs kept then). */

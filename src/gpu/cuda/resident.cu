@@ -699,11 +699,61 @@ int witness_msms(czk__gpu_backend *b, const resident_key *k, void *scratch, size
 out:
     return rc;
 }
+/* w[i] for i < n from a witness pack (groth16/witness_pack.h): zero, one (Montgomery), or
+ * the other value at its rank. */
+__global__ void witness_unpack_kernel(fr_t *w, const uint64_t *cls, const uint32_t *rank,
+                                      const fr_t *others, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const uint64_t x = cls[i >> 5];
+    const unsigned j = (unsigned)(i & 31), c = (unsigned)(x >> (2 * j)) & 3;
+    fr_t v = fr_t::zero();
+    if (c == 1) {
+        v = fr_t::one();
+    } else if (c == 2) {
+        /* The others below lane j of this word: lanes with class 2 (bits 10). */
+        const uint64_t m = (x >> 1) & ~x & 0x5555555555555555ULL & ((1ULL << (2 * j)) - 1);
+        v = fr_t::load_ro(others + rank[i >> 5] + __popcll(m));
+    }
+    v.store(w + i);
+}
+
+int upload_witness(czk_gpu *g, void *d_w, const czk_fr *w, const czk_witness_pack *wp,
+                   size_t n_vars, void *tmp, size_t tmp_bytes, czk_err *err) {
+    int rc = CZK_OK;
+    if (wp != NULL && wp->n == n_vars) {
+        const size_t words = czk_witness_pack_words(n_vars);
+        const size_t a_c = czk__gpu_align(words * sizeof(uint64_t)),
+                     a_r = czk__gpu_align(words * sizeof(uint32_t)),
+                     a_o = czk__gpu_align(wp->n_others * sizeof(czk_fr));
+        if (a_c + a_r + a_o <= tmp_bytes) {
+            char *d_cls = (char *)tmp, *d_rank = d_cls + a_c, *d_oth = d_rank + a_r;
+            CZK_CUDA_TRY(err, cudaMemcpyAsync(d_cls, wp->cls, words * sizeof(uint64_t),
+                                              cudaMemcpyHostToDevice, g->stream));
+            CZK_CUDA_TRY(err, cudaMemcpyAsync(d_rank, wp->rank, words * sizeof(uint32_t),
+                                              cudaMemcpyHostToDevice, g->stream));
+            if (wp->n_others > 0)
+                CZK_CUDA_TRY(err, cudaMemcpyAsync(d_oth, wp->others, wp->n_others * sizeof(czk_fr),
+                                                  cudaMemcpyHostToDevice, g->stream));
+            witness_unpack_kernel<<<(unsigned)((n_vars + 255) / 256), 256, 0, g->stream>>>(
+                (fr_t *)d_w, (const uint64_t *)d_cls, (const uint32_t *)d_rank, (const fr_t *)d_oth,
+                n_vars);
+            CZK_CUDA_TRY(err, cudaGetLastError());
+            return CZK_OK;
+        }
+    }
+    CZK_CUDA_TRY(
+        err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
+out:
+    return rc;
+}
+
 } // namespace czk_whole
 
 int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                        czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
-                        czk_err *err) {
+                        const czk_witness_pack *wp, czk_backend_sums *out, czk_groth16_timings *tm,
+                        czk_pool *pool, czk_err *err) {
     czk__gpu_backend *b = (czk__gpu_backend *)ctx;
     czk_gpu *g = b->g;
     int rc = CZK_OK;
@@ -717,7 +767,7 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
         b->h_host = NULL;
         rc = czk__gpu_enter(g, err);
         if (rc == CZK_OK)
-            rc = stream_prove(b, k, pk, cs, w, out, tm, err);
+            rc = stream_prove(b, k, pk, cs, w, wp, out, tm, err);
         if (rc != CZK_OK) {
             /* A failed proof may leave a chunk's copy in flight: the next one must not find
              * it writing into its arena. */
@@ -758,8 +808,7 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
 
     /* 1-2: the witness up, then a, b, c. */
     t0 = czk_time_ns();
-    CZK_CUDA_TRY(
-        err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
+    CZK_TRY(upload_witness(g, d_w, w, wp, n_vars, d_r, r_bytes, err));
     for (int i = 0; i < 3; i++)
         mats.m[i] = csr1{c->row_ptr[i], c->cols[i], (const fr_t *)c->vals[i], c->ci[i],
                          (const fr_t *)c->dict[i]};

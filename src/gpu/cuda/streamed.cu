@@ -188,8 +188,8 @@ void stream_register(czk__gpu_backend *b, resident_circuit *c, const void *p, si
 }
 
 int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_pk *pk,
-                 const czk_r1cs *cs, const czk_fr *w, czk_backend_sums *out,
-                 czk_groth16_timings *tm, czk_err *err) {
+                 const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                 czk_backend_sums *out, czk_groth16_timings *tm, czk_err *err) {
     czk_gpu *g = b->g;
     int rc = CZK_OK;
     const resident_circuit *c = &k->circ;
@@ -209,8 +209,8 @@ int stream_prove(czk__gpu_backend *b, const resident_key *k, const czk_groth16_p
         return czk_err_set(err, CZK_EINTERNAL, "gpu: arena of %zu bytes below the %zu planned",
                            b->arena_bytes, c->arena_bytes);
     t0 = czk_time_ns();
-    CZK_CUDA_TRY(
-        err, cudaMemcpyAsync(d_w, w, n_vars * sizeof(czk_fr), cudaMemcpyHostToDevice, g->stream));
+    /* V2 is free until b's SpMV (R is not: the first chunks go there on the copy stream). */
+    CZK_TRY(upload_witness(g, d_w, w, wp, n_vars, v2, a_v, err));
 
     /* 1: a, b, c and h in V1 (see the block above). */
     for (int i = 0; i < 3; i++) {

@@ -1,0 +1,96 @@
+/*
+ * Witness packs (contract in witness_pack.h).
+ */
+#include "groth16/witness_pack.h"
+
+#include <string.h>
+
+/* The low bit of each 2-bit class: 0x5555… */
+#define LOW_BITS 0x5555555555555555ULL
+
+/* Bit 2j set where lane j of the word x holds class 2 (other). */
+static uint64_t others_mask(uint64_t x) {
+    return (x >> 1) & ~x & LOW_BITS;
+}
+
+/* 0 zero, 1 one, 2 other. Variable time in the value, as the MSMs over it are. */
+static uint64_t class_of(const czk_fr *v) {
+    const uint64_t *o = CZK_FR_ONE.l;
+    if ((v->l[0] | v->l[1] | v->l[2] | v->l[3]) == 0)
+        return 0;
+    return v->l[0] == o[0] && v->l[1] == o[1] && v->l[2] == o[2] && v->l[3] == o[3] ? 1 : 2;
+}
+
+size_t czk_witness_pack_words(size_t n) {
+    return (n + 31) / 32;
+}
+
+size_t czk_witness_pack_classify(uint64_t *cls, uint32_t *rank, const czk_fr *w, size_t n) {
+    size_t count = 0;
+    for (size_t k = 0; k * 32 < n; k++) {
+        size_t end = n - k * 32 < 32 ? n - k * 32 : 32;
+        uint64_t word = 0;
+        rank[k] = (uint32_t)count;
+        for (size_t j = 0; j < end; j++) {
+            uint64_t c = class_of(&w[k * 32 + j]);
+            word |= c << (2 * j);
+            count += c == 2;
+        }
+        cls[k] = word;
+    }
+    return count;
+}
+
+void czk_witness_pack_gather(czk_fr *others, const uint64_t *cls, const czk_fr *w, size_t n) {
+    size_t o = 0;
+    for (size_t k = 0; k * 32 < n; k++) {
+        uint64_t m = others_mask(cls[k]);
+        while (m != 0) {
+            unsigned b = (unsigned)__builtin_ctzll(m);
+            others[o++] = w[k * 32 + b / 2];
+            m &= m - 1;
+        }
+    }
+}
+
+int czk_witness_pack_check(const czk_witness_pack *p, czk_err *err) {
+    size_t count = 0;
+    if (p == NULL || (p->n > 0 && (p->cls == NULL || p->rank == NULL)) ||
+        (p->n_others > 0 && p->others == NULL))
+        return czk_err_set(err, CZK_EINVAL, "witness pack: NULL array");
+    if (p->n > CZK_WITNESS_PACK_MAX)
+        return czk_err_set(err, CZK_EINVAL,
+                           "witness pack: %zu values, above the 2^32 - 1 a pack holds", p->n);
+    for (size_t k = 0; k * 32 < p->n; k++) {
+        size_t end = p->n - k * 32 < 32 ? p->n - k * 32 : 32;
+        uint64_t x = p->cls[k];
+        /* Class 3 anywhere, or bits past the last value. */
+        if (((x >> 1) & x & LOW_BITS) != 0 || (end < 32 && (x >> (2 * end)) != 0))
+            return czk_err_set(err, CZK_EINVAL, "witness pack: bad class bits in word %zu", k);
+        if (p->rank[k] != count)
+            return czk_err_set(err, CZK_EINVAL,
+                               "witness pack: rank of word %zu is %u, %zu others precede it", k,
+                               p->rank[k], count);
+        count += (size_t)__builtin_popcountll(others_mask(x));
+    }
+    if (count != p->n_others)
+        return czk_err_set(err, CZK_EINVAL, "witness pack: %zu others classified, %zu given", count,
+                           p->n_others);
+    return CZK_OK;
+}
+
+void czk_witness_pack_expand(czk_fr *out, const czk_witness_pack *p) {
+    for (size_t i = 0; i < p->n; i++) {
+        uint64_t x = p->cls[i / 32];
+        unsigned j = (unsigned)(i % 32);
+        unsigned c = (unsigned)(x >> (2 * j)) & 3;
+        if (c == 0) {
+            memset(&out[i], 0, sizeof(out[i]));
+        } else if (c == 1) {
+            out[i] = CZK_FR_ONE;
+        } else {
+            uint64_t below = others_mask(x) & ((1ULL << (2 * j)) - 1);
+            out[i] = p->others[p->rank[i / 32] + (size_t)__builtin_popcountll(below)];
+        }
+    }
+}
