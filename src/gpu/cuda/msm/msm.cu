@@ -77,7 +77,11 @@ static_assert(MSM_LG_SEGMENT >= 1 && MSM_LG_SEGMENT_UP >= 2 &&
  * H200 (run 3 of this slice) groups of 2^26 entries made 2^26 uniform 441 ms against 421
  * in one group, and a PoRep mix at 2^24 16.0 against 12.2 ms (a window-count cap, since
  * replaced by an entry cap). 2^28 keeps 2^24 and below in one group and the pairs of any
- * size under 4 GiB. */
+ * size up to 2^26 under 4 GiB. Above that the cap is four windows' entries (msm_group_entries):
+ * a group recodes its scalars again, and with keys counted from a group's first window four
+ * windows of c = 22 still sort in three radix passes. H200 run 36, 2^27 uniform: 777 ms in 3
+ * groups of 2^29 against 793 in 6 of 2^28 (8 GiB of pairs instead of 4); at 2^26 a group of
+ * 2^29 (eight windows, 25-bit keys: four passes) was slower, 425 against 418. */
 #define MSM_GROUP_LG 28
 /* Sub-buffers of the scratch are aligned to this many bytes. */
 #define MSM_ALIGN ((size_t)256)
@@ -200,10 +204,13 @@ bool msm_group_valid(unsigned long x) {
     return x >= 20 && x <= 31;
 }
 
-/* The most sort entries of one window group (MSM_GROUP_LG). */
-size_t msm_group_entries(void) {
+/* The most sort entries of one window group for an MSM of n points (MSM_GROUP_LG). */
+size_t msm_group_entries(size_t n) {
     static const unsigned lg = msm_env_uint("CZK_GPU_MSM_GROUP_LG", msm_group_valid);
-    return (size_t)1 << (lg != 0 ? lg : MSM_GROUP_LG);
+    const size_t cap = (size_t)1 << MSM_GROUP_LG;
+    if (lg != 0)
+        return (size_t)1 << lg;
+    return 4 * n > cap ? 4 * n : cap;
 }
 
 /* czk__gpu_msm_force_acc's settings (0: none), above the environment's. */
@@ -270,7 +277,7 @@ unsigned msm_pick_c(size_t n) {
 /*
  * The sizes of Pippenger over n points with window c, first-level chunks of L0 entries and
  * XYZZ points of xs bytes, steps 1-4 over groups of gw windows with at most `entries` sort
- * entries (0: msm_group_entries(); a smaller plan laid into a larger one's parts passes the
+ * entries (0: msm_group_entries(n); a smaller plan laid into a larger one's parts passes the
  * larger one's m0, which its pairs hold). Step 5's levels (msm.cuh):
  * level k cuts each window's entries into 2^lv_lgG[k] segments of 2^lv_lgs[k]; its arrays lie in
  * the window-sum area at the offsets lv_t (T sums), lv_d (the reduction buffer of T, when it has
@@ -294,7 +301,7 @@ void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0, si
     p->c = c;
     p->n = n;
     p->nwin = (256 + c - 1) / c;
-    gw = n > 0 ? (entries != 0 ? entries : msm_group_entries()) / n : p->nwin;
+    gw = n > 0 ? (entries != 0 ? entries : msm_group_entries(n)) / n : p->nwin;
     gw = gw < 1 ? 1 : gw > p->nwin ? p->nwin : gw;
     p->gw = (unsigned)gw;
     p->L0 = L0 != 0 ? L0 : msm_l0(gw * n);
@@ -329,7 +336,8 @@ void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0, si
     p->m0 = (size_t)p->gw * n;
     p->m1 = 2 * div_up(p->m0, p->L0);
     p->m2 = 2 * div_up(p->m1, MSM_L1);
-    size_t empty = (size_t)p->nwin * p->half;
+    /* Keys count from a group's first window (msm.cuh, step 1): the largest group's EMPTY. */
+    size_t empty = (size_t)p->gw * p->half;
     p->end_bit = 1;
     while (((size_t)1 << p->end_bit) <= empty)
         p->end_bit++;
@@ -458,10 +466,9 @@ float msm_elapsed(const msm_events *e, int a, int b) {
 /* Sums partial buckets level by level until one chunk is left (msm.cuh, step 4). */
 template <class X>
 int msm_reduce_partials(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *ka, X *va,
-                        uint32_t *kb, X *vb, czk_err *err) {
+                        uint32_t *kb, X *vb, uint32_t empty, czk_err *err) {
     int rc = CZK_OK;
     size_t m = p->m1;
-    const uint32_t empty = (uint32_t)(p->nwin * p->half);
     for (;;) {
         size_t chunks = div_up(m, MSM_L1);
         czk_cuda::msm_acc_partials_kernel<X><<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(
@@ -556,7 +563,6 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     X *buckets, *area, *pv, *pv2, *res;
     const X *in;
     czk_cuda::msm_levels<X> lv;
-    const uint32_t empty = (uint32_t)(p->nwin * p->half);
 
     keys = (uint32_t *)cur;
     cur += l->pairs;
@@ -583,11 +589,14 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
         const unsigned nw = p->nwin - w0 < p->gw ? p->nwin - w0 : p->gw;
         msm_plan q = *p;
         uint32_t *sk, *sv;
+        /* The group's keys and buckets count from its first window. */
+        const uint32_t empty = (uint32_t)(nw * p->half);
+        X *gb = buckets + (size_t)w0 * p->half;
         q.m0 = (size_t)nw * p->n;
         q.m1 = 2 * div_up(q.m0, q.L0);
         q.m2 = 2 * div_up(q.m1, MSM_L1);
         czk_cuda::msm_digits_kernel<<<(unsigned)div_up(p->n, 256), 256, 0, g->stream>>>(
-            keys, vals, d_sc, idx, (uint32_t)p->n, p->c, p->nwin, w0, nw);
+            keys, vals, d_sc, idx, (uint32_t)p->n, p->c, w0, nw);
         CZK_CUDA_TRY(err, cudaGetLastError());
         if (w0 == 0)
             CZK_TRY(msm_mark(g, ev, EV_DIGITS, err));
@@ -604,9 +613,9 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
         }
         if (w0 == 0)
             CZK_TRY(msm_mark(g, ev, EV_SORT, err));
-        msm_acc_launch<typename GR::A, X>(g, &q, buckets, pk, pv, sk, sv, d_pts, empty);
+        msm_acc_launch<typename GR::A, X>(g, &q, gb, pk, pv, sk, sv, d_pts, empty);
         CZK_CUDA_TRY(err, cudaGetLastError());
-        CZK_TRY(msm_reduce_partials<X>(g, &q, buckets, pk, pv, pk2, pv2, err));
+        CZK_TRY(msm_reduce_partials<X>(g, &q, gb, pk, pv, pk2, pv2, empty, err));
     }
     CZK_TRY(msm_mark(g, ev, EV_ACC, err));
 

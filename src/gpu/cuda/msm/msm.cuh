@@ -15,7 +15,10 @@
  *  1. msm_digits_kernel: one thread per other scalar converts it out of Montgomery form and
  *     writes, for every window w, the pair (key, value) = (w·2^(c−1) + |d| − 1, i | sign << 31)
  *     (i the point index), or the key EMPTY (= W·2^(c−1)) for a zero digit. Keys of window w
- *     sit at [w·m, (w+1)·m).
+ *     sit at [w·m, (w+1)·m). (With groups of windows, below, w counts from the group's first
+ *     window and W is the group's: the keys of a group of two windows at c = 22 fit 23 bits,
+ *     three radix passes of CUB's sort instead of the four that all twelve windows' 25 bits
+ *     would take; the group's buckets are addressed from its first window's.)
  *  2. One radix sort of all W·m pairs by key (CUB): every bucket of every window becomes one
  *     contiguous run, the zero digits gather at the end. (Steps 1-4 run per group of
  *     windows when W·m would make the pairs large: msm.cu, MSM_GROUP_LG.)
@@ -93,19 +96,20 @@ struct msm_class_is {
 };
 
 /*
- * Step 1 over the m "other" scalars, for the windows w0 .. w0 + nw − 1 of nwin: thread j
- * reads scalar idx[j]; its pairs for window w sit at (w − w0)·m + j, and the value keeps the
- * point index idx[j]. The windows below w0 are recoded too, for their carries.
+ * Step 1 over the m "other" scalars, for the windows w0 .. w0 + nw − 1: thread j reads scalar
+ * idx[j]; its pairs for window w sit at (w − w0)·m + j, keyed from the group's first window
+ * ((w − w0)·2^(c−1) + |d| − 1, EMPTY = nw·2^(c−1)), and the value keeps the point index idx[j].
+ * The windows below w0 are recoded too, for their carries.
  */
 __global__ void __launch_bounds__(256)
     msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, const uint32_t *idx,
-                      uint32_t m, unsigned c, unsigned nwin, unsigned w0, unsigned nw) {
+                      uint32_t m, unsigned c, unsigned w0, unsigned nw) {
     uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= m)
         return;
     const uint32_t i = idx[j];
     fr_t s = fr_t::load_ro(scalars + i).from_mont();
-    const uint32_t half = 1u << (c - 1), empty = nwin * half;
+    const uint32_t half = 1u << (c - 1), empty = nw * half;
     uint32_t carry = 0;
     for (unsigned w = 0; w < w0 + nw; w++) {
         uint32_t d = (w * c < 256 ? scalar_bits(s.l, w * c, c) : 0) + carry;
@@ -119,7 +123,7 @@ __global__ void __launch_bounds__(256)
         if (w < w0)
             continue;
         size_t o = (size_t)(w - w0) * m + j;
-        keys[o] = d == 0 ? empty : w * half + d - 1;
+        keys[o] = d == 0 ? empty : (w - w0) * half + d - 1;
         vals[o] = i | (neg << 31);
     }
 }
