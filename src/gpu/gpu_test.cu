@@ -299,6 +299,13 @@ template <class F> __global__ void field_check_kernel(F *out, const F *a, const 
     out[4 * i + 3] = x.sqr();
 }
 
+/* out[i] = a[i]^(−1) (Fermat on the device; 0 for 0). */
+template <class F> __global__ void field_inv_kernel(F *out, const F *a, unsigned n) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = a[i].inv();
+}
+
 /* The CPU side of one field: its element, modulus, one (R mod p) and product. */
 struct field_fp {
     typedef czk_fp host;
@@ -316,6 +323,9 @@ struct field_fp {
     }
     static void mul(host *r, const host *a, const host *b) {
         czk_fp_mul(r, a, b);
+    }
+    static void inv(host *r, const host *a) {
+        czk_fp_inv(r, a);
     }
     static void random(host *r, czk_rng *rng) {
         czk_fp_random(r, rng);
@@ -337,6 +347,9 @@ struct field_fr {
     }
     static void mul(host *r, const host *a, const host *b) {
         czk_fr_mul(r, a, b);
+    }
+    static void inv(host *r, const host *a) {
+        czk_fr_inv(r, a);
     }
     static void random(host *r, czk_rng *rng) {
         czk_fr_random(r, rng);
@@ -509,6 +522,31 @@ template <class T> static void test_field_t(czk_gpu *gpu, czk_rng *rng) {
             say("%016llx%s", (unsigned long long)a[first[c]].l[j], j > 0 ? "" : " (a)\n");
         for (int j = T::LIMBS - 1; j >= 0; j--)
             say("%016llx%s", (unsigned long long)b[first[c]].l[j], j > 0 ? "" : " (b)\n");
+    }
+    {
+        /* Inverses of every edge value (a[i·ne] = edges[i]) and of the random elements. */
+        const size_t ni = ne * ne + 4096 < n ? ne * ne + 4096 : n;
+        size_t ibad = 0, ifirst = 0;
+        field_inv_kernel<D><<<(unsigned)((ni + 127) / 128), 128, 0, gpu->stream>>>(
+            (D *)dout, (const D *)da, (unsigned)ni);
+        if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(gpu->stream) != cudaSuccess)
+            rc = czk_err_set(&err, CZK_ECUDA, "field inverse kernel failed");
+        if (rc == CZK_OK)
+            rc = czk_gpu_download(gpu, got, dout, ni * sizeof(H), &err);
+        if (rc != CZK_OK) {
+            fail("field inverse check", rc, &err);
+            goto out;
+        }
+        for (size_t i = 0; i < ni; i++) {
+            H want;
+            T::inv(&want, &a[i]);
+            if (memcmp(&got[i], &want, sizeof(H)) != 0 && ibad++ == 0)
+                ifirst = i;
+        }
+        check(ibad == 0,
+              "%s inv: %zu of %zu inverses (every edge value, 0 included) differ from "
+              "the CPU's%s%zu",
+              T::name(), ibad, ni, ibad ? ", first at " : "", ibad ? ifirst : 0);
     }
 out:
     czk_gpu_free(gpu, da, n * sizeof(H));
@@ -2254,6 +2292,12 @@ int main(void) {
         test_msm(gpu, pool, &rng);
         test_msm_split<tg1>(gpu, pool, &rng);
         test_msm_split<tg2>(gpu, pool, &rng);
+        /* Again with the ones summed by batch-affine levels (off by default: slower). */
+        say("\n(the same with batch-affine levels for the ones)\n");
+        czk__gpu_msm_force_tree(10);
+        test_msm_split<tg1>(gpu, pool, &rng);
+        test_msm_split<tg2>(gpu, pool, &rng);
+        czk__gpu_msm_force_tree(0);
         test_msm_g2(gpu, pool, &rng);
         czk_backend *be = make_backend(0, 0, "czk_gpu_backend_create");
         if (be != NULL) {

@@ -172,4 +172,11 @@ void czk__gpu_msm_force_window(unsigned c);
  */
 void czk__gpu_msm_force_acc(unsigned minb, unsigned l0);
 
+/*
+ * Forces batch-affine levels (msm.cuh, msm_affine_pairs_kernel) on the sums of the scalars
+ * equal to one while 2^lg points or more are left (lg 10..31; 0 returns to
+ * CZK_GPU_MSM_TREE_MIN or the default, off). For the tests that keep that path checked.
+ */
+void czk__gpu_msm_force_tree(unsigned lg);
+
 #endif /* CZK_GPU_CUDA_INTERNAL_CUH */

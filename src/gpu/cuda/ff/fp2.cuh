@@ -116,6 +116,16 @@ struct __align__(16) fp2_t {
         return sqr_t<true>();
     }
 
+    /* (c0 + c1·u)^(−1) = (c0 − c1·u)/(c0² + c1²), u² = −1: one Fp inversion (0 for 0). */
+    __device__ __forceinline__ fp2_t inv() const {
+        const fp_t t = fp_t::mul_wide(c0, c0) + fp_t::mul_wide(c1, c1);
+        const fp_t ti = t.inv();
+        fp2_t r;
+        r.c0 = fp_t::mul_wide(c0, ti);
+        r.c1 = fp_t::mul_wide(c1, ti).neg();
+        return r;
+    }
+
     __device__ __forceinline__ fp2_t &operator*=(const fp2_t &b) {
         return *this = *this * b;
     }

@@ -661,6 +661,73 @@ out:
     return rc;
 }
 
+/*
+ * Batch-affine levels for the ones (msm_ones_levels) run while at least 2^lg points are left:
+ * czk__gpu_msm_force_tree, else CZK_GPU_MSM_TREE_MIN (lg in [10, 31]; 0 never), else never.
+ * Off by default because it measured slower on the H200 (run 39, ones of a PoRep mix): 2^26,
+ * 25.5 M ones, 21.8 ms against 12.4 for the chains of mixed XYZZ additions; 2^24 10.3 against
+ * 3.3. A thread's share of one Fermat inversion (~490 products over K = 64 pairs) and two
+ * passes over its pairs cost more than the four products an addition saves.
+ */
+#define MSM_TREE_MIN_LG 0
+
+bool msm_tree_valid(unsigned v) {
+    return v == 0 || (v >= 10 && v <= 31);
+}
+
+std::atomic<unsigned> msm_forced_tree{0};
+
+size_t msm_tree_min(void) {
+    static const unsigned env = [] {
+        const char *v = getenv("CZK_GPU_MSM_TREE_MIN");
+        if (v == NULL || *v == 0)
+            return (unsigned)MSM_TREE_MIN_LG;
+        char *end = NULL;
+        unsigned long x = strtoul(v, &end, 10);
+        return end != v && *end == 0 && msm_tree_valid((unsigned)x) ? (unsigned)x
+                                                                    : (unsigned)MSM_TREE_MIN_LG;
+    }();
+    const unsigned forced = msm_forced_tree.load(std::memory_order_relaxed);
+    const unsigned lg = forced != 0 ? forced : env;
+    return lg == 0 ? SIZE_MAX : (size_t)1 << lg;
+}
+
+/*
+ * The sum of the ones, level by level in affine coordinates (msm.cuh, msm_affine_pairs_kernel)
+ * while at least msm_tree_min() points are left and the two ping-pong arrays fit in
+ * [buf, buf + bytes): in, *src[*idx[j]] for j < *m; out, the points left (*idx NULL, *m of
+ * them). Leaves the inputs as they are when it runs no level.
+ */
+template <class A>
+int msm_ones_levels(czk_gpu *g, const A **src, const uint32_t **idx, size_t *m, char *buf,
+                    size_t bytes, czk_err *err) {
+    int rc = CZK_OK;
+    const size_t half0 = div_up(*m, 2), need = (half0 + div_up(half0, 2)) * sizeof(A);
+    A *ping = (A *)buf, *pong = ping + half0;
+    if (*m < msm_tree_min() || need > bytes)
+        return CZK_OK;
+    while (*m >= msm_tree_min()) {
+        A *dst = *src == ping ? pong : ping;
+        const size_t half = *m / 2;
+        /* Long batches when there are pairs enough to fill the device with them. */
+        if (half >= ((size_t)1 << 22)) {
+            const size_t threads = half / 64 + 1;
+            czk_cuda::msm_affine_pairs_kernel<A, 64>
+                <<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(dst, *src, *idx, *m);
+        } else {
+            const size_t threads = half / 16 + 1;
+            czk_cuda::msm_affine_pairs_kernel<A, 16>
+                <<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(dst, *src, *idx, *m);
+        }
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        *src = dst;
+        *idx = nullptr;
+        *m = div_up(*m, 2);
+    }
+out:
+    return rc;
+}
+
 template <class GR>
 int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const void *sc_dev,
             size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
@@ -739,11 +806,18 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
     n_other = (size_t)counts[0];
     n_one = (size_t)counts[1];
 
-    /* The ones: equal chunks of mixed additions, then a tree. */
+    /* The ones: equal chunks of mixed additions, then a tree (when forced, first halved
+     * level by level in affine coordinates, msm_ones_levels, in the space the others'
+     * Pippenger uses after). */
     if (n_one > 0) {
-        size_t chunks = div_up(n_one, MSM_L_ONES);
+        const typename GR::A *src = d_pts;
+        const uint32_t *src_idx = idx_one;
+        size_t m = n_one;
+        CZK_TRY(msm_ones_levels<typename GR::A>(
+            g, &src, &src_idx, &m, cur, scratch_bytes - (size_t)(cur - (char *)scratch), err));
+        size_t chunks = div_up(m, MSM_L_ONES);
         czk_cuda::msm_sum_ones_kernel<typename GR::A, X>
-            <<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(ones_a, idx_one, d_pts, n_one,
+            <<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(ones_a, src_idx, src, m,
                                                                    MSM_L_ONES);
         CZK_CUDA_TRY(err, cudaGetLastError());
         CZK_TRY(msm_reduce_groups<X>(g, &ones_res, ones_a, ones_b, 1, chunks, err));
@@ -907,6 +981,10 @@ int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, c
 
 void czk__gpu_msm_force_window(unsigned c) {
     msm_forced_c.store(msm_c_valid(c) ? c : 0, std::memory_order_relaxed);
+}
+
+void czk__gpu_msm_force_tree(unsigned lg) {
+    msm_forced_tree.store(msm_tree_valid(lg) ? lg : 0, std::memory_order_relaxed);
 }
 
 void czk__gpu_msm_force_acc(unsigned minb, unsigned l0) {

@@ -131,7 +131,8 @@ __global__ void __launch_bounds__(256)
 /*
  * The scalars equal to one: chunk t of the m indices in idx ([t·L, (t+1)·L)) is summed by
  * one thread with mixed additions into out[t]; msm_window_reduce_kernel (one window) then
- * adds the chunk sums. Every thread does the same work whatever the points.
+ * adds the chunk sums. Every thread does the same work whatever the points. idx NULL: the
+ * points themselves, points[0 .. m − 1] (what msm_affine_pairs_kernel's levels leave).
  */
 template <class A, class X>
 __global__ void __launch_bounds__(128)
@@ -143,12 +144,113 @@ __global__ void __launch_bounds__(128)
     size_t end = begin + L < m ? begin + L : m;
     X acc = X::inf();
     for (size_t e = begin; e < end; e++) {
-        A p = A::load_ro(points + idx[e]);
+        A p = A::load_ro(points + (idx != nullptr ? idx[e] : e));
         if (p.is_inf())
             continue;
         acc.add_affine(p);
     }
     acc.store(out + t);
+}
+
+/*
+ * Batch-affine additions. The denominator of P + Q in affine coordinates, and how the sum
+ * is formed once its inverse is known: ADD λ = (y_Q − y_P)/(x_Q − x_P); DBL (P = Q)
+ * λ = 3x²/2y; COPY (an input at infinity: the other one); INF (P = −Q). The last two need no
+ * inverse: their denominator is 1, so they ride in the batch unchanged.
+ */
+enum { AFF_ADD, AFF_DBL, AFF_COPY, AFF_INF };
+
+template <class A>
+__device__ __forceinline__ decltype(A::x) affine_denominator(const A &a, const A &b, int *mode) {
+    typedef decltype(A::x) F;
+    if (a.is_inf() || b.is_inf()) {
+        *mode = AFF_COPY;
+        return F::one();
+    }
+    if (!a.x.equal(b.x)) {
+        *mode = AFF_ADD;
+        return b.x - a.x;
+    }
+    if (a.y.equal(b.y) && !a.y.is_zero()) {
+        *mode = AFF_DBL;
+        return a.y.dbl();
+    }
+    *mode = AFF_INF;
+    return F::one();
+}
+
+/* P + Q from the inverse of its denominator (affine_denominator's mode). */
+template <class A>
+__device__ __forceinline__ A affine_finish(const A &a, const A &b, int mode,
+                                           const decltype(A::x) &dinv) {
+    typedef decltype(A::x) F;
+    A r;
+    if (mode == AFF_COPY)
+        return a.is_inf() ? b : a;
+    if (mode == AFF_INF) {
+        r.x = F::zero();
+        r.y = F::zero();
+        return r;
+    }
+    F num;
+    if (mode == AFF_ADD) {
+        num = b.y - a.y;
+    } else {
+        F xx = fsqr(a.x);
+        num = xx.dbl() + xx;
+    }
+    const F lam = fmul(num, dinv);
+    r.x = fsqr(lam) - a.x - b.x;
+    r.y = fmul(lam, a.x - r.x) - a.y;
+    return r;
+}
+
+/*
+ * One level of a pairwise sum in affine coordinates, its additions batched by Montgomery's
+ * trick: out[i] = in[2i] + in[2i + 1] for i < m/2, and out[m/2] = in[m − 1] when m is odd;
+ * with idx, in[j] is points[idx[j]] (the first level of the ones' sum). Thread t adds pairs
+ * t·K .. t·K + K − 1 with one inversion: the running products of the denominators go to a
+ * local array on the way up, the inverse of their product comes back down, two products a
+ * pair. A pair costs 6 products (1 up, 2 down, λ, λ², y) and 1/K of an inversion (~490 Fp
+ * products): a thread's lanes cannot share one, so only a large K pays (GPU.md §4.3), which a
+ * flat sum of millions of points allows and a bucket of a few dozen does not.
+ */
+template <class A, unsigned K>
+__global__ void __launch_bounds__(128)
+    msm_affine_pairs_kernel(A *out, const A *in, const uint32_t *idx, size_t m) {
+    typedef decltype(A::x) F;
+    F pref[K];
+    const size_t half = m / 2;
+    const size_t i0 = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * K;
+    if (i0 > half)
+        return;
+    const size_t i1 = i0 + K < half ? i0 + K : half;
+    auto load = [&](size_t j) { return A::load_ro(idx != nullptr ? in + idx[j] : in + j); };
+    if (i0 < i1) {
+        F acc = F::one();
+        for (size_t i = i0; i < i1; i++) {
+            int mode;
+            const F d = affine_denominator(load(2 * i), load(2 * i + 1), &mode);
+            pref[i - i0] = acc;
+            acc = fmul(acc, d);
+        }
+        F inv = acc.inv();
+        for (size_t i = i1; i-- > i0;) {
+            int mode;
+            const A a = load(2 * i), b = load(2 * i + 1);
+            const F d = affine_denominator(a, b, &mode);
+            const F dinv = fmul(inv, pref[i - i0]);
+            inv = fmul(inv, d);
+            const A r = affine_finish(a, b, mode, dinv);
+            r.x.store(&out[i].x);
+            r.y.store(&out[i].y);
+        }
+    }
+    if ((m & 1) != 0 && i1 == half && (i0 < half || half == 0)) {
+        const A r = load(m - 1);
+        r.x.store(&out[half].x);
+        r.y.store(&out[half].y);
+    }
 }
 
 /* Stores a finished run, or writes it to a partial slot; see the DESIGN block. */
