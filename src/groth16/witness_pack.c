@@ -53,25 +53,74 @@ void czk_witness_pack_gather(czk_fr *others, const uint64_t *cls, const czk_fr *
     }
 }
 
-int czk_witness_pack_check(const czk_witness_pack *p, czk_err *err) {
+/*
+ * The check's pass over the whole words: sets *bad when some lane holds class 3 or some rank
+ * is not the running count; returns the count. Inlined into two callers, one compiled for
+ * the popcnt instruction: the prover checks a pack inside the kernel region, and without it
+ * (baseline x86-64) a 2^27-value pack took 40 ms on the development machine.
+ */
+static inline __attribute__((always_inline)) size_t
+scan_words(const uint64_t *cls, const uint32_t *rank, size_t words, int *bad) {
     size_t count = 0;
+    uint64_t threes = 0;
+    uint32_t ranks = 0;
+    for (size_t k = 0; k < words; k++) {
+        const uint64_t x = cls[k];
+        threes |= (x >> 1) & x & LOW_BITS;
+        ranks |= rank[k] ^ (uint32_t)count;
+        count += (size_t)__builtin_popcountll(others_mask(x));
+    }
+    *bad = threes != 0 || ranks != 0;
+    return count;
+}
+
+static size_t scan_generic(const uint64_t *cls, const uint32_t *rank, size_t words, int *bad) {
+    return scan_words(cls, rank, words, bad);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) static size_t
+scan_popcnt(const uint64_t *cls, const uint32_t *rank, size_t words, int *bad) {
+    return scan_words(cls, rank, words, bad);
+}
+#endif
+
+static size_t scan(const uint64_t *cls, const uint32_t *rank, size_t words, int *bad) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (__builtin_cpu_supports("popcnt"))
+        return scan_popcnt(cls, rank, words, bad);
+#endif
+    return scan_generic(cls, rank, words, bad);
+}
+
+int czk_witness_pack_check(const czk_witness_pack *p, czk_err *err) {
+    size_t count;
+    int bad = 0;
     if (p == NULL || (p->n > 0 && (p->cls == NULL || p->rank == NULL)) ||
         (p->n_others > 0 && p->others == NULL))
         return czk_err_set(err, CZK_EINVAL, "witness pack: NULL array");
     if (p->n > CZK_WITNESS_PACK_MAX)
         return czk_err_set(err, CZK_EINVAL,
                            "witness pack: %zu values, above the 2^32 - 1 a pack holds", p->n);
-    for (size_t k = 0; k * 32 < p->n; k++) {
-        size_t end = p->n - k * 32 < 32 ? p->n - k * 32 : 32;
-        uint64_t x = p->cls[k];
-        /* Class 3 anywhere, or bits past the last value. */
-        if (((x >> 1) & x & LOW_BITS) != 0 || (end < 32 && (x >> (2 * end)) != 0))
-            return czk_err_set(err, CZK_EINVAL, "witness pack: bad class bits in word %zu", k);
-        if (p->rank[k] != count)
-            return czk_err_set(err, CZK_EINVAL,
-                               "witness pack: rank of word %zu is %u, %zu others precede it", k,
-                               p->rank[k], count);
-        count += (size_t)__builtin_popcountll(others_mask(x));
+    const size_t words = czk_witness_pack_words(p->n), tail = p->n % 32;
+    count = scan(p->cls, p->rank, words, &bad);
+    /* Bits past the last value. */
+    if (tail != 0 && (p->cls[words - 1] >> (2 * tail)) != 0)
+        bad = 1;
+    if (bad) {
+        /* Again, slowly, for the first fault's place. */
+        size_t c = 0;
+        for (size_t k = 0; k < words; k++) {
+            uint64_t x = p->cls[k];
+            size_t end = k + 1 < words || tail == 0 ? 32 : tail;
+            if (((x >> 1) & x & LOW_BITS) != 0 || (end < 32 && (x >> (2 * end)) != 0))
+                return czk_err_set(err, CZK_EINVAL, "witness pack: bad class bits in word %zu", k);
+            if (p->rank[k] != (uint32_t)c)
+                return czk_err_set(err, CZK_EINVAL,
+                                   "witness pack: rank of word %zu is %u, %zu others precede it", k,
+                                   p->rank[k], c);
+            c += (size_t)__builtin_popcountll(others_mask(x));
+        }
     }
     if (count != p->n_others)
         return czk_err_set(err, CZK_EINVAL, "witness pack: %zu others classified, %zu given", count,
