@@ -1029,6 +1029,47 @@ CZK_TEST(g16_witness_pack) {
     }
 }
 
+/* The parallel check over several blocks of 2^20 values: faults at a block's first word
+ * and inside a later block are found whatever the pool. */
+CZK_TEST(g16_witness_pack_blocks) {
+    const size_t n = ((size_t)3 << 20) + 17, words = czk_witness_pack_words(n);
+    czk_fr *w = czk_malloc(n * sizeof(czk_fr)), *others = czk_malloc(n * sizeof(czk_fr));
+    uint64_t *cls = czk_malloc(words * sizeof(uint64_t));
+    uint32_t *rank = czk_malloc(words * sizeof(uint32_t));
+    czk_pool *pool = NULL;
+    CHECK(w != NULL && others != NULL && cls != NULL && rank != NULL);
+    CHECK_EQ_INT(czk_pool_create(&pool, 4), CZK_OK);
+    mixed_witness(w, n, 60, 38, &t->rng);
+    size_t no = czk_witness_pack_classify(cls, rank, w, n);
+    czk_witness_pack_gather(others, cls, w, n);
+    czk_witness_pack p = {n, cls, rank, others, no};
+    czk_err err;
+    for (int use_pool = 0; use_pool < 2; use_pool++) {
+        czk_pool *pl = use_pool ? pool : NULL;
+        CHECKF(czk_witness_pack_check_pool(&p, pl, &err) == CZK_OK, "%s", err.msg);
+        static const size_t at[] = {(size_t)1 << 15, ((size_t)2 << 15) + 5, 1};
+        for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+            rank[at[i]] += 1;
+            CHECK_EQ_INT(czk_witness_pack_check_pool(&p, pl, &err), CZK_EINVAL);
+            CHECKF(strstr(err.msg, "rank of word") != NULL, "%s", err.msg);
+            rank[at[i]] -= 1;
+        }
+        cls[words - 2] |= (uint64_t)3 << 10;
+        CHECK_EQ_INT(czk_witness_pack_check_pool(&p, pl, &err), CZK_EINVAL);
+        cls[words - 2] &= ~((uint64_t)3 << 10);
+        cls[words - 2] |= (uint64_t)(czk_fr_is_zero(&w[(words - 2) * 32 + 5])              ? 0
+                                     : czk_fr_equal(&w[(words - 2) * 32 + 5], &CZK_FR_ONE) ? 1
+                                                                                           : 2)
+                          << 10;
+        CHECKF(czk_witness_pack_check_pool(&p, pl, &err) == CZK_OK, "%s", err.msg);
+    }
+    czk_pool_destroy(pool);
+    czk_free(w);
+    czk_free(others);
+    czk_free(cls);
+    czk_free(rank);
+}
+
 /* Naive references: coefficients by an O(n²) inverse DFT; p(x) by Horner. */
 static void naive_interpolate(czk_fr *coef, const czk_fr *vals, size_t n, const czk_fr *omega) {
     czk_fr winv, ninv, wk;

@@ -329,7 +329,7 @@ int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk,
             if (wp->n != n_vars)
                 return czk_err_set(err, CZK_EINVAL, "witness pack of %zu values for %zu variables",
                                    wp->n, n_vars);
-            if ((rc = czk_witness_pack_check(wp, err)) != CZK_OK)
+            if ((rc = czk_witness_pack_check_pool(wp, pool, err)) != CZK_OK)
                 return rc;
         }
         rc = be->prove_sums(be->ctx, pk, cs, w, wp, &sums, &tm, pool, err);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "field/fr.h"
+#include "util/pool.h"
 #include "util/status.h"
 
 #ifdef __cplusplus
@@ -51,6 +52,10 @@ void czk_witness_pack_gather(czk_fr *others, const uint64_t *cls, const czk_fr *
  * others, n_others their total. Returns CZK_OK or CZK_EINVAL with the first fault.
  */
 int czk_witness_pack_check(const czk_witness_pack *p, czk_err *err);
+
+/* As czk_witness_pack_check, its pass over the words spread over pool (NULL: this thread);
+ * also CZK_ENOMEM. */
+int czk_witness_pack_check_pool(const czk_witness_pack *p, czk_pool *pool, czk_err *err);
 
 /* out[0 .. p->n − 1] = the witness p packs (after czk_witness_pack_check). */
 void czk_witness_pack_expand(czk_fr *out, const czk_witness_pack *p);
