@@ -139,6 +139,7 @@ typedef struct part {
     uint64_t queue_ns, synth_ns, lock_wait_ns, kernel_ns, finish_ns, verify_ns;
     uint64_t kernel_at_ns;       /* the kernel region's start, from the engine's creation */
     const czk_backend *w_pinned; /* w came from this backend's host_alloc (NULL: czk_malloc) */
+    int w_borrowed; /* w is the circuit's template witness: read only, not ours to free */
     /* w packed (groth16/witness_pack.h) in two buffers from wp_be's host_alloc, for a device
      * that moves packs instead of witnesses; wp_be NULL: none. */
     czk_witness_pack wp;
@@ -601,6 +602,10 @@ static void pack_free(part *p) {
 
 static void part_drop(czk_engine *e, part *p) {
     pack_free(p);
+    if (p->w_borrowed) {
+        p->w = NULL;
+        p->w_borrowed = 0;
+    }
     if (p->w != NULL) {
         size_t bytes = p->job->c->cs.n_vars * sizeof(czk_fr);
         czk_memclear_explicit(p->w, bytes);
@@ -820,9 +825,12 @@ static void stage_pinned(czk_engine *e, part *p) {
     if (pw == NULL)
         return;
     memcpy(pw, p->w, bytes);
-    czk_memclear_explicit(p->w, bytes);
-    czk_free(p->w);
+    if (!p->w_borrowed) {
+        czk_memclear_explicit(p->w, bytes);
+        czk_free(p->w);
+    }
     p->w = pw;
+    p->w_borrowed = 0;
 }
 
 static int synthesize(czk_engine *e, part *p, czk_err *err) {
@@ -830,10 +838,17 @@ static int synthesize(czk_engine *e, part *p, czk_err *err) {
     circuit *c = j->c;
     if (c->synthetic && j->seed == 0 && c->template_w != NULL) {
         /* The circuit's own witness (czk.h: synth_seed 0), copied: synthesis at memory
-         * speed, for runs that measure the proving pipeline rather than the solver. */
+         * speed, for runs that measure the proving pipeline rather than the solver. A device
+         * that takes packs gets one made from the template itself (stage_pinned), which any
+         * CPU attempt then reads in place: no copy at all (at 2^26, eight threads copying
+         * 2.1 GB witnesses into fresh pages could not feed two H200s, run 38). */
         size_t bytes = c->cs.n_vars * sizeof(czk_fr);
-        /* Straight to pinned memory when there is some, unless it will be packed. */
-        p->w = pack_backend(e, p) == NULL ? pinned_witness(e, p, bytes) : NULL;
+        if (pack_backend(e, p) != NULL) {
+            p->w = c->template_w;
+            p->w_borrowed = 1;
+            return CZK_OK;
+        }
+        p->w = pinned_witness(e, p, bytes); /* straight to pinned memory when there is some */
         if (p->w == NULL)
             p->w = czk_malloc(bytes);
         if (p->w == NULL)

@@ -880,8 +880,11 @@ CZK_TEST(engine_lean_reservations) {
     __atomic_store_n(&lean_packs_bad, 0, __ATOMIC_RELAXED);
     CHECK(submit_synth(e, "lean1", "porep8", CZK_PRIORITY_NORMAL, 3, 21, NULL) == CZK_OK);
     CHECK(submit_synth(e, "lean2", "porep8", CZK_PRIORITY_NORMAL, 2, 22, NULL) == CZK_OK);
+    /* synth_seed 0: packed straight from the circuit's template witness. */
+    CHECK(submit_synth(e, "lean3", "porep8", CZK_PRIORITY_NORMAL, 2, 0, NULL) == CZK_OK);
     int rc1 = await_verify(e, "lean1", &vk, 3);
     int rc2 = await_verify(e, "lean2", &vk, 2);
+    int rc3 = await_verify(e, "lean3", &vk, 2);
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     uint64_t after = st.host_reserved_bytes;
     czk_engine_status_clear(&st);
@@ -889,8 +892,9 @@ CZK_TEST(engine_lean_reservations) {
     czk_engine_destroy(e);
     CHECK_EQ_INT(rc1, CZK_OK);
     CHECK_EQ_INT(rc2, CZK_OK);
-    CHECK_EQ_INT(__atomic_load_n(&lean_calls, __ATOMIC_RELAXED), 5);
-    CHECK_EQ_INT(__atomic_load_n(&lean_packs_ok, __ATOMIC_RELAXED), 5);
+    CHECK_EQ_INT(rc3, CZK_OK);
+    CHECK_EQ_INT(__atomic_load_n(&lean_calls, __ATOMIC_RELAXED), 7);
+    CHECK_EQ_INT(__atomic_load_n(&lean_packs_ok, __ATOMIC_RELAXED), 7);
     CHECK_EQ_INT(__atomic_load_n(&lean_packs_bad, __ATOMIC_RELAXED), 0);
     CHECK_EQ_INT(after, key_reserved);
 
