@@ -140,12 +140,11 @@ typedef struct part {
     uint64_t kernel_at_ns;       /* the kernel region's start, from the engine's creation */
     const czk_backend *w_pinned; /* w came from this backend's host_alloc (NULL: czk_malloc) */
     int w_borrowed; /* w is the circuit's template witness: read only, not ours to free */
-    /* w packed (groth16/witness_pack.h) in two buffers from wp_be's host_alloc, for a device
-     * that moves packs instead of witnesses; wp_be NULL: none. */
+    /* w packed (groth16/witness_pack.h) in wp_be's host_alloc memory, for a device that
+     * moves packs instead of witnesses; wp_be NULL: none. */
     czk_witness_pack wp;
+    czk_witness_pack_mem wp_mem;
     const czk_backend *wp_be;
-    void *wp_buf[2];
-    size_t wp_bytes[2];
     const char *be_name; /* the backend of the latest attempt, for the log */
 } part;
 
@@ -588,14 +587,8 @@ static job *find_job(czk_engine *e, const char *id) {
 
 /* Frees p's witness pack, cleared first (it is witness data). */
 static void pack_free(part *p) {
-    for (int i = 0; i < 2; i++) {
-        if (p->wp_buf[i] != NULL) {
-            czk_memclear_explicit(p->wp_buf[i], p->wp_bytes[i]);
-            p->wp_be->host_free(p->wp_be->ctx, p->wp_buf[i], p->wp_bytes[i]);
-        }
-        p->wp_buf[i] = NULL;
-        p->wp_bytes[i] = 0;
-    }
+    if (p->wp_be != NULL)
+        czk_witness_pack_release(&p->wp_mem, p->wp_be->host_free, p->wp_be->ctx);
     p->wp_be = NULL;
     memset(&p->wp, 0, sizeof(p->wp));
 }
@@ -777,35 +770,12 @@ static const czk_backend *pack_backend(const czk_engine *e, const part *p) {
  */
 static int stage_pack(czk_engine *e, part *p) {
     const czk_backend *be = pack_backend(e, p);
-    const size_t n = p->job->c->cs.n_vars, words = czk_witness_pack_words(n);
-    const size_t w_bytes = n * sizeof(czk_fr);
-    if (be == NULL || n == 0 || n > CZK_WITNESS_PACK_MAX)
+    const size_t n = p->job->c->cs.n_vars;
+    if (be == NULL || n == 0 ||
+        czk_witness_pack_build(&p->wp, &p->wp_mem, p->w, n, n * sizeof(czk_fr) / 4, be->host_alloc,
+                               be->host_free, be->ctx) != CZK_OK)
         return 0;
     p->wp_be = be;
-    p->wp_bytes[0] = words * (sizeof(uint64_t) + sizeof(uint32_t));
-    p->wp_buf[0] = be->host_alloc(be->ctx, p->wp_bytes[0]);
-    if (p->wp_buf[0] == NULL) {
-        pack_free(p);
-        return 0;
-    }
-    uint64_t *cls = p->wp_buf[0];
-    uint32_t *rank = (uint32_t *)(cls + words);
-    size_t n_others = czk_witness_pack_classify(cls, rank, p->w, n);
-    if (p->wp_bytes[0] + n_others * sizeof(czk_fr) > w_bytes / 4) {
-        pack_free(p);
-        return 0;
-    }
-    if (n_others > 0) {
-        p->wp_bytes[1] = n_others * sizeof(czk_fr);
-        p->wp_buf[1] = be->host_alloc(be->ctx, p->wp_bytes[1]);
-        if (p->wp_buf[1] == NULL) {
-            pack_free(p);
-            return 0;
-        }
-        czk_witness_pack_gather(p->wp_buf[1], cls, p->w, n);
-    }
-    p->wp = (czk_witness_pack){
-        .n = n, .cls = cls, .rank = rank, .others = p->wp_buf[1], .n_others = n_others};
     return 1;
 }
 

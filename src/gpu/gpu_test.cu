@@ -1818,41 +1818,31 @@ static void prove_compare(const char *label, const czk_groth16_pk *pk, const czk
     }
 }
 
-/* A witness pack of w (groth16/witness_pack.h) in one buffer from be's host_alloc (pinned,
- * as the engine stages it; be NULL: czk_malloc); *buf, *bytes to free it (pack_release). */
-static int pack_make(czk_witness_pack *wp, void **buf, size_t *bytes, czk_backend *be,
-                     const czk_fr *w, size_t n) {
-    const size_t words = czk_witness_pack_words(n);
-    uint64_t *cls = (uint64_t *)czk_malloc(words * sizeof(uint64_t));
-    uint32_t *rank = (uint32_t *)czk_malloc(words * sizeof(uint32_t));
-    if (cls == NULL || rank == NULL) {
-        czk_free(cls);
-        czk_free(rank);
-        return CZK_ENOMEM;
-    }
-    size_t n_others = czk_witness_pack_classify(cls, rank, w, n);
-    *bytes = words * (sizeof(uint64_t) + sizeof(uint32_t)) + n_others * sizeof(czk_fr);
-    *buf = be != NULL ? be->host_alloc(be->ctx, *bytes) : czk_malloc(*bytes);
-    if (*buf != NULL) {
-        char *b = (char *)*buf;
-        memcpy(b, cls, words * sizeof(uint64_t));
-        memcpy(b + words * sizeof(uint64_t), rank, words * sizeof(uint32_t));
-        czk_witness_pack_gather((czk_fr *)(b + words * (sizeof(uint64_t) + sizeof(uint32_t))), cls,
-                                w, n);
-        *wp = czk_witness_pack{
-            n, (const uint64_t *)b, (const uint32_t *)(b + words * sizeof(uint64_t)),
-            (const czk_fr *)(b + words * (sizeof(uint64_t) + sizeof(uint32_t))), n_others};
-    }
-    czk_free(cls);
-    czk_free(rank);
-    return *buf != NULL ? CZK_OK : CZK_ENOMEM;
+/* czk_malloc for packs made without a backend. */
+static void *test_alloc(void *ctx, size_t bytes) {
+    (void)ctx;
+    return czk_malloc(bytes);
+}
+static void test_free(void *ctx, void *p, size_t bytes) {
+    (void)ctx, (void)bytes;
+    czk_free(p);
 }
 
-static void pack_release(czk_backend *be, void *buf, size_t bytes) {
-    if (buf != NULL && be != NULL)
-        be->host_free(be->ctx, buf, bytes);
+/* A witness pack of w (groth16/witness_pack.h) in be's pinned memory, as the engine stages
+ * it (be NULL: czk_malloc); pack_release frees it. */
+static int pack_make(czk_witness_pack *wp, czk_witness_pack_mem *mem, czk_backend *be,
+                     const czk_fr *w, size_t n) {
+    return be != NULL
+               ? czk_witness_pack_build(wp, mem, w, n, SIZE_MAX, be->host_alloc, be->host_free,
+                                        be->ctx)
+               : czk_witness_pack_build(wp, mem, w, n, SIZE_MAX, test_alloc, test_free, NULL);
+}
+
+static void pack_release(czk_backend *be, czk_witness_pack_mem *mem) {
+    if (be != NULL)
+        czk_witness_pack_release(mem, be->host_free, be->ctx);
     else
-        czk_free(buf);
+        czk_witness_pack_release(mem, test_free, NULL);
 }
 
 /* Makes pk (and cs when not NULL) resident on be (czk_gpu_backend_attach_key) and says how
@@ -1935,15 +1925,14 @@ static void test_proofs(czk_backend *be, czk_pool *pool, czk_rng *rng) {
                 check(0, "%s: a small key's points fit on the device", label);
             }
             czk_witness_pack wp;
-            void *pbuf = NULL;
-            size_t pbytes = 0;
-            check(pack_make(&wp, &pbuf, &pbytes, NULL, w, cs.n_vars) == CZK_OK,
-                  "%s: witness packed", label);
+            czk_witness_pack_mem pmem;
+            const int packed = pack_make(&wp, &pmem, NULL, w, cs.n_vars) == CZK_OK;
+            check(packed, "%s: witness packed", label);
             if (attach_key(be, &pk, &cs, label) == 2) {
                 const char *rn[1] = {"gpu-res-circuit"}, *rp[1] = {"gpu-res-packed"};
                 prove_compare(label, &pk, &cs, w, &r, &s, gpus, rn, 1, 0, 0, pool, &ref, &have_ref);
                 /* The witness moved as a pack and expanded on the device. */
-                if (pbuf != NULL)
+                if (packed)
                     prove_compare(label, &pk, &cs, w, &r, &s, gpus, rp, 1, 0, 0, pool, &ref,
                                   &have_ref, &wp);
             } else {
@@ -1958,7 +1947,7 @@ static void test_proofs(czk_backend *be, czk_pool *pool, czk_rng *rng) {
                 /* Again: the chunk and batch buffers are reused, the events re-recorded. */
                 prove_compare(label, &pk, &cs, w, &r, &s, sb, sn, 1, 0, 0, pool, &ref, &have_ref);
                 const char *sp[1] = {"gpu-streamed-packed"};
-                if (pbuf != NULL)
+                if (packed)
                     prove_compare(label, &pk, &cs, w, &r, &s, sb, sp, 1, 0, 0, pool, &ref,
                                   &have_ref, &wp);
             } else {
@@ -1967,7 +1956,7 @@ static void test_proofs(czk_backend *be, czk_pool *pool, czk_rng *rng) {
             czk_gpu_backend_detach_key(streamed, &pk);
             check(streamed == NULL || czk_gpu_backend_resident_bytes(streamed) == 0,
                   "%s: detach of a streamed key frees its density bytes", label);
-            pack_release(NULL, pbuf, pbytes);
+            pack_release(NULL, &pmem);
             czk_groth16_pk_clear(&pk);
         }
         czk_r1cs_clear(&cs);
@@ -2064,6 +2053,34 @@ static void bench_h(const czk_backend *be, czk_pool *pool, czk_rng *rng) {
 }
 
 /* (d) a PoRep-shaped partition of 2^k with a benchmark key: GPU (all memory, 16 GiB), CPU. */
+/*
+ * Two proofs each (first and second) on be with its key attached, from the witness as the
+ * engine stages it: copied into be's pinned memory (names), then packed there (pnames: the
+ * pack crosses the bus instead of the witness).
+ */
+static void prove_staged(czk_backend *be, const char *label, const czk_groth16_pk *pk,
+                         const czk_r1cs *cs, const czk_fr *w, const czk_fr *r, const czk_fr *s,
+                         const char *const *names, const char *const *pnames, czk_pool *pool,
+                         czk_groth16_proof *ref, int *have_ref) {
+    czk_backend *two[2] = {be, be};
+    const size_t wb = cs->n_vars * sizeof(czk_fr);
+    czk_fr *pw = (czk_fr *)be->host_alloc(be->ctx, wb);
+    czk_witness_pack wp;
+    czk_witness_pack_mem pmem;
+    if (pw != NULL)
+        memcpy(pw, w, wb);
+    prove_compare(label, pk, cs, pw != NULL ? pw : w, r, s, two, names, 2, 0, 0, pool, ref,
+                  have_ref);
+    if (pw != NULL)
+        be->host_free(be->ctx, pw, wb);
+    if (pack_make(&wp, &pmem, be, w, cs->n_vars) == CZK_OK) {
+        say("(witness pack: %zu others of %zu values, %.1f MiB)\n", wp.n_others, wp.n,
+            (double)(pmem.bytes[0] + pmem.bytes[1]) / (double)(1u << 20));
+        prove_compare(label, pk, cs, w, r, s, two, pnames, 2, 0, 0, pool, ref, have_ref, &wp);
+        pack_release(be, &pmem);
+    }
+}
+
 static void bench_partition(unsigned k, int with_cpu, czk_pool *pool, czk_rng *rng) {
     czk_r1cs cs;
     czk_groth16_pk pk;
@@ -2104,29 +2121,9 @@ static void bench_partition(unsigned k, int with_cpu, czk_pool *pool, czk_rng *r
         const char *n1[2] = {"gpu (1st)", "gpu (2nd)"};
         prove_compare(label, &pk, &cs, w, &r, &s, two, n1, 2, with_cpu, 0, pool, &ref, &have_ref);
         if (attach_key(full, &pk, &cs, "all memory") > 0) {
-            /* The witness in the backend's pinned memory, where the engine stages it. */
-            size_t wb = cs.n_vars * sizeof(czk_fr);
-            czk_fr *pw = (czk_fr *)full->host_alloc(full->ctx, wb);
-            const char *n2[2] = {"gpu-res (1st)", "gpu-res (2nd)"};
-            if (pw != NULL)
-                memcpy(pw, w, wb);
-            prove_compare(label, &pk, &cs, pw != NULL ? pw : w, &r, &s, two, n2, 2, 0, 0, pool,
-                          &ref, &have_ref);
-            if (pw != NULL)
-                full->host_free(full->ctx, pw, wb);
-            /* The witness packed in pinned memory, as the engine stages it for this backend:
-             * the pack crosses the bus instead of the witness. */
-            czk_witness_pack wp;
-            void *pbuf = NULL;
-            size_t pbytes = 0;
-            const char *n2p[2] = {"gpu-res-pack (1st)", "gpu-res-pack (2nd)"};
-            if (pack_make(&wp, &pbuf, &pbytes, full, w, cs.n_vars) == CZK_OK) {
-                say("(witness pack: %zu others of %zu values, %.1f MiB)\n", wp.n_others, wp.n,
-                    (double)pbytes / (double)(1u << 20));
-                prove_compare(label, &pk, &cs, w, &r, &s, two, n2p, 2, 0, 0, pool, &ref, &have_ref,
-                              &wp);
-                pack_release(full, pbuf, pbytes);
-            }
+            const char *n2[2] = {"gpu-res (1st)", "gpu-res (2nd)"},
+                       *n2p[2] = {"gpu-res-pack (1st)", "gpu-res-pack (2nd)"};
+            prove_staged(full, label, &pk, &cs, w, &r, &s, n2, n2p, pool, &ref, &have_ref);
         }
         czk_gpu_backend_detach_key(full, &pk);
         czk_gpu_backend_destroy(full);
@@ -2151,26 +2148,9 @@ static void bench_partition(unsigned k, int with_cpu, czk_pool *pool, czk_rng *r
                 goto out;
             res16 = attach_key(b16, &pk, &cs, "16 GiB, keys streamed");
         }
-        czk_backend *two16[2] = {b16, b16};
         if (res16 == 3) {
-            /* Streamed from the witness in pinned memory, as the engine stages it. */
-            size_t wb = cs.n_vars * sizeof(czk_fr);
-            czk_fr *pw = (czk_fr *)b16->host_alloc(b16->ctx, wb);
-            if (pw != NULL)
-                memcpy(pw, w, wb);
-            prove_compare(label, &pk, &cs, pw != NULL ? pw : w, &r, &s, two16, n5, 2, 0, 0, pool,
-                          &ref, &have_ref);
-            if (pw != NULL)
-                b16->host_free(b16->ctx, pw, wb);
-            czk_witness_pack wp;
-            void *pbuf = NULL;
-            size_t pbytes = 0;
             const char *n5p[2] = {"gpu-16GiB-str-pack (1st)", "gpu-16GiB-str-pack (2nd)"};
-            if (pack_make(&wp, &pbuf, &pbytes, b16, w, cs.n_vars) == CZK_OK) {
-                prove_compare(label, &pk, &cs, w, &r, &s, two16, n5p, 2, 0, 0, pool, &ref,
-                              &have_ref, &wp);
-                pack_release(b16, pbuf, pbytes);
-            }
+            prove_staged(b16, label, &pk, &cs, w, &r, &s, n5, n5p, pool, &ref, &have_ref);
         }
         czk_gpu_backend_detach_key(b16, &pk);
     }

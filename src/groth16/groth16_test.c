@@ -1029,6 +1029,56 @@ CZK_TEST(g16_witness_pack) {
     }
 }
 
+static int pack_allocs_left;
+static void *pack_alloc(void *ctx, size_t bytes) {
+    (void)ctx;
+    return pack_allocs_left-- > 0 ? czk_malloc(bytes) : NULL;
+}
+static void pack_free_fn(void *ctx, void *p, size_t bytes) {
+    (void)ctx, (void)bytes;
+    czk_free(p);
+}
+
+/* czk_witness_pack_build: the pack it makes expands to w; too large for max_bytes, or an
+ * allocator that refuses either buffer, leaves nothing allocated. */
+CZK_TEST(g16_witness_pack_build) {
+    const size_t n = 1000;
+    czk_fr *w = czk_malloc(n * sizeof(czk_fr)), *x = czk_malloc(n * sizeof(czk_fr));
+    CHECK(w != NULL && x != NULL);
+    mixed_witness(w, n, 60, 38, &t->rng);
+    czk_witness_pack p;
+    czk_witness_pack_mem mem;
+    size_t before = czk_alloc_in_use();
+    pack_allocs_left = 2;
+    CHECK_EQ_INT(czk_witness_pack_build(&p, &mem, w, n, SIZE_MAX, pack_alloc, pack_free_fn, NULL),
+                 CZK_OK);
+    CHECK(p.n_others > 0 && mem.p[0] != NULL && mem.p[1] != NULL);
+    czk_err err;
+    CHECKF(czk_witness_pack_check(&p, &err) == CZK_OK, "%s", err.msg);
+    czk_witness_pack_expand(x, &p);
+    CHECK(memcmp(x, w, n * sizeof(czk_fr)) == 0);
+    const size_t size = mem.bytes[0] + mem.bytes[1];
+    czk_witness_pack_release(&mem, pack_free_fn, NULL);
+    CHECK(mem.p[0] == NULL && mem.p[1] == NULL);
+    CHECK_EQ_INT(czk_alloc_in_use(), before);
+    /* One byte short: not worth packing, nothing kept. */
+    pack_allocs_left = 2;
+    CHECK_EQ_INT(czk_witness_pack_build(&p, &mem, w, n, size - 1, pack_alloc, pack_free_fn, NULL),
+                 CZK_EUNSUPPORTED);
+    CHECK(mem.p[0] == NULL && mem.p[1] == NULL);
+    CHECK_EQ_INT(czk_alloc_in_use(), before);
+    for (int ok = 0; ok < 2; ok++) {
+        pack_allocs_left = ok;
+        CHECK_EQ_INT(
+            czk_witness_pack_build(&p, &mem, w, n, SIZE_MAX, pack_alloc, pack_free_fn, NULL),
+            CZK_ENOMEM);
+        CHECK(mem.p[0] == NULL && mem.p[1] == NULL);
+        CHECK_EQ_INT(czk_alloc_in_use(), before);
+    }
+    czk_free(w);
+    czk_free(x);
+}
+
 /* The parallel check over several blocks of 2^20 values: faults at a block's first word
  * and inside a later block are found whatever the pool. */
 CZK_TEST(g16_witness_pack_blocks) {

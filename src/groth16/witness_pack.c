@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/memclear.h"
 
 /* The low bit of each 2-bit class: 0x5555… */
 #define LOW_BITS 0x5555555555555555ULL
@@ -176,6 +177,56 @@ int czk_witness_pack_check_pool(const czk_witness_pack *p, czk_pool *pool, czk_e
     if (count != p->n_others)
         return czk_err_set(err, CZK_EINVAL, "witness pack: %zu others classified, %zu given", count,
                            p->n_others);
+    return CZK_OK;
+}
+
+void czk_witness_pack_release(czk_witness_pack_mem *mem, czk_witness_pack_free_fn release,
+                              void *ctx) {
+    for (int i = 0; i < 2; i++) {
+        if (mem->p[i] != NULL) {
+            czk_memclear_explicit(mem->p[i], mem->bytes[i]);
+            release(ctx, mem->p[i], mem->bytes[i]);
+        }
+        mem->p[i] = NULL;
+        mem->bytes[i] = 0;
+    }
+}
+
+int czk_witness_pack_build(czk_witness_pack *p, czk_witness_pack_mem *mem, const czk_fr *w,
+                           size_t n, size_t max_bytes, czk_witness_pack_alloc_fn alloc,
+                           czk_witness_pack_free_fn release, void *ctx) {
+    const size_t words = czk_witness_pack_words(n);
+    memset(mem, 0, sizeof(*mem));
+    memset(p, 0, sizeof(*p));
+    if (n > CZK_WITNESS_PACK_MAX)
+        return CZK_EUNSUPPORTED;
+    mem->bytes[0] = words * (sizeof(uint64_t) + sizeof(uint32_t));
+    if (mem->bytes[0] > max_bytes) {
+        mem->bytes[0] = 0;
+        return CZK_EUNSUPPORTED;
+    }
+    if (words > 0 && (mem->p[0] = alloc(ctx, mem->bytes[0])) == NULL) {
+        mem->bytes[0] = 0;
+        return CZK_ENOMEM;
+    }
+    uint64_t *cls = mem->p[0];
+    uint32_t *rank = (uint32_t *)(cls + words);
+    const size_t n_others = czk_witness_pack_classify(cls, rank, w, n);
+    if (n_others > (max_bytes - mem->bytes[0]) / sizeof(czk_fr)) {
+        czk_witness_pack_release(mem, release, ctx);
+        return CZK_EUNSUPPORTED;
+    }
+    if (n_others > 0) {
+        mem->bytes[1] = n_others * sizeof(czk_fr);
+        if ((mem->p[1] = alloc(ctx, mem->bytes[1])) == NULL) {
+            mem->bytes[1] = 0;
+            czk_witness_pack_release(mem, release, ctx);
+            return CZK_ENOMEM;
+        }
+        czk_witness_pack_gather(mem->p[1], cls, w, n);
+    }
+    *p = (czk_witness_pack){
+        .n = n, .cls = cls, .rank = rank, .others = mem->p[1], .n_others = n_others};
     return CZK_OK;
 }
 

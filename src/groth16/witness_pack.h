@@ -37,6 +37,31 @@ typedef struct czk_witness_pack {
 /* Largest n a pack holds (rank is 32-bit). */
 #define CZK_WITNESS_PACK_MAX ((size_t)UINT32_MAX)
 
+/* A pack's own memory: cls and rank in buffer 0, the others in buffer 1 (none when there
+ * are none), from an allocator such as a GPU backend's host_alloc / host_free. */
+typedef struct czk_witness_pack_mem {
+    void *p[2];
+    size_t bytes[2];
+} czk_witness_pack_mem;
+
+typedef void *(*czk_witness_pack_alloc_fn)(void *ctx, size_t bytes);
+typedef void (*czk_witness_pack_free_fn)(void *ctx, void *p, size_t bytes);
+
+/*
+ * Packs w[0 .. n − 1] into memory from alloc (classify, then gather): fills *p and *mem.
+ * Returns CZK_OK; CZK_EUNSUPPORTED when the pack would take more than max_bytes (nothing kept:
+ * not worth moving) or n is above CZK_WITNESS_PACK_MAX; CZK_ENOMEM when alloc refuses. On
+ * failure *mem holds nothing.
+ */
+int czk_witness_pack_build(czk_witness_pack *p, czk_witness_pack_mem *mem, const czk_fr *w,
+                           size_t n, size_t max_bytes, czk_witness_pack_alloc_fn alloc,
+                           czk_witness_pack_free_fn release, void *ctx);
+
+/* Clears (it is witness data) and frees what czk_witness_pack_build allocated; *mem empty
+ * after. Safe on an empty *mem. */
+void czk_witness_pack_release(czk_witness_pack_mem *mem, czk_witness_pack_free_fn release,
+                              void *ctx);
+
 /* Words of cls (and entries of rank) for n values. */
 size_t czk_witness_pack_words(size_t n);
 

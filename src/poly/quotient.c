@@ -26,24 +26,29 @@
 
 typedef struct {
     czk_fr *a;
-    const czk_fr *b, *c;
-    const czk_fr *z_inv; /* NULL: no factor */
+    const czk_fr *b, *c; /* c NULL: none */
+    const czk_fr *s;
 } pointwise_arg;
 
-/* a[i] = a[i]·b[i] − c[i] (c NULL: a[i]·b[i]); or, with z_inv, a[i] = a[i] − c[i]·z_inv */
-static void pointwise_body(void *arg, size_t b, size_t e, unsigned worker) {
+/* a[i] = a[i]·b[i] − c[i], or a[i]·b[i] without c */
+static void mul_sub_body(void *arg, size_t b, size_t e, unsigned worker) {
     const pointwise_arg *pa = arg;
     (void)worker;
     for (size_t i = b; i < e; i++) {
-        if (pa->z_inv != NULL) {
-            czk_fr t;
-            czk_fr_mul(&t, &pa->c[i], pa->z_inv);
-            czk_fr_sub(&pa->a[i], &pa->a[i], &t);
-            continue;
-        }
         czk_fr_mul(&pa->a[i], &pa->a[i], &pa->b[i]);
         if (pa->c != NULL)
             czk_fr_sub(&pa->a[i], &pa->a[i], &pa->c[i]);
+    }
+}
+
+/* a[i] = a[i] − c[i]·s */
+static void sub_scaled_body(void *arg, size_t b, size_t e, unsigned worker) {
+    const pointwise_arg *pa = arg;
+    (void)worker;
+    for (size_t i = b; i < e; i++) {
+        czk_fr t;
+        czk_fr_mul(&t, &pa->c[i], pa->s);
+        czk_fr_sub(&pa->a[i], &pa->a[i], &t);
     }
 }
 
@@ -55,6 +60,15 @@ static void to_coset(const czk_ntt_domain *d, czk_fr *const *v, unsigned nv, con
     czk__ntt_scale_powers(d, v, nv, shift, czk__ntt_domain_n_inv(d), CZK__NTT_BITREV, pool);
     for (unsigned k = 0; k < nv; k++)
         czk__ntt_dit(d, v[k], CZK__NTT_FWD, pool);
+}
+
+void czk_poly_h_coset(size_t n, czk_fr *g, czk_fr *z_inv) {
+    uint64_t e = n;
+    czk_fr_set_u64(g, 7);
+    /* Z(g·ω^i) = g^n·ω^(i·n) − 1 = g^n − 1, non-zero since 7 has order r − 1 > n. */
+    czk_fr_pow(z_inv, g, &e, 1);
+    czk_fr_sub(z_inv, z_inv, &CZK_FR_ONE);
+    czk_fr_inv(z_inv, z_inv);
 }
 
 static int check_args(const czk_ntt_domain *d, const czk_fr *a, const czk_fr *b, const czk_fr *c,
@@ -71,24 +85,19 @@ int czk_poly_h_monomial(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c
         return rc;
     size_t n = czk_ntt_domain_size(d);
     czk_fr g, g_inv, z_inv;
-    czk_fr_set_u64(&g, 7);
+    czk_poly_h_coset(n, &g, &z_inv);
     czk_fr_inv(&g_inv, &g);
-    /* Z(g·ω^i) = g^n·ω^(i·n) − 1 = g^n − 1, non-zero since 7 has order r − 1 > n. */
-    uint64_t e = n;
-    czk_fr_pow(&z_inv, &g, &e, 1);
-    czk_fr_sub(&z_inv, &z_inv, &CZK_FR_ONE);
-    czk_fr_inv(&z_inv, &z_inv);
 
     czk_fr *ab[2] = {a, b}, s;
     to_coset(d, ab, 2, &g, pool);
-    pointwise_arg pa = {.a = a, .b = b, .c = NULL, .z_inv = NULL};
-    czk_pool_run(pool, n, 4096, pointwise_body, &pa);
+    pointwise_arg pa = {.a = a, .b = b, .c = NULL, .s = NULL};
+    czk_pool_run(pool, n, 4096, mul_sub_body, &pa);
     czk__ntt_dif(d, a, CZK__NTT_INV, pool);
     czk__ntt_dif(d, c, CZK__NTT_INV, pool); /* n·C's coefficients, bit-reversed */
     czk_fr_mul(&s, &z_inv, czk__ntt_domain_n_inv(d));
     czk__ntt_scale_powers(d, ab, 1, &g_inv, &s, CZK__NTT_BITREV, pool);
-    pa = (pointwise_arg){.a = a, .b = NULL, .c = c, .z_inv = &s};
-    czk_pool_run(pool, n, 4096, pointwise_body, &pa);
+    pa = (pointwise_arg){.a = a, .b = NULL, .c = c, .s = &s};
+    czk_pool_run(pool, n, 4096, sub_scaled_body, &pa);
     czk__ntt_bitrev(d, a, NULL, pool);
     return CZK_OK;
 }
@@ -100,7 +109,7 @@ int czk_poly_h_odd_coset(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *
         return rc;
     czk_fr *abc[3] = {a, b, c};
     to_coset(d, abc, 3, czk_ntt_domain_omega_2n(d), pool);
-    pointwise_arg pa = {.a = a, .b = b, .c = c, .z_inv = NULL};
-    czk_pool_run(pool, czk_ntt_domain_size(d), 4096, pointwise_body, &pa);
+    pointwise_arg pa = {.a = a, .b = b, .c = c, .s = NULL};
+    czk_pool_run(pool, czk_ntt_domain_size(d), 4096, mul_sub_body, &pa);
     return CZK_OK;
 }

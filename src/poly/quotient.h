@@ -23,13 +23,18 @@ extern "C" {
 /*
  * bellperson convention: on return a[0..n) are the coefficients of h = (A·B − C)/Z, where A,
  * B and C are the interpolants (degree < n) of a, b and c on the domain and Z = x^n − 1.
- * Computed as bellperson does: inverse NTT of each, coset NTT with g = 7 (Fr's multiplicative
- * generator), pointwise (a·b − c)·(g^n − 1)^(−1), coset inverse NTT. For a satisfied system
- * (a∘b = c on the domain) h has degree <= n − 2 and a[n − 1] = 0; the prover uses a[0..n−1).
+ * The same output as bellperson's way (inverse NTT of each, coset NTT with g = 7, Fr's
+ * multiplicative generator, pointwise (a·b − c)·(g^n − 1)^(−1), coset inverse NTT), with one
+ * transform fewer: c needs no coset pair (quotient.c). For a satisfied system (a∘b = c on the
+ * domain) h has degree <= n − 2 and a[n − 1] = 0; the prover uses a[0..n−1).
  * Returns CZK_OK or CZK_EINVAL (a NULL argument).
  */
 int czk_poly_h_monomial(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, czk_pool *pool,
                         czk_err *err);
+
+/* The monomial basis's coset shift g = 7 and Z's inverse on that coset, (g^n − 1)^(−1) (the
+ * same at every g·ω^i), for a domain of n; for the device's h as well. */
+void czk_poly_h_coset(size_t n, czk_fr *g, czk_fr *z_inv);
 
 /*
  * snarkjs/rapidsnark convention: on return a[i] = A(x)·B(x) − C(x) at x = ω_2n·ω^i, the odd

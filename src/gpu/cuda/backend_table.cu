@@ -271,11 +271,13 @@ int czk__gpu_h_step(czk_gpu *g, unsigned lg, czk_groth16_h_basis basis, const cz
                     const czk_fr *omega_2n, int i, void *v, void *acc, czk_err *err) {
     int rc = CZK_OK;
     const bool mono = basis == CZK_H_MONOMIAL;
-    czk_fr shift, c;
-    if (mono)
-        czk_fr_set_u64(&shift, 7);
-    else
+    czk_fr shift, z, c;
+    if (mono) {
+        czk_poly_h_coset((size_t)1 << lg, &shift, &z);
+    } else {
         shift = *omega_2n;
+        z = CZK_FR_ONE; /* no division at the odd coset */
+    }
     if (i < 2) {
         /* To the coset: coefficients times shift^j (free in the inverse's 1/n step), then a
          * plain forward transform; b's stores multiply by A. */
@@ -284,11 +286,7 @@ int czk__gpu_h_step(czk_gpu *g, unsigned lg, czk_groth16_h_basis basis, const cz
                                    i == 1 ? acc : NULL, err));
     } else if (mono) {
         /* z = (g^n − 1)^(−1); v = −z·C (coefficients), then acc = z·(coset inverse of A·B) + v. */
-        czk_fr z, ginv, negz;
-        uint64_t e = (uint64_t)1 << lg;
-        czk_fr_pow(&z, &shift, &e, 1);
-        czk_fr_sub(&z, &z, &CZK_FR_ONE);
-        czk_fr_inv(&z, &z);
+        czk_fr ginv, negz;
         czk_fr_neg(&negz, &z);
         czk_fr_inv_var(&ginv, &shift);
         CZK_TRY(czk__gpu_ntt_fused(g, v, lg, true, omega, NULL, &negz, NULL, NULL, NULL, err));

@@ -663,7 +663,7 @@ out:
 
 /*
  * Batch-affine levels for the ones (msm_ones_levels) run while at least 2^lg points are left:
- * czk__gpu_msm_force_tree, else CZK_GPU_MSM_TREE_MIN (lg in [10, 31]; 0 never), else never.
+ * czk__gpu_msm_force_tree, else CZK_GPU_MSM_TREE_MIN (lg in [10, 31]), else never (0).
  * Off by default because it measured slower on the H200 (run 39, ones of a PoRep mix): 2^26,
  * 25.5 M ones, 21.8 ms against 12.4 for the chains of mixed XYZZ additions; 2^24 10.3 against
  * 3.3. A thread's share of one Fermat inversion (~490 products over K = 64 pairs) and two
@@ -671,25 +671,25 @@ out:
  */
 #define MSM_TREE_MIN_LG 0
 
-bool msm_tree_valid(unsigned v) {
-    return v == 0 || (v >= 10 && v <= 31);
+bool msm_tree_valid(unsigned long v) {
+    return v >= 10 && v <= 31;
 }
 
 std::atomic<unsigned> msm_forced_tree{0};
 
 size_t msm_tree_min(void) {
-    static const unsigned env = [] {
-        const char *v = getenv("CZK_GPU_MSM_TREE_MIN");
-        if (v == NULL || *v == 0)
-            return (unsigned)MSM_TREE_MIN_LG;
-        char *end = NULL;
-        unsigned long x = strtoul(v, &end, 10);
-        return end != v && *end == 0 && msm_tree_valid((unsigned)x) ? (unsigned)x
-                                                                    : (unsigned)MSM_TREE_MIN_LG;
-    }();
+    static const unsigned env = msm_env_uint("CZK_GPU_MSM_TREE_MIN", msm_tree_valid);
     const unsigned forced = msm_forced_tree.load(std::memory_order_relaxed);
-    const unsigned lg = forced != 0 ? forced : env;
+    const unsigned lg = forced != 0 ? forced : env != 0 ? env : MSM_TREE_MIN_LG;
     return lg == 0 ? SIZE_MAX : (size_t)1 << lg;
+}
+
+/* One batch-affine level, K pairs a thread. */
+template <class A, unsigned K>
+void msm_pairs_launch(czk_gpu *g, A *dst, const A *src, const uint32_t *idx, size_t m) {
+    const size_t threads = m / 2 / K + 1;
+    czk_cuda::msm_affine_pairs_kernel<A, K>
+        <<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(dst, src, idx, m);
 }
 
 /*
@@ -708,17 +708,11 @@ int msm_ones_levels(czk_gpu *g, const A **src, const uint32_t **idx, size_t *m, 
         return CZK_OK;
     while (*m >= msm_tree_min()) {
         A *dst = *src == ping ? pong : ping;
-        const size_t half = *m / 2;
         /* Long batches when there are pairs enough to fill the device with them. */
-        if (half >= ((size_t)1 << 22)) {
-            const size_t threads = half / 64 + 1;
-            czk_cuda::msm_affine_pairs_kernel<A, 64>
-                <<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(dst, *src, *idx, *m);
-        } else {
-            const size_t threads = half / 16 + 1;
-            czk_cuda::msm_affine_pairs_kernel<A, 16>
-                <<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(dst, *src, *idx, *m);
-        }
+        if (*m / 2 >= ((size_t)1 << 22))
+            msm_pairs_launch<A, 64>(g, dst, *src, *idx, *m);
+        else
+            msm_pairs_launch<A, 16>(g, dst, *src, *idx, *m);
         CZK_CUDA_TRY(err, cudaGetLastError());
         *src = dst;
         *idx = nullptr;

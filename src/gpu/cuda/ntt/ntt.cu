@@ -132,6 +132,16 @@ out:
     return rc;
 }
 
+/* The checks every entry makes before a transform, then g's device made current. */
+static int ntt_begin(czk_gpu *g, const void *a, const czk_fr *omega, unsigned lg, czk_err *err) {
+    if (g == NULL || a == NULL || omega == NULL)
+        return czk_err_set(err, CZK_EINVAL, "NULL argument");
+    if (lg < CZK_GPU_NTT_MIN_LG || lg > CZK_GPU_NTT_MAX_LG)
+        return czk_err_set(err, CZK_EINVAL, "lg %u outside [%d, %d]", lg, CZK_GPU_NTT_MIN_LG,
+                           CZK_GPU_NTT_MAX_LG);
+    return czk__gpu_enter(g, err);
+}
+
 extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigned lg,
                                czk_gpu_ntt_kind kind, const czk_fr *omega, const czk_fr *shift,
                                czk_err *err) {
@@ -142,16 +152,13 @@ extern "C" int czk_gpu_ntt_var(czk_gpu *g, czk_fr *a, czk_gpu_mem where, unsigne
     const bool coset = kind == CZK_GPU_NTT_COSET_FORWARD || kind == CZK_GPU_NTT_COSET_INVERSE;
     czk_fr ginv;
 
-    if (g == NULL || a == NULL || omega == NULL || (coset && shift == NULL))
+    if (coset && shift == NULL)
         return czk_err_set(err, CZK_EINVAL, "NULL argument");
-    if (lg < CZK_GPU_NTT_MIN_LG || lg > CZK_GPU_NTT_MAX_LG)
-        return czk_err_set(err, CZK_EINVAL, "lg %u outside [%d, %d]", lg, CZK_GPU_NTT_MIN_LG,
-                           CZK_GPU_NTT_MAX_LG);
     if ((unsigned)kind > CZK_GPU_NTT_COSET_INVERSE || (unsigned)where > CZK_GPU_MEM_DEVICE)
         return czk_err_set(err, CZK_EINVAL, "unknown NTT kind or memory kind");
     if (coset && czk_fr_is_zero(shift))
         return czk_err_set(err, CZK_EINVAL, "coset shift is zero");
-    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_TRY(ntt_begin(g, a, omega, lg, err));
     if (kind == CZK_GPU_NTT_COSET_INVERSE)
         czk_fr_inv_var(&ginv, shift);
 
@@ -179,12 +186,7 @@ int czk__gpu_ntt_fused(czk_gpu *g, void *d, unsigned lg, bool inverse, const czk
                        const czk_fr *post_base, const czk_fr *post_c, const void *mul,
                        const void *add, void *out, czk_err *err) {
     int rc = CZK_OK;
-    if (g == NULL || d == NULL || omega == NULL)
-        return czk_err_set(err, CZK_EINVAL, "NULL argument");
-    if (lg < CZK_GPU_NTT_MIN_LG || lg > CZK_GPU_NTT_MAX_LG)
-        return czk_err_set(err, CZK_EINVAL, "lg %u outside [%d, %d]", lg, CZK_GPU_NTT_MIN_LG,
-                           CZK_GPU_NTT_MAX_LG);
-    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_TRY(ntt_begin(g, d, omega, lg, err));
     CZK_TRY(ntt_run(g, (fr_t *)d, lg, inverse, omega, NULL, post_base, post_c,
                     czk_cuda::ntt_epilogue{(const fr_t *)mul, (const fr_t *)add, (fr_t *)out},
                     err));
