@@ -500,7 +500,7 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
                                       czk_err *err) {
     int rc = CZK_OK;
     czk__gpu_backend *b = NULL;
-    size_t free_b = 0, total_b = 0, avail;
+    size_t free_b = 0, total_b = 0, avail, local_b = 0, held;
     if (out == NULL)
         return czk_err_set(err, CZK_EINVAL, "out is NULL");
     *out = NULL;
@@ -525,9 +525,12 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
     avail = free_b;
     if (opts != NULL && opts->vram_limit_bytes > 0 && opts->vram_limit_bytes < avail)
         avail = opts->vram_limit_bytes;
-    /* Keep 1/32 and 64 MiB back for the driver, CUDA's own allocations and fragmentation. */
+    /* Keep 1/32 and 64 MiB back for the driver, CUDA's own allocations and fragmentation,
+     * and the local memory the driver reserves for the MSM kernels on their first launch. */
+    CZK_TRY(czk__gpu_msm_local_bytes(b->g, &local_b, err));
     b->budget = avail / 32 * 31;
-    b->budget = b->budget > ((size_t)64 << 20) ? b->budget - ((size_t)64 << 20) : 0;
+    held = ((size_t)64 << 20) + local_b;
+    b->budget = b->budget > held ? b->budget - held : 0;
     snprintf(b->name, sizeof(b->name), "cuda:%d", device);
     b->be.name = b->name;
     b->be.ctx = b;

@@ -157,6 +157,14 @@ typedef struct czk__gpu_msm_profile {
 int czk__gpu_msm_last_profile(const czk_gpu *g, czk__gpu_msm_profile *out);
 
 /*
+ * Device bytes the driver may reserve for the MSM kernels' local memory: it sizes that per
+ * resident thread (the largest kernel's local bytes times the device's resident threads),
+ * outside any allocation of ours, so the planner's budget must leave it out. The batch-affine
+ * levels' running products are by far the largest (msm.cuh, msm_affine_pairs_kernel).
+ */
+int czk__gpu_msm_local_bytes(const czk_gpu *g, size_t *bytes, czk_err *err);
+
+/*
  * Forces the window of every later MSM in the process to c bits (8..22; anything else
  * returns to CZK_GPU_MSM_C or the automatic choice), scratch sizes included. For window
  * sweeps in benchmarks: do not change it while an MSM is being planned or run.
@@ -174,8 +182,8 @@ void czk__gpu_msm_force_acc(unsigned minb, unsigned l0);
 
 /*
  * Forces batch-affine levels (msm.cuh, msm_affine_pairs_kernel) on the sums of the scalars
- * equal to one while 2^lg points or more are left (lg 10..31; 0 returns to
- * CZK_GPU_MSM_TREE_MIN or the default, off). For the tests that keep that path checked.
+ * equal to one while 2^lg points or more are left (lg 10..31, or 32 for none; 0 returns to
+ * CZK_GPU_MSM_TREE_MIN or the default, 2^21). For the tests that keep both paths checked.
  */
 void czk__gpu_msm_force_tree(unsigned lg);
 

@@ -663,16 +663,18 @@ out:
 
 /*
  * Batch-affine levels for the ones (msm_ones_levels) run while at least 2^lg points are left:
- * czk__gpu_msm_force_tree, else CZK_GPU_MSM_TREE_MIN (lg in [10, 31]), else never (0).
- * Off by default because it measured slower on the H200 (run 39, ones of a PoRep mix): 2^26,
- * 25.5 M ones, 21.8 ms against 12.4 for the chains of mixed XYZZ additions; 2^24 10.3 against
- * 3.3. A thread's share of one Fermat inversion (~490 products over K = 64 pairs) and two
- * passes over its pairs cost more than the four products an addition saves.
+ * czk__gpu_msm_force_tree, else CZK_GPU_MSM_TREE_MIN (lg in [10, 32]; 32: never), else
+ * MSM_TREE_MIN_LG. With Fermat's inversion (~490 products a thread, over K = 64 pairs) they
+ * measured slower than the chains of mixed XYZZ additions (run 39, ones of a PoRep mix at
+ * 2^26: 21.8 against 12.4 ms); with the binary GCD (~70 products, bingcd.cuh) faster (run 42:
+ * 10.7 against 12.4 ms), the levels with K = 16 excepted, which lost (2^24: 3.9 against 3.3).
+ * So levels take K = 64 pairs a thread, or 32 once the pairs are too few to fill the device
+ * with 64, and stop below 2^21 points, where even K = 32 leaves it half idle.
  */
-#define MSM_TREE_MIN_LG 0
+#define MSM_TREE_MIN_LG 21
 
 bool msm_tree_valid(unsigned long v) {
-    return v >= 10 && v <= 31;
+    return v >= 10 && v <= 32;
 }
 
 std::atomic<unsigned> msm_forced_tree{0};
@@ -681,38 +683,44 @@ size_t msm_tree_min(void) {
     static const unsigned env = msm_env_uint("CZK_GPU_MSM_TREE_MIN", msm_tree_valid);
     const unsigned forced = msm_forced_tree.load(std::memory_order_relaxed);
     const unsigned lg = forced != 0 ? forced : env != 0 ? env : MSM_TREE_MIN_LG;
-    return lg == 0 ? SIZE_MAX : (size_t)1 << lg;
+    return lg == 0 || lg >= 32 ? SIZE_MAX : (size_t)1 << lg;
 }
 
-/* One batch-affine level, K pairs a thread. */
+/* One batch-affine level, K pairs a thread; pref holds at least m/2 + 128·K field elements
+ * (the threads' running products, K each, for a grid rounded up to blocks of 128). */
 template <class A, unsigned K>
-void msm_pairs_launch(czk_gpu *g, A *dst, const A *src, const uint32_t *idx, size_t m) {
+void msm_pairs_launch(czk_gpu *g, A *dst, const A *src, const uint32_t *idx, size_t m,
+                      decltype(A::x) *pref) {
     const size_t threads = m / 2 / K + 1;
     czk_cuda::msm_affine_pairs_kernel<A, K>
-        <<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(dst, src, idx, m);
+        <<<(unsigned)div_up(threads, 128), 128, 0, g->stream>>>(dst, src, idx, m, pref);
 }
 
 /*
  * The sum of the ones, level by level in affine coordinates (msm.cuh, msm_affine_pairs_kernel)
- * while at least msm_tree_min() points are left and the two ping-pong arrays fit in
- * [buf, buf + bytes): in, *src[*idx[j]] for j < *m; out, the points left (*idx NULL, *m of
- * them). Leaves the inputs as they are when it runs no level.
+ * while at least msm_tree_min() points are left and the two ping-pong arrays and the running
+ * products fit in [buf, buf + bytes): in, *src[*idx[j]] for j < *m; out, the points left (*idx
+ * NULL, *m of them). Leaves the inputs as they are when it runs no level.
  */
 template <class A>
 int msm_ones_levels(czk_gpu *g, const A **src, const uint32_t **idx, size_t *m, char *buf,
                     size_t bytes, czk_err *err) {
+    typedef decltype(A::x) F;
     int rc = CZK_OK;
-    const size_t half0 = div_up(*m, 2), need = (half0 + div_up(half0, 2)) * sizeof(A);
+    const size_t half0 = div_up(*m, 2), quarter0 = div_up(half0, 2);
+    const size_t need = (half0 + quarter0) * sizeof(A) + (*m / 2 + 128 * 64) * sizeof(F);
     A *ping = (A *)buf, *pong = ping + half0;
+    F *pref = (F *)(pong + quarter0);
     if (*m < msm_tree_min() || need > bytes)
         return CZK_OK;
     while (*m >= msm_tree_min()) {
         A *dst = *src == ping ? pong : ping;
-        /* Long batches when there are pairs enough to fill the device with them. */
-        if (*m / 2 >= ((size_t)1 << 22))
-            msm_pairs_launch<A, 64>(g, dst, *src, *idx, *m);
+        /* A thread's K pairs share one inversion (~70 products): 64 while that still gives
+         * 2^15 threads, else 32. */
+        if (*m / 2 >= ((size_t)1 << 21))
+            msm_pairs_launch<A, 64>(g, dst, *src, *idx, *m, pref);
         else
-            msm_pairs_launch<A, 16>(g, dst, *src, *idx, *m);
+            msm_pairs_launch<A, 32>(g, dst, *src, *idx, *m, pref);
         CZK_CUDA_TRY(err, cudaGetLastError());
         *src = dst;
         *idx = nullptr;
@@ -800,9 +808,9 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
     n_other = (size_t)counts[0];
     n_one = (size_t)counts[1];
 
-    /* The ones: equal chunks of mixed additions, then a tree (when forced, first halved
-     * level by level in affine coordinates, msm_ones_levels, in the space the others'
-     * Pippenger uses after). */
+    /* The ones: halved level by level in affine coordinates while they are many
+     * (msm_ones_levels, in the space the others' Pippenger uses after), then equal chunks of
+     * mixed additions, then a tree. */
     if (n_one > 0) {
         const typename GR::A *src = d_pts;
         const uint32_t *src_idx = idx_one;
@@ -971,6 +979,28 @@ int czk__gpu_msm_g1_run(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev, c
 int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, const void *sc_dev,
                         size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
     return msm_run<msm_g2>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, err);
+}
+
+int czk__gpu_msm_local_bytes(const czk_gpu *g, size_t *bytes, czk_err *err) {
+    int rc = CZK_OK, threads = 0;
+    size_t most = 0;
+    const void *fns[] = {
+        (const void *)czk_cuda::msm_affine_pairs_kernel<msm_g1::A, 64>,
+        (const void *)czk_cuda::msm_affine_pairs_kernel<msm_g1::A, 32>,
+        (const void *)czk_cuda::msm_affine_pairs_kernel<msm_g2::A, 64>,
+        (const void *)czk_cuda::msm_affine_pairs_kernel<msm_g2::A, 32>,
+    };
+    *bytes = 0;
+    for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+        cudaFuncAttributes fa;
+        CZK_CUDA_TRY(err, cudaFuncGetAttributes(&fa, fns[i]));
+        most = fa.localSizeBytes > most ? fa.localSizeBytes : most;
+    }
+    CZK_CUDA_TRY(
+        err, cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, g->device));
+    *bytes = most * (size_t)threads * (size_t)g->sm_count;
+out:
+    return rc;
 }
 
 void czk__gpu_msm_force_window(unsigned c) {

@@ -211,27 +211,34 @@ __device__ __forceinline__ A affine_finish(const A &a, const A &b, int mode,
  * with idx, in[j] is points[idx[j]] (the first level of the ones' sum). Thread t adds pairs
  * t·K .. t·K + K − 1 with one inversion: the running products of the denominators go to a
  * local array on the way up, the inverse of their product comes back down, two products a
- * pair. A pair costs 6 products (1 up, 2 down, λ, λ², y) and 1/K of an inversion (~490 Fp
- * products): a thread's lanes cannot share one, so only a large K pays (GPU.md §4.3), which a
- * flat sum of millions of points allows and a bucket of a few dozen does not.
+ * pair. A pair costs 6 products (1 up, 2 down, λ, λ², y) and 1/K of an inversion (~70 Fp
+ * products by the binary GCD, bingcd.cuh; Fermat's ~490 made this slower than XYZZ chains):
+ * a thread's lanes cannot share one (each lane pays the whole inversion's time), so only a
+ * large K pays (GPU.md §4.3), which a flat sum of millions of points allows and a bucket of a
+ * few dozen does not. The K running products go to `pref` (K·T entries for T threads, from
+ * the MSM's scratch): a local array would be local memory, which the driver reserves for every
+ * resident thread of the device (K·96 bytes × 270 K threads on an H200 for G2), outside the
+ * planner's arena.
  */
 template <class A, unsigned K>
 __global__ void __launch_bounds__(128)
-    msm_affine_pairs_kernel(A *out, const A *in, const uint32_t *idx, size_t m) {
+    msm_affine_pairs_kernel(A *out, const A *in, const uint32_t *idx, size_t m,
+                            decltype(A::x) *pref) {
     typedef decltype(A::x) F;
-    F pref[K];
-    const size_t half = m / 2;
-    const size_t i0 = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * K;
+    const size_t half = m / 2, T = (size_t)gridDim.x * blockDim.x;
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, i0 = t * K;
     if (i0 > half)
         return;
     const size_t i1 = i0 + K < half ? i0 + K : half;
     auto load = [&](size_t j) { return A::load_ro(idx != nullptr ? in + idx[j] : in + j); };
+    /* Running product j of thread t at pref[j·T + t]: a warp's stores are contiguous. */
+    F *const my = pref + t;
     if (i0 < i1) {
         F acc = F::one();
         for (size_t i = i0; i < i1; i++) {
             int mode;
             const F d = affine_denominator(load(2 * i), load(2 * i + 1), &mode);
-            pref[i - i0] = acc;
+            acc.store(my + (i - i0) * T);
             acc = fmul(acc, d);
         }
         F inv = acc.inv();
@@ -239,7 +246,7 @@ __global__ void __launch_bounds__(128)
             int mode;
             const A a = load(2 * i), b = load(2 * i + 1);
             const F d = affine_denominator(a, b, &mode);
-            const F dinv = fmul(inv, pref[i - i0]);
+            const F dinv = fmul(inv, F::load(my + (i - i0) * T));
             inv = fmul(inv, d);
             const A r = affine_finish(a, b, mode, dinv);
             r.x.store(&out[i].x);
