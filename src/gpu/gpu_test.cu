@@ -2351,6 +2351,14 @@ int main(void) {
         test_msm_split<tg1>(gpu, pool, &rng);
         test_msm_split<tg2>(gpu, pool, &rng);
         czk__gpu_msm_force_tree(0);
+        /* The MSM checks again with two batch-affine pairing levels over the sorted buckets. */
+        say("\n(MSMs again with two pairing levels over the sorted buckets)\n");
+        czk__gpu_msm_force_pair(2);
+        test_msm_edges(gpu, &rng);
+        test_msm(gpu, pool, &rng);
+        test_msm_split<tg1>(gpu, pool, &rng);
+        test_msm_split<tg2>(gpu, pool, &rng);
+        czk__gpu_msm_force_pair(0);
         test_msm_g2(gpu, pool, &rng);
         czk_backend *be = make_backend(0, 0, "czk_gpu_backend_create");
         if (be != NULL) {

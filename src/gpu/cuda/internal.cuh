@@ -187,4 +187,12 @@ void czk__gpu_msm_force_acc(unsigned minb, unsigned l0);
  */
 void czk__gpu_msm_force_tree(unsigned lg);
 
+/*
+ * Forces `levels` batch-affine pairing levels (1..3, 4 for none; 0 returns to
+ * CZK_GPU_MSM_PAIR_LEVELS or the default, none) over each window group's sorted entries
+ * before their chained accumulation (msm.cuh, msm_pair_kernel). Scratch sizes follow the
+ * setting at the time they are asked for, so set it before planning. For the tests.
+ */
+void czk__gpu_msm_force_pair(unsigned levels);
+
 #endif /* CZK_GPU_CUDA_INTERNAL_CUH */

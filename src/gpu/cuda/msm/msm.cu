@@ -20,6 +20,7 @@
  */
 #include <atomic>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -216,6 +217,35 @@ size_t msm_group_entries(size_t n) {
 /* czk__gpu_msm_force_acc's settings (0: none), above the environment's. */
 std::atomic<unsigned> msm_forced_minb{0}, msm_forced_l0{0};
 
+/*
+ * Batch-affine pairing levels over each group's sorted entries before the chained
+ * accumulation (msm.cuh, msm_pair_kernel): czk__gpu_msm_force_pair, else
+ * CZK_GPU_MSM_PAIR_LEVELS (1 .. 3; 4 for none), else MSM_PAIR_LEVELS. A level runs only where
+ * buckets average MSM_PAIR_MIN_RUN entries or more (shorter runs leave too few pairs).
+ * Off by default: measured slower for G1 on the H200 (run 47, 2^26 uniform with scratch held:
+ * 410 ms without, 429 with one level, 436 with two), slightly faster for G2 (2^24: 383, 370,
+ * 366). A level's two passes gather each pair's points at random twice, so a pair costs
+ * about what the two mixed additions it replaces do; and the scratch grows by ~0.8 of the
+ * entries' points (the 16 GiB partition needs more batches: 1.71 → 2.63 s).
+ */
+#define MSM_PAIR_LEVELS 0
+#define MSM_PAIR_MAX_LEVELS 3
+#define MSM_PAIR_MIN_RUN 4
+#define MSM_PAIR_K 64
+
+bool msm_pair_valid(unsigned long v) {
+    return v >= 1 && v <= MSM_PAIR_MAX_LEVELS + 1;
+}
+
+std::atomic<unsigned> msm_forced_pair{0};
+
+unsigned msm_pair_levels(void) {
+    static const unsigned env = msm_env_uint("CZK_GPU_MSM_PAIR_LEVELS", msm_pair_valid);
+    const unsigned f = msm_forced_pair.load(std::memory_order_relaxed);
+    const unsigned v = f != 0 ? f : env != 0 ? env : MSM_PAIR_LEVELS;
+    return v > MSM_PAIR_MAX_LEVELS ? 0 : v;
+}
+
 /* The G1 accumulation variant to launch: forced, else the environment's, else the default. */
 unsigned msm_acc_minb(void) {
     unsigned b = msm_forced_minb.load(std::memory_order_relaxed);
@@ -382,11 +412,50 @@ size_t msm_ones_slots(size_t n) {
 struct msm_layout {
     size_t cls, idx_other, idx_one, counts, select, ones;
     size_t pairs, sort, buckets, pkeys, pvals, segments;
+    size_t pair; /* the pairing levels' buffers (msm_pair_make), 0 when they are off */
     size_t total() const {
         return cls + idx_other + idx_one + counts + select + ones + pairs + sort + buckets + pkeys +
-               pvals + segments;
+               pvals + segments + pair;
     }
 };
+
+/*
+ * The pairing levels' buffers for groups of at most p->m0 entries, as offsets from the part's
+ * start: two (keys, points) outputs (level k writes the one level k − 1 did not; a level's
+ * output holds at most half its input plus one entry for every bucket boundary inside a
+ * pair, and a group has gw·half buckets), the running products (K a thread), the threads'
+ * counts and first outputs (one more entry: the scan's total), CUB's scan storage.
+ */
+struct msm_pair_parts {
+    size_t keys[2], pts[2], pref, counts, offs, scan, total;
+    size_t threads; /* level 1's grid, in threads */
+};
+
+size_t msm_pair_threads(size_t m) {
+    return div_up(div_up(div_up(m, 2), MSM_PAIR_K), 128) * 128;
+}
+
+int msm_pair_make(msm_pair_parts *pp, const msm_plan *p, size_t as, size_t fs, czk_err *err) {
+    int rc = CZK_OK;
+    const size_t bounds = (size_t)p->gw * p->half;
+    const size_t out1 = div_up(p->m0, 2) + bounds, out2 = div_up(out1, 2) + bounds;
+    size_t off = 0, scan = 0;
+    pp->threads = msm_pair_threads(p->m0);
+    CZK_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(nullptr, scan, (const uint32_t *)nullptr,
+                                                    (uint32_t *)nullptr, (int)(pp->threads + 1),
+                                                    (cudaStream_t)0));
+    pp->keys[0] = off, off += align_up(out1 * sizeof(uint32_t));
+    pp->pts[0] = off, off += align_up(out1 * as);
+    pp->keys[1] = off, off += align_up(out2 * sizeof(uint32_t));
+    pp->pts[1] = off, off += align_up(out2 * as);
+    pp->pref = off, off += align_up(pp->threads * MSM_PAIR_K * fs);
+    pp->counts = off, off += align_up((pp->threads + 1) * sizeof(uint32_t));
+    pp->offs = off, off += align_up((pp->threads + 1) * sizeof(uint32_t));
+    pp->scan = off, off += align_up(scan);
+    pp->total = off;
+out:
+    return rc;
+}
 
 /* The layout for n points, given CUB's select storage and the worst-case plan (sort set). */
 void msm_layout_make(msm_layout *l, size_t n, size_t select_bytes, const msm_plan *pw, size_t xs) {
@@ -402,6 +471,7 @@ void msm_layout_make(msm_layout *l, size_t n, size_t select_bytes, const msm_pla
     l->pkeys = align_up(pw->bytes_pkeys);
     l->pvals = align_up(pw->bytes_pvals);
     l->segments = align_up(pw->bytes_segments);
+    l->pair = 0;
 }
 
 /* Whether plan p fits the Pippenger parts of layout l. */
@@ -419,6 +489,11 @@ template <class GR> int msm_layout_for(msm_layout *l, msm_plan *pw, size_t n, cz
     CZK_TRY(msm_plan_sort(pw, err));
     CZK_TRY(msm_select_temp(n, &sel, err));
     msm_layout_make(l, n, sel, pw, sizeof(typename GR::X));
+    if (msm_pair_levels() > 0) {
+        msm_pair_parts pp;
+        CZK_TRY(msm_pair_make(&pp, pw, sizeof(typename GR::A), sizeof(decltype(GR::A::x)), err));
+        l->pair = pp.total;
+    }
 out:
     return rc;
 }
@@ -563,6 +638,9 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     X *buckets, *area, *pv, *pv2, *res;
     const X *in;
     czk_cuda::msm_levels<X> lv;
+    char *pair_base;
+    msm_pair_parts pp;
+    const unsigned pair_levels = l->pair > 0 ? msm_pair_levels() : 0;
 
     keys = (uint32_t *)cur;
     cur += l->pairs;
@@ -580,6 +658,8 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     cur += l->pvals;
     pv2 = pv + p->m1;
     area = (X *)cur;
+    cur += l->segments;
+    pair_base = cur; /* l->pair bytes (msm_pair_make's parts), when the levels are on */
 
     /* 1-4 per group of windows: digits, one sort of the group's (bucket, point) pairs,
      * balanced accumulation into the (global) buckets. With several groups the profile's
@@ -613,7 +693,58 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
         }
         if (w0 == 0)
             CZK_TRY(msm_mark(g, ev, EV_SORT, err));
-        msm_acc_launch<typename GR::A, X>(g, &q, gb, pk, pv, sk, sv, d_pts, empty);
+        const typename GR::A *apts = d_pts;
+        const uint32_t *avals = sv;
+        uint32_t *akeys = sk;
+        if (pair_levels > 0 && q.m0 >= (size_t)MSM_PAIR_MIN_RUN * nw * p->half)
+            CZK_TRY(
+                msm_pair_make(&pp, &q, sizeof(typename GR::A), sizeof(decltype(GR::A::x)), err));
+        /* Levels only where the layout (sized for the worst case) holds this group's. */
+        if (pair_levels > 0 && q.m0 >= (size_t)MSM_PAIR_MIN_RUN * nw * p->half &&
+            pp.total <= l->pair) {
+            size_t m = q.m0;
+            for (unsigned lev = 0; lev < pair_levels; lev++) {
+                const size_t T = msm_pair_threads(m);
+                uint32_t *counts = (uint32_t *)(pair_base + pp.counts);
+                uint32_t *offs = (uint32_t *)(pair_base + pp.offs), total = 0;
+                uint32_t *okeys = (uint32_t *)(pair_base + pp.keys[lev & 1]);
+                typename GR::A *opts = (typename GR::A *)(pair_base + pp.pts[lev & 1]);
+                size_t scan = pp.total - pp.scan;
+                czk_cuda::msm_pair_count_kernel<MSM_PAIR_K>
+                    <<<(unsigned)(T / 128), 128, 0, g->stream>>>(counts, akeys, m, empty);
+                CZK_CUDA_TRY(err, cudaGetLastError());
+                CZK_CUDA_TRY(err, cudaMemsetAsync(counts + T, 0, sizeof(uint32_t), g->stream));
+                CZK_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(pair_base + pp.scan, scan, counts,
+                                                                offs, (int)(T + 1), g->stream));
+                czk_cuda::msm_pair_kernel<typename GR::A, MSM_PAIR_K>
+                    <<<(unsigned)(T / 128), 128, 0, g->stream>>>(
+                        okeys, opts, offs, akeys, avals, apts, m, empty,
+                        (decltype(GR::A::x) *)(pair_base + pp.pref));
+                CZK_CUDA_TRY(err, cudaGetLastError());
+                CZK_CUDA_TRY(err, cudaMemcpyAsync(&total, offs + T, sizeof(total),
+                                                  cudaMemcpyDeviceToHost, g->stream));
+                CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+                if (total == 0) {
+                    /* Every digit of the group was zero: nothing to accumulate, which the
+                     * unpaired entries (all EMPTY) say as well. */
+                    akeys = sk;
+                    avals = sv;
+                    apts = d_pts;
+                    m = q.m0;
+                    break;
+                }
+                akeys = okeys;
+                avals = nullptr;
+                apts = opts;
+                m = total;
+                if (m < 2)
+                    break;
+            }
+            q.m0 = m;
+            q.m1 = 2 * div_up(q.m0, q.L0);
+            q.m2 = 2 * div_up(q.m1, MSM_L1);
+        }
+        msm_acc_launch<typename GR::A, X>(g, &q, gb, pk, pv, akeys, avals, apts, empty);
         CZK_CUDA_TRY(err, cudaGetLastError());
         CZK_TRY(msm_reduce_partials<X>(g, &q, gb, pk, pv, pk2, pv2, empty, err));
     }
@@ -1005,6 +1136,10 @@ out:
 
 void czk__gpu_msm_force_window(unsigned c) {
     msm_forced_c.store(msm_c_valid(c) ? c : 0, std::memory_order_relaxed);
+}
+
+void czk__gpu_msm_force_pair(unsigned levels) {
+    msm_forced_pair.store(msm_pair_valid(levels) ? levels : 0, std::memory_order_relaxed);
 }
 
 void czk__gpu_msm_force_tree(unsigned lg) {

@@ -260,6 +260,112 @@ __global__ void __launch_bounds__(128)
     }
 }
 
+/*
+ * Batch-affine pairing of sorted bucket entries (msm.cu, CZK_GPU_MSM_PAIR_LEVELS): entries 2i
+ * and 2i + 1 of a sorted array of m (keys, with EMPTY ones last) become one entry, their
+ * affine sum, when their keys are equal, else stay two; EMPTY entries drop out. The output is
+ * sorted like the input and holds about half its entries, which the chained accumulation
+ * then adds with mixed XYZZ additions. Thread t pairs entries [2·t·KP, 2·(t + 1)·KP).
+ *
+ * msm_pair_count_kernel: counts[t] = the thread's outputs (keys only; threads past the end
+ * count 0). An exclusive scan of the counts gives each thread's first output.
+ */
+template <unsigned KP>
+__global__ void __launch_bounds__(128)
+    msm_pair_count_kernel(uint32_t *counts, const uint32_t *keys, size_t m, uint32_t empty) {
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, half = (m + 1) / 2;
+    const size_t i0 = t * KP, i1 = i0 + KP < half ? i0 + KP : half;
+    uint32_t c = 0;
+    for (size_t i = i0; i < i1; i++) {
+        const uint32_t ka = keys[2 * i];
+        if (ka == empty)
+            break; /* EMPTY keys sort last */
+        const uint32_t kb = 2 * i + 1 < m ? keys[2 * i + 1] : empty;
+        c += kb == ka || kb == empty ? 1 : 2;
+    }
+    counts[t] = c;
+}
+
+/*
+ * The pairing itself: thread t writes its outputs from offs[t] on, keys to okeys and points to
+ * out. In: entry e is point points[vals[e] & 0x7fffffff], negated when bit 31 of vals[e] is
+ * set, or with vals NULL points[e] itself. A pair of equal keys goes through Montgomery's
+ * trick as in msm_affine_pairs_kernel (one inversion a thread, running products at pref[j·T
+ * + t]; infinity, P = Q and P = −Q inside the batch); a sum at infinity stays in the output,
+ * where the accumulation skips it.
+ */
+template <class A, unsigned KP>
+__global__ void __launch_bounds__(128)
+    msm_pair_kernel(uint32_t *okeys, A *out, const uint32_t *offs, const uint32_t *keys,
+                    const uint32_t *vals, const A *points, size_t m, uint32_t empty,
+                    decltype(A::x) *pref) {
+    typedef decltype(A::x) F;
+    const size_t T = (size_t)gridDim.x * blockDim.x, half = (m + 1) / 2;
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t i0 = t * KP, i1 = i0 + KP < half ? i0 + KP : half;
+    if (i0 >= i1)
+        return;
+    auto point = [&](size_t e) {
+        if (vals == nullptr)
+            return A::load_ro(points + e);
+        const uint32_t v = vals[e];
+        A p = A::load_ro(points + (v & 0x7fffffffu));
+        if (v >> 31)
+            p.y = p.y.neg();
+        return p;
+    };
+    F *const my = pref + t;
+    F acc = F::one();
+    uint32_t pos = offs[t];
+    size_t end = i0;
+    for (size_t i = i0; i < i1; i++) {
+        const uint32_t ka = keys[2 * i];
+        if (ka == empty)
+            break;
+        end = i + 1;
+        const uint32_t kb = 2 * i + 1 < m ? keys[2 * i + 1] : empty;
+        if (kb == ka) {
+            int mode;
+            const F d = affine_denominator(point(2 * i), point(2 * i + 1), &mode);
+            acc.store(my + (i - i0) * T);
+            acc = fmul(acc, d);
+            pos += 1;
+        } else {
+            pos += kb == empty ? 1 : 2;
+        }
+    }
+    F inv = acc.inv();
+    for (size_t i = end; i-- > i0;) {
+        const uint32_t ka = keys[2 * i];
+        const uint32_t kb = 2 * i + 1 < m ? keys[2 * i + 1] : empty;
+        const A a = point(2 * i);
+        if (kb == ka) {
+            const A b = point(2 * i + 1);
+            int mode;
+            const F d = affine_denominator(a, b, &mode);
+            const F dinv = fmul(inv, F::load(my + (i - i0) * T));
+            inv = fmul(inv, d);
+            const A r = affine_finish(a, b, mode, dinv);
+            pos--;
+            okeys[pos] = ka;
+            r.x.store(&out[pos].x);
+            r.y.store(&out[pos].y);
+            continue;
+        }
+        if (kb != empty) {
+            const A b = point(2 * i + 1);
+            pos--;
+            okeys[pos] = kb;
+            b.x.store(&out[pos].x);
+            b.y.store(&out[pos].y);
+        }
+        pos--;
+        okeys[pos] = ka;
+        a.x.store(&out[pos].x);
+        a.y.store(&out[pos].y);
+    }
+}
+
 /* Stores a finished run, or writes it to a partial slot; see the DESIGN block. */
 template <class X>
 __device__ __forceinline__ void msm_store_bucket(X *buckets, uint32_t key, uint32_t empty,
@@ -336,14 +442,15 @@ __global__ void __launch_bounds__(BLOCK, MINB)
     bool first_run = true, front_done = false, back_done = false;
     X acc = X::inf();
     if (first_key != empty) {
-        uint32_t k = first_key, v = vals[begin];
+        /* vals NULL: entry e is points[e] (what msm_pair_kernel leaves). */
+        uint32_t k = first_key, v = vals != nullptr ? vals[begin] : (uint32_t)begin;
         msm_prefetch_point(&stage[0][threadIdx.x], points + (v & 0x7fffffffu));
         for (size_t e = begin; e < end; e++) {
             /* Entry e + 1's indices; a key of `empty` past the end starts no copy. */
             uint32_t kn = empty, vn = 0;
             if (e + 1 < end) {
                 kn = keys[e + 1];
-                vn = vals[e + 1];
+                vn = vals != nullptr ? vals[e + 1] : (uint32_t)(e + 1);
             }
             if (k != cur) {
                 if (first_run && open_front) {
