@@ -224,9 +224,10 @@ std::atomic<unsigned> msm_forced_minb{0}, msm_forced_l0{0};
  * buckets average MSM_PAIR_MIN_RUN entries or more (shorter runs leave too few pairs).
  * Off by default: measured slower for G1 on the H200 (run 47, 2^26 uniform with scratch held:
  * 410 ms without, 429 with one level, 436 with two), slightly faster for G2 (2^24: 383, 370,
- * 366). A level's two passes gather each pair's points at random twice, so a pair costs
- * about what the two mixed additions it replaces do; and the scratch grows by ~0.8 of the
- * entries' points (the 16 GiB partition needs more batches: 1.71 → 2.63 s).
+ * 366). A pair saves one mixed addition of the chains but its two passes gather its points
+ * at random twice, and with the count and scan passes it costs more than it saves; and the
+ * scratch grows by ~0.8 of the entries' points (the 16 GiB partition needs more batches:
+ * 1.71 → 2.63 s).
  */
 #define MSM_PAIR_LEVELS 0
 #define MSM_PAIR_MAX_LEVELS 3
@@ -696,12 +697,14 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
         const typename GR::A *apts = d_pts;
         const uint32_t *avals = sv;
         uint32_t *akeys = sk;
-        if (pair_levels > 0 && q.m0 >= (size_t)MSM_PAIR_MIN_RUN * nw * p->half)
+        bool pairing = pair_levels > 0 && q.m0 >= (size_t)MSM_PAIR_MIN_RUN * nw * p->half;
+        if (pairing) {
             CZK_TRY(
                 msm_pair_make(&pp, &q, sizeof(typename GR::A), sizeof(decltype(GR::A::x)), err));
-        /* Levels only where the layout (sized for the worst case) holds this group's. */
-        if (pair_levels > 0 && q.m0 >= (size_t)MSM_PAIR_MIN_RUN * nw * p->half &&
-            pp.total <= l->pair) {
+            /* Only where the layout (sized for the worst case) holds this group's levels. */
+            pairing = pp.total <= l->pair;
+        }
+        if (pairing) {
             size_t m = q.m0;
             for (unsigned lev = 0; lev < pair_levels; lev++) {
                 const size_t T = msm_pair_threads(m);
