@@ -3,14 +3,15 @@
 # through the device tool with gpu-bin in the carry list; build czk_gpu_test and bench_engine
 # first, as tools/gpu_run.sh says). Prints a short summary; full logs under $OUT.
 #
-#   sh tools/gpu_session.sh [checks] [partition] [msm] [engine] [memcheck]
+#   sh tools/gpu_session.sh [checks] [partition] [msm] [engine] [memcheck] [rates]
 #
-# With no argument it runs all five, in this order:
+# With no argument it runs the first five, in this order (rates only when named):
 #   checks     the quick GPU-against-CPU checks (tools/gpu_run.sh --quick), ~1 min
 #   partition  the 2^27 PoRep-shaped partition (all paths, witness pinned and packed), ~2.5 min
 #   msm        MSM G1 2^20..2^27 and G2 tables with the per-step profile, ~1 min
 #   engine     bench_engine at 2^22 (32 jobs of 4 partitions, 2 workers a device), ~1 min
 #   memcheck   compute-sanitizer memcheck over the quick checks at small sizes, ~4 min
+#   rates      the arithmetic rates (mixed additions, products, inversions), ~30 s
 # Exit status: the number of steps that failed.
 set -u
 cd "$(dirname "$0")/.."
@@ -58,8 +59,15 @@ for s in $steps; do
         echo "memcheck: rc=$rc, $(grep -c '^ok' "$out/memcheck.log") ok"
         grep -E 'ERROR SUMMARY' "$out/memcheck.log"
         ;;
+    rates)
+        CZK_GPU_TEST_CHECKS=0 CZK_GPU_TEST_QUICK=1 CZK_GPU_TEST_ADDRATE=1 timeout 120 \
+            gpu-bin/czk_gpu_test >"$out/rates.log" 2>&1
+        rc=$?
+        echo "rates: rc=$rc"
+        grep -E '^kernel|L2 table|chain|inv' "$out/rates.log"
+        ;;
     *)
-        echo "gpu_session.sh: unknown step $s (checks, partition, msm, engine, memcheck)"
+        echo "gpu_session.sh: unknown step $s (checks, partition, msm, engine, memcheck, rates)"
         rc=2
         ;;
     esac
