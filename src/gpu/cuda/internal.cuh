@@ -160,7 +160,8 @@ int czk__gpu_msm_last_profile(const czk_gpu *g, czk__gpu_msm_profile *out);
  * Device bytes the driver may reserve for the MSM kernels' local memory: it sizes that per
  * resident thread (the largest kernel's local bytes times the device's resident threads),
  * outside any allocation of ours, so the planner's budget must leave it out. The batch-affine
- * levels' running products are by far the largest (msm.cuh, msm_affine_pairs_kernel).
+ * levels (msm.cuh, msm_affine_pairs_kernel) keep their running products in the MSM scratch
+ * so that this stays small (~19 MiB on an H200).
  */
 int czk__gpu_msm_local_bytes(const czk_gpu *g, size_t *bytes, czk_err *err);
 

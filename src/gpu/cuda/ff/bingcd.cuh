@@ -81,8 +81,8 @@ CZK_BINGCD_FN uint32_t bingcd_mask(bool c) {
 }
 
 /*
- * r = (x·f + y·g) as N + 1 limbs of two's complement (x, y < 2^(32N) unsigned, |f|, |g| <=
- * 2^30): |x·f + y·g| < 2^(32N + 31), so the top limb holds the sign and the high bits.
+ * r = (x·f + y·g) as N + 1 limbs of two's complement (x, y < 2^(32N) unsigned, |f| + |g| <=
+ * 2^30): |x·f + y·g| < 2^(32N + 30), so the top limb holds the sign and the high bits.
  */
 template <int N>
 CZK_BINGCD_FN void bingcd_comb(uint32_t r[N + 1], const uint32_t x[N], const uint32_t y[N],

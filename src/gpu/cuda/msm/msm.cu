@@ -641,7 +641,7 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     czk_cuda::msm_levels<X> lv;
     char *pair_base;
     msm_pair_parts pp;
-    const unsigned pair_levels = l->pair > 0 ? msm_pair_levels() : 0;
+    unsigned pair_levels = l->pair > 0 ? msm_pair_levels() : 0;
 
     keys = (uint32_t *)cur;
     cur += l->pairs;
@@ -661,6 +661,14 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     area = (X *)cur;
     cur += l->segments;
     pair_base = cur; /* l->pair bytes (msm_pair_make's parts), when the levels are on */
+
+    /* The pairing levels' buffers, once, for the plan's largest group (every group's fit
+     * them); none when the layout, sized for the worst case, does not hold them. */
+    if (pair_levels > 0) {
+        CZK_TRY(msm_pair_make(&pp, p, sizeof(typename GR::A), sizeof(decltype(GR::A::x)), err));
+        if (pp.total > l->pair)
+            pair_levels = 0;
+    }
 
     /* 1-4 per group of windows: digits, one sort of the group's (bucket, point) pairs,
      * balanced accumulation into the (global) buckets. With several groups the profile's
@@ -697,14 +705,7 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
         const typename GR::A *apts = d_pts;
         const uint32_t *avals = sv;
         uint32_t *akeys = sk;
-        bool pairing = pair_levels > 0 && q.m0 >= (size_t)MSM_PAIR_MIN_RUN * nw * p->half;
-        if (pairing) {
-            CZK_TRY(
-                msm_pair_make(&pp, &q, sizeof(typename GR::A), sizeof(decltype(GR::A::x)), err));
-            /* Only where the layout (sized for the worst case) holds this group's levels. */
-            pairing = pp.total <= l->pair;
-        }
-        if (pairing) {
+        if (pair_levels > 0 && q.m0 >= (size_t)MSM_PAIR_MIN_RUN * nw * p->half) {
             size_t m = q.m0;
             for (unsigned lev = 0; lev < pair_levels; lev++) {
                 const size_t T = msm_pair_threads(m);

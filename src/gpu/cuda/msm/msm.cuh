@@ -209,16 +209,15 @@ __device__ __forceinline__ A affine_finish(const A &a, const A &b, int mode,
  * One level of a pairwise sum in affine coordinates, its additions batched by Montgomery's
  * trick: out[i] = in[2i] + in[2i + 1] for i < m/2, and out[m/2] = in[m − 1] when m is odd;
  * with idx, in[j] is points[idx[j]] (the first level of the ones' sum). Thread t adds pairs
- * t·K .. t·K + K − 1 with one inversion: the running products of the denominators go to a
- * local array on the way up, the inverse of their product comes back down, two products a
- * pair. A pair costs 6 products (1 up, 2 down, λ, λ², y) and 1/K of an inversion (~70 Fp
- * products by the binary GCD, bingcd.cuh; Fermat's ~490 made this slower than XYZZ chains):
- * a thread's lanes cannot share one (each lane pays the whole inversion's time), so only a
- * large K pays (GPU.md §4.3), which a flat sum of millions of points allows and a bucket of a
- * few dozen does not. The K running products go to `pref` (K·T entries for T threads, from
- * the MSM's scratch): a local array would be local memory, which the driver reserves for every
- * resident thread of the device (K·96 bytes × 270 K threads on an H200 for G2), outside the
- * planner's arena.
+ * t·K .. t·K + K − 1 with one inversion: the running products of the denominators go to
+ * `pref` on the way up, the inverse of their product comes back down, two products a pair. A pair
+ * costs 6 products (1 up, 2 down, λ, λ², y) and 1/K of an inversion (~70 Fp products by the binary
+ * GCD, bingcd.cuh; Fermat's ~490 made this slower than XYZZ chains): a thread's lanes cannot share
+ * one (each lane pays the whole inversion's time), so only a large K pays (GPU.md §4.3), which a
+ * flat sum of millions of points allows and a bucket of a few dozen does not. The K running
+ * products go to `pref` (K·T entries for T threads, from the MSM's scratch): a local array would be
+ * local memory, which the driver reserves for every resident thread of the device (K·96 bytes × 270
+ * K threads on an H200 for G2), outside the planner's arena.
  */
 template <class A, unsigned K>
 __global__ void __launch_bounds__(128)
