@@ -26,6 +26,9 @@
  * Environment: CZK_TEST_SEED (default: time), OUT (also write $OUT/gpu_test.log),
  * CZK_GPU_TEST_QUICK=1 (skip timings), CZK_GPU_TEST_MAX_NTT / CZK_GPU_TEST_MAX_MSM /
  * CZK_GPU_TEST_MAX_H (largest lg timed; MAX_MSM also bounds the G2 checks, 2^20 at most),
+ * CZK_GPU_TEST_MIN_NTT / CZK_GPU_TEST_MIN_MSM (smallest lg timed, 20 by default: one size
+ * alone, for a profiler; the NTT and MSM tables run between cudaProfilerStart and
+ * cudaProfilerStop, so `ncu --profile-from-start off` sees only them),
  * CZK_GPU_TEST_BIG=1, CZK_GPU_TEST_THREADS (CPU threads, default all),
  * CZK_GPU_MSM_PROFILE=1 (the MSM steps of every timed row), CZK_GPU_TEST_SWEEP=1 (G1 at
  * 2^24 over windows c = 12..22), CZK_GPU_MSM_C (a fixed window for every MSM),
@@ -44,6 +47,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <cuda_profiler_api.h>
 
 #include "curve/g1.h"
 #include "curve/g2.h"
@@ -1170,6 +1175,7 @@ static unsigned env_unsigned(const char *name, unsigned dflt) {
 
 static void bench_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     unsigned maxlg = env_unsigned("CZK_GPU_TEST_MAX_NTT", 27);
+    unsigned minlg = env_unsigned("CZK_GPU_TEST_MIN_NTT", 20);
     const size_t tile = (size_t)1 << 20;
     czk_fr *h = (czk_fr *)czk_malloc(tile * sizeof(czk_fr));
     czk_fr g;
@@ -1181,7 +1187,7 @@ static void bench_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     fill_fr(pool, h, tile, czk_rng_u64(rng), 0);
     say("\n== NTT timings (ms, median of 5, CUDA events, data on the device) ==\n");
     say("%-4s %10s %10s %10s %10s\n", "lg", "fwd", "inv", "coset fwd", "coset inv");
-    for (unsigned lg = 20; lg <= maxlg; lg++) {
+    for (unsigned lg = minlg < 20 ? 20 : minlg; lg <= maxlg; lg++) {
         size_t n = (size_t)1 << lg, bytes = n * sizeof(czk_fr);
         void *d = NULL;
         czk_err err = {0, {0}};
@@ -1337,6 +1343,7 @@ static void bench_msm(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     unsigned maxlg =
         env_unsigned("CZK_GPU_TEST_MAX_MSM", env_unsigned("CZK_GPU_TEST_BIG", 0) ? 27 : 24);
     unsigned mixlg = maxlg > 26 ? maxlg : 26, toplg, g2lg;
+    unsigned minlg = env_unsigned("CZK_GPU_TEST_MIN_MSM", 20);
     int sweep = env_unsigned("CZK_GPU_TEST_SWEEP", 0) == 1;
     size_t nmax;
     czk_err err = {0, {0}};
@@ -1387,9 +1394,9 @@ static void bench_msm(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     }
     say("%-3s %-6s %-10s %10s %10s %10s %10s  %s\n", "", "n", "scalars", "ms", "min", "arena",
         "Mpts/s", "runs agree");
-    for (unsigned lg = 20; lg <= maxlg && rc == CZK_OK; lg++)
+    for (unsigned lg = minlg; lg <= maxlg && rc == CZK_OK; lg++)
         rc = bench_row<tg1>(gpu, dp, ds, lg, "uniform");
-    for (unsigned lg = 24; lg <= mixlg && rc == CZK_OK; lg += 2)
+    for (unsigned lg = minlg > 24 ? 26 : 24; lg <= mixlg && rc == CZK_OK; lg += 2)
         rc = bench_row<tg1>(gpu, dp, dm, lg, "PoRep-mix");
     if (sweep && rc == CZK_OK) {
         say("\n== MSM G1 window sweep at 2^24 (ms, median of 5) ==\n%-4s %10s %10s\n", "c",
@@ -1437,7 +1444,7 @@ static void bench_msm(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
         fail("msm G2 inputs", rc, &err);
         goto out;
     }
-    for (unsigned lg = 20; lg <= g2lg && rc == CZK_OK; lg++)
+    for (unsigned lg = minlg; lg <= g2lg && rc == CZK_OK; lg++)
         rc = bench_row<tg2>(gpu, dp, ds, lg, "uniform");
 out:
     czk_gpu_free(gpu, dp, nmax * (p2 != NULL ? sizeof(czk_g2_affine) : sizeof(czk_g1_affine)));
@@ -2381,8 +2388,13 @@ int main(void) {
             if (env_unsigned("CZK_GPU_TEST_BIG", 0))
                 bench_partition(27, 0, pool, &rng);
         }
+        /* The tables alone for `ncu --profile-from-start off` (no-ops without a profiler). */
+        if (cudaProfilerStart() != cudaSuccess)
+            say("cudaProfilerStart failed (ignored)\n");
         bench_ntt(gpu, pool, &rng);
         bench_msm(gpu, pool, &rng);
+        if (cudaProfilerStop() != cudaSuccess)
+            say("cudaProfilerStop failed (ignored)\n");
     }
     bench_msm_tuning(gpu, pool, &rng);
     say("\ndevice memory: %zu bytes held at exit, peak %zu\n", czk_gpu_mem_in_use(gpu),
