@@ -27,7 +27,8 @@
  * CZK_GPU_TEST_QUICK=1 (skip timings), CZK_GPU_TEST_MAX_NTT / CZK_GPU_TEST_MAX_MSM /
  * CZK_GPU_TEST_MAX_H (largest lg timed; MAX_MSM also bounds the G2 checks, 2^20 at most),
  * CZK_GPU_TEST_MIN_NTT / CZK_GPU_TEST_MIN_MSM (smallest lg timed, 20 by default: one size
- * alone for a profiler),
+ * alone, for a profiler; the NTT and MSM tables run between cudaProfilerStart and
+ * cudaProfilerStop, so `ncu --profile-from-start off` sees only them),
  * CZK_GPU_TEST_BIG=1, CZK_GPU_TEST_THREADS (CPU threads, default all),
  * CZK_GPU_MSM_PROFILE=1 (the MSM steps of every timed row), CZK_GPU_TEST_SWEEP=1 (G1 at
  * 2^24 over windows c = 12..22), CZK_GPU_MSM_C (a fixed window for every MSM),
@@ -288,24 +289,19 @@ static const char *kind_name(czk_gpu_ntt_kind k) {
 
 /* ---- field products against the CPU ------------------------------------------------------ */
 
-/* The device's Montgomery products, each against czk_fp_mul / czk_fr_mul in test_field. */
-#define FIELD_PRODUCTS 6
-static const char *const field_product_names[FIELD_PRODUCTS] = {
-    "mul_kara", "sqr_kara", "mul_cios", "mul_cios(a, a)", "operator*", "sqr"};
-
-/* out[6i .. 6i + 5]: field_product_names's products of a_i and b_i (squares: of a_i). */
+/*
+ * out[4i .. 4i + 3] = mul_wide(a_i, b_i), a_i.sqr_wide(), a_i·b_i (operator*), a_i.sqr(): the
+ * device's Montgomery products, each against czk_fp_mul / czk_fr_mul in test_field.
+ */
 template <class F> __global__ void field_check_kernel(F *out, const F *a, const F *b, unsigned n) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     const F x = a[i], y = b[i];
-    F *o = out + (size_t)FIELD_PRODUCTS * i;
-    o[0] = F::mul_kara(x, y);
-    o[1] = F::sqr_kara(x);
-    o[2] = F::mul_cios(x, y);
-    o[3] = F::mul_cios(x, x);
-    o[4] = x * y;
-    o[5] = x.sqr();
+    out[4 * i] = F::mul_wide(x, y);
+    out[4 * i + 1] = x.sqr_wide();
+    out[4 * i + 2] = x * y;
+    out[4 * i + 3] = x.sqr();
 }
 
 /* out[i] = a[i]^(−1) (0 for 0): the binary GCD (inv) or Fermat (inv_fermat, its fallback). */
@@ -437,8 +433,7 @@ template <class T> static size_t field_edges(typename T::host *out) {
 /*
  * The device's products against the CPU's on every pair of edge values (field_edges), the
  * edges against random elements, random pairs, and random elements whose 32-bit limbs are
- * all ones at random places: Karatsuba's and CIOS's products and squares (mul_wide and
- * sqr_wide are one pair of them), operator* and sqr, each bit for bit equal to
+ * all ones at random places: mul_wide, sqr_wide, operator* and sqr, each bit for bit equal to
  * czk_fp_mul / czk_fr_mul (of a and b, and of a and a).
  */
 template <class T> static void test_field_t(czk_gpu *gpu, czk_rng *rng) {
@@ -450,13 +445,12 @@ template <class T> static void test_field_t(czk_gpu *gpu, czk_rng *rng) {
     const size_t ne = field_edges<T>(edges);
     const size_t n = ne * ne + 2 * ne * 64 + nr + nones;
     H *a = (H *)czk_malloc(n * sizeof(H)), *b = (H *)czk_malloc(n * sizeof(H));
-    const int np = FIELD_PRODUCTS;
-    H *got = (H *)czk_malloc(np * n * sizeof(H));
+    H *got = (H *)czk_malloc(4 * n * sizeof(H));
     void *da = NULL, *db = NULL, *dout = NULL;
     czk_err err = {0, {0}};
-    size_t k = 0, bad[FIELD_PRODUCTS] = {0}, first[FIELD_PRODUCTS] = {0};
+    size_t k = 0, bad[4] = {0, 0, 0, 0}, first[4] = {0, 0, 0, 0};
     int rc = CZK_ENOMEM;
-    const char *const *what = field_product_names;
+    static const char *const what[4] = {"mul_wide", "sqr_wide", "operator*", "sqr"};
 
     if (a == NULL || b == NULL || got == NULL || ne > ne_max) {
         fail("host allocation", CZK_ENOMEM, NULL);
@@ -495,7 +489,7 @@ template <class T> static void test_field_t(czk_gpu *gpu, czk_rng *rng) {
     if (rc == CZK_OK)
         rc = czk_gpu_alloc(gpu, &db, n * sizeof(H), &err);
     if (rc == CZK_OK)
-        rc = czk_gpu_alloc(gpu, &dout, np * n * sizeof(H), &err);
+        rc = czk_gpu_alloc(gpu, &dout, 4 * n * sizeof(H), &err);
     if (rc == CZK_OK)
         rc = czk_gpu_upload(gpu, da, a, n * sizeof(H), &err);
     if (rc == CZK_OK)
@@ -507,7 +501,7 @@ template <class T> static void test_field_t(czk_gpu *gpu, czk_rng *rng) {
             rc = czk_err_set(&err, CZK_ECUDA, "field check kernel failed");
     }
     if (rc == CZK_OK)
-        rc = czk_gpu_download(gpu, got, dout, np * n * sizeof(H), &err);
+        rc = czk_gpu_download(gpu, got, dout, 4 * n * sizeof(H), &err);
     if (rc != CZK_OK) {
         fail("field check", rc, &err);
         goto out;
@@ -516,12 +510,12 @@ template <class T> static void test_field_t(czk_gpu *gpu, czk_rng *rng) {
         H ab, aa;
         T::mul(&ab, &a[i], &b[i]);
         T::mul(&aa, &a[i], &a[i]);
-        const H *want[FIELD_PRODUCTS] = {&ab, &aa, &ab, &aa, &ab, &aa};
-        for (int c = 0; c < np; c++)
-            if (memcmp(&got[np * i + c], want[c], sizeof(H)) != 0 && bad[c]++ == 0)
+        const H *want[4] = {&ab, &aa, &ab, &aa};
+        for (int c = 0; c < 4; c++)
+            if (memcmp(&got[4 * i + c], want[c], sizeof(H)) != 0 && bad[c]++ == 0)
                 first[c] = i;
     }
-    for (int c = 0; c < np; c++) {
+    for (int c = 0; c < 4; c++) {
         if (bad[c] == 0) {
             check(1, "%s %s: %zu products (%zu edge pairs) equal the CPU's", T::name(), what[c], n,
                   ne * ne);
@@ -564,14 +558,14 @@ template <class T> static void test_field_t(czk_gpu *gpu, czk_rng *rng) {
 out:
     czk_gpu_free(gpu, da, n * sizeof(H));
     czk_gpu_free(gpu, db, n * sizeof(H));
-    czk_gpu_free(gpu, dout, np * n * sizeof(H));
+    czk_gpu_free(gpu, dout, 4 * n * sizeof(H));
     czk_free(a);
     czk_free(b);
     czk_free(got);
 }
 
 static void test_field(czk_gpu *gpu, czk_rng *rng) {
-    say("\n== field products (device Karatsuba, CIOS, operator*, sqr) vs CPU ==\n");
+    say("\n== field products (device mul_wide, sqr_wide, operator*, sqr) vs CPU ==\n");
     test_field_t<field_fp>(gpu, rng);
     test_field_t<field_fr>(gpu, rng);
 }
@@ -1521,10 +1515,10 @@ template <class F> __device__ __forceinline__ F fpmul_input(const czk_cuda::g1_a
 
 /*
  * k rounds of NC independent dependent chains a_j <- a_j·b per thread (Montgomery, F = Fp or
- * Fr): MODE 1 mul_wide (what the curve formulas and the NTT use), 2 mul_cios (the pair-layout
- * CIOS that mul_wide replaced), 0 operator*. Inputs come from the table's x-coordinates.
+ * Fr): mul_wide (WIDE, what the curve formulas and the NTT use) or operator*. Inputs come
+ * from the table's x-coordinates.
  */
-template <class F, unsigned BLOCK, unsigned MINB, unsigned NC, int MODE>
+template <class F, unsigned BLOCK, unsigned MINB, unsigned NC, bool WIDE>
 __global__ void __launch_bounds__(BLOCK, MINB)
     fpmul_kernel(uint32_t *sink, const czk_cuda::g1_affine_t *table, unsigned k) {
     const uint32_t mask = (1u << ADDRATE_LG) - 1, tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -1537,7 +1531,7 @@ __global__ void __launch_bounds__(BLOCK, MINB)
     for (unsigned i = 0; i < k; i++) {
 #pragma unroll
         for (unsigned j = 0; j < NC; j++)
-            a[j] = MODE == 1 ? F::mul_wide(a[j], b) : MODE == 2 ? F::mul_cios(a[j], b) : a[j] * b;
+            a[j] = WIDE ? F::mul_wide(a[j], b) : a[j] * b;
     }
 #pragma unroll
     for (unsigned j = 0; j < NC; j++)
@@ -1587,14 +1581,14 @@ static void bench_addrate(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
         {addrate_kernel<512, 1, true>, 512, 1, 1, 512, "mixed add, L2 table"},
         {addrate_kernel<128, 1, false>, 128, 1, 1, 512, "mixed add, registers"},
         {addrate_kernel<128, 4, false>, 128, 4, 1, 512, "mixed add, registers"},
-        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 1, 1>, 256, 1, 1, 8192, "Fp mul_wide, 1 chain"},
-        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 4, 1>, 256, 1, 4, 2048, "Fp mul_wide, 4 chains"},
-        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 4, 2>, 256, 1, 4, 2048, "Fp mul_cios, 4 chains"},
-        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 4, 0>, 256, 1, 4, 2048, "Fp operator*, 4 chains"},
-        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 1, 1>, 256, 1, 1, 8192, "Fr mul_wide, 1 chain"},
-        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 4, 1>, 256, 1, 4, 2048, "Fr mul_wide, 4 chains"},
-        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 4, 2>, 256, 1, 4, 2048, "Fr mul_cios, 4 chains"},
-        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 1, 0>, 256, 1, 1, 8192, "Fr operator*, 1 chain"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 1, true>, 256, 1, 1, 8192, "Fp mul_wide, 1 chain"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 4, true>, 256, 1, 4, 2048, "Fp mul_wide, 4 chains"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 1, false>, 256, 1, 1, 8192, "Fp operator*, 1 chain"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 1, 4, false>, 256, 1, 4, 2048, "Fp operator*, 4 chains"},
+        {fpmul_kernel<czk_cuda::fp_t, 256, 2, 4, false>, 256, 2, 4, 2048, "Fp operator*, 4 chains"},
+        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 1, true>, 256, 1, 1, 8192, "Fr mul_wide, 1 chain"},
+        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 4, true>, 256, 1, 4, 2048, "Fr mul_wide, 4 chains"},
+        {fpmul_kernel<czk_cuda::fr_t, 256, 1, 1, false>, 256, 1, 1, 8192, "Fr operator*, 1 chain"},
         {fpinv_kernel<czk_cuda::fp_t, false>, 128, 1, 1, 32, "Fp inv (binary GCD)"},
         {fpinv_kernel<czk_cuda::fp_t, true>, 128, 1, 1, 8, "Fp inv_fermat"},
     };

@@ -14,7 +14,7 @@
  * t + a·b_i + m·p < 2p·2^32 < 2^(32(N+1)) because 2p < 2^(32N) for both primes, so the
  * chains never carry out of the top limb. One conditional subtraction ends the product.
  *
- * mul_cios runs the same rows on the same integers
+ * mul_wide (what the curve formulas and the NTT use) runs the same rows on the same integers
  * in a layout made for sm_90's 64-bit multiply-add (IMAD.WIDE.U32 with carry in and out: one
  * instruction for a·b_j's low and high halves, on an aligned register pair). A row's products
  * come in two kinds, a_j·b_i for even j at limbs j, j + 1 and for odd j at limbs j, j + 1,
@@ -29,7 +29,7 @@
  * the conditional subtraction follows. The old one-accumulator form (pairs at odd positions
  * of one array) cost a register move per product: 784 against 432 SASS per Fp product.
  *
- * No carry is lost in mul_cios: at every point of row i, x + 2^32·y is a partial sum of
+ * No carry is lost in mul_wide: at every point of row i, x + 2^32·y is a partial sum of
  * t + a·b_i + m·p < 2^32·2p ≤ 2^(32(N+1)) (all terms non-negative, t < 2p as in CIOS), so
  * 2^32·y < 2^(32(N+1)) and y < 2^(32N): the chains that end at y[N − 1] carry out of nothing,
  * which is why their tops drop the flag, while x's chains, which end at limb N − 1 of t, pass
@@ -38,21 +38,7 @@
  * operator* after every row and the same fully reduced result, bit for bit; any Montgomery
  * reduction would give it too, as (a·b + M·p)/R with the unique M < R, M ≡ −a·b·p^-1 mod R.
  *
- * Karatsuba (mul_kara, sqr_kara; what mul_wide and sqr_wide are unless CZK_GPU_MUL_KARA=0).
- * On sm_90 the 32×32 → 64-bit multiply-adds run on the FMA-heavy pipe only, two cycles each,
- * while additions go to the ALU pipe: ncu on the MSM's accumulation (2^24, G1) showed the
- * heavy pipe 83 % busy, the ALU pipe 18 % and the issue slots 31 %. So a multiplication saved
- * is worth several additions, which is what Karatsuba trades. With halves a = a0 + 2^(32H)·a1
- * (H = N/2), a·b = a0·b0 + 2^(32H)·((a0 + a1)(b0 + b1) − a0·b0 − a1·b1) + 2^(32N)·a1·b1: three
- * H×H products in the pair layout above (prod_rows: mul_row's rows without reduction, a
- * finished limb leaving each row), 3N²/4 multiplications instead of N², then the
- * reduction's N rows over the low half of the 2N-limb product (redc_wide). The reduction
- * itself cannot be split so: each row's m depends on the rows before it. sm_90 SASS per
- * product (tools/sass_count.sh): Fp 278 → 242 IMAD.WIDE and 74 → 189 IADD3; the G1 mixed
- * addition 4,694 → 4,082 IMAD.WIDE. A squaring is three half products with the middle one
- * doubled by a shift. mul_cios keeps the one-pass CIOS in pair layout, for comparison.
- *
- * mul_cios(a, a) as a squaring: a dedicated squaring (cross products once, doubled, plus the
+ * sqr_wide is mul_wide(a, a). A dedicated squaring (cross products once, doubled, plus the
  * squares, then N reduction rows on 2N limbs) saves N(N − 1)/2 of the N² products a·b_i, but
  * the doubling, the third term and the 2N-limb reduction in this pair layout need about as
  * many adds and carry fix-ups in SASS as the products it saves (one instruction each).
@@ -132,10 +118,10 @@ __device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) 
 /* ---- the two fields -------------------------------------------------------------------- */
 
 /*
- * Fr's −r^-1 mod 2^32 = 2^32 − 1 as mul_cios and redc_wide read it: from constant memory (a uniform
+ * Fr's −r^-1 mod 2^32 = 2^32 − 1 as mul_wide reads it: from constant memory (a uniform
  * register, loaded once per kernel), not as an immediate. Knowing m = t[0]·PINV = −t[0],
  * ptxas rewrites the low halves of m·r_j as t[0]·(−r_j) and so splits every 64-bit
- * multiply-add of the reduction into IMAD and IMAD.HI: 288 SASS for one Fr mul_cios against
+ * multiply-add of the reduction into IMAD and IMAD.HI: 288 SASS for one Fr mul_wide against
  * 240 with the value hidden (sm_90, tools/sass_count.sh).
  */
 static __constant__ uint32_t fr_pinv_opaque = 0xffffffffu;
@@ -403,7 +389,7 @@ template <class P> struct __align__(16) mont_t {
     }
 
     /*
-     * The pair primitives of mul_cios and prod_rows (see the DESIGN block). x(j) is a limb of the
+     * The pair primitives of mul_wide (see the DESIGN block). x(j) is a limb of the
      * multiplicand (a lambda: a's limbs, or p's as immediates), y one 32-bit multiplier,
      * and the products x(S)·y, x(S + 2)·y, ... land as 64-bit (low, high) pairs on adjacent
      * limbs 2k, 2k + 1 of one accumulator, the pattern ptxas turns into one IMAD.WIDE.U32(.X)
@@ -434,24 +420,24 @@ template <class P> struct __align__(16) mont_t {
                                                  : madc_hi(x(S + 2 * k), y, acc[2 * k + 1]);
         }
     }
-    /* mad_pairs_shr: acc = (acc >> 64) + the K products x(S)·y, ..., taking the flag at
+    /* mad_pairs_shr: acc = (acc >> 64) + the N/2 products x(S)·y, ..., taking the flag at
      * acc[0] (the carry of the add before it); the chain's carry out is known to be zero.
      * acc[0] is zero and acc[1] was added elsewhere (mul_row). In place: acc[2k + 2] and
      * acc[2k + 3] are read before they are written. */
-    template <int S, int K = N / 2, class X>
+    template <int S, class X>
     __device__ __forceinline__ static void mad_pairs_shr(uint32_t * acc, X x, uint32_t y) {
 #pragma unroll
-        for (int k = 0; k < K; k++) {
-            const uint32_t lo = k < K - 1 ? acc[2 * k + 2] : 0u;
-            const uint32_t hi = k < K - 1 ? acc[2 * k + 3] : 0u;
+        for (int k = 0; k < N / 2; k++) {
+            const uint32_t lo = k < N / 2 - 1 ? acc[2 * k + 2] : 0u;
+            const uint32_t hi = k < N / 2 - 1 ? acc[2 * k + 3] : 0u;
             acc[2 * k] = madc_lo_cc(x(S + 2 * k), y, lo);
             acc[2 * k + 1] =
-                k < K - 1 ? madc_hi_cc(x(S + 2 * k), y, hi) : madc_hi(x(S + 2 * k), y, hi);
+                k < N / 2 - 1 ? madc_hi_cc(x(S + 2 * k), y, hi) : madc_hi(x(S + 2 * k), y, hi);
         }
     }
 
     /*
-     * One row of mul_cios (the DESIGN block): t += a·b_i, then t += m·p with m = t[0]·PINV,
+     * One row of mul_wide (the DESIGN block): t += a·b_i, then t += m·p with m = t[0]·PINV,
      * then t /= 2^32. On entry t = x + y/2^32 (y[0] = 0, the limb the previous row cleared);
      * the sum is x + 2^32·y, and the next row's t is y + x/2^32 (x[0] = 0), so the caller
      * swaps x and y each row. FIRST: t = 0 on entry, x and y are written, not read.
@@ -479,8 +465,8 @@ template <class P> struct __align__(16) mont_t {
      * a·b·R^-1 mod p, fully reduced, bit for bit operator* (see the DESIGN block: the same rows
      * on the same integers, in two accumulators merged once at the end). N even (both fields).
      */
-    __device__ __forceinline__ static mont_t mul_cios(const mont_t &a, const mont_t &b) {
-        static_assert(N % 2 == 0, "mul_cios pairs limbs");
+    __device__ __forceinline__ static mont_t mul_wide(const mont_t &a, const mont_t &b) {
+        static_assert(N % 2 == 0, "mul_wide pairs limbs");
         uint32_t e[N], o[N];
         auto al = [&a](int j) { return a.l[j]; };
         mul_row<true>(e, o, al, b.l[0]);
@@ -491,190 +477,6 @@ template <class P> struct __align__(16) mont_t {
                 mul_row<false>(e, o, al, b.l[i + 1]);
         }
         return merge(e, o);
-    }
-
-    /*
-     * Karatsuba (see the DESIGN block's last part). prod_row: one row of a plain H-limb
-     * product in mul_row's pair layout, t += u·v_i with t = x + 2^32·y on exit; the caller
-     * takes x[0] (a finished limb of the product) and swaps x and y, as mul_cios does after
-     * a reduction made x[0] zero (mad_pairs_shr never reads y[0]).
-     */
-    template <int H, class U>
-    __device__ __forceinline__ static void prod_row(uint32_t * x, uint32_t * y, U ul, uint32_t vi) {
-        x[0] = add_cc(x[0], y[1]);
-        mad_pairs_shr<1, H / 2>(y, ul, vi);
-        mad_pairs<0, H / 2, false, true>(x, ul, vi);
-        y[H - 1] = addc(y[H - 1], 0);
-    }
-
-    /* r[0 .. 2H) = u·v for H-limb integers (H even; u as limbs ul(j), v as an array). */
-    template <int H, class U>
-    __device__ __forceinline__ static void prod_rows(uint32_t * r, U ul, const uint32_t *v) {
-        uint32_t e[H], o[H];
-        mul_pairs<0, H / 2>(e, ul, v[0]);
-        mul_pairs<1, H / 2>(o, ul, v[0]);
-        r[0] = e[0];
-#pragma unroll
-        for (int i = 1; i < H; i += 2) {
-            prod_row<H>(o, e, ul, v[i]);
-            r[i] = o[0];
-            if (i + 1 < H) {
-                prod_row<H>(e, o, ul, v[i + 1]);
-                r[i + 1] = e[0];
-            }
-        }
-        /* H even: the last row's x was o; the high half is e + (o >> 32). */
-        r[H] = add_cc(e[0], o[1]);
-#pragma unroll
-        for (int j = 1; j < H - 1; j++)
-            r[H + j] = addc_cc(e[j], o[j + 1]);
-        r[2 * H - 1] = addc(e[H - 1], 0);
-    }
-
-    /*
-     * t[0 .. 2N) += mid·2^(32·N/2) where mid = pm + top·2^(32N) (N + 1 limbs); the sum is a
-     * product below 2^(64N), so nothing carries out of t[2N − 1].
-     */
-    __device__ __forceinline__ static void kara_add_mid(uint32_t t[2 * N], const uint32_t pm[N],
-                                                        uint32_t top) {
-        constexpr int H = N / 2;
-        t[H] = add_cc(t[H], pm[0]);
-#pragma unroll
-        for (int j = 1; j < N; j++)
-            t[H + j] = addc_cc(t[H + j], pm[j]);
-        t[H + N] = addc_cc(t[H + N], top);
-#pragma unroll
-        for (int j = H + N + 1; j < 2 * N - 1; j++)
-            t[j] = addc_cc(t[j], 0);
-        t[2 * N - 1] = addc(t[2 * N - 1], 0);
-    }
-
-    /*
-     * Montgomery reduction of the full product t = a·b < p² (2N limbs): with T = T_lo +
-     * 2^(32N)·T_hi, (T + M·p)/R = T_hi + (T_lo + M·p)/R, and the second term comes from N
-     * reduction rows over T_lo alone (mul_row without the a·b_i half). It is at most p, and
-     * T_hi < p²/R < p/2 for both primes, so the sum is below 2p: one conditional subtraction.
-     */
-    template <bool FIRST>
-    __device__ __forceinline__ static void redc_row(uint32_t x[N], uint32_t y[N]) {
-        auto pl = [](int j) { return P::mod(j); };
-        if (FIRST) {
-            const uint32_t m = x[0] * P::pinv();
-            mul_pairs<1, N / 2>(y, pl, m);
-            mad_pairs<0, N / 2, false, true>(x, pl, m); /* x[0] becomes 0 */
-        } else {
-            x[0] = add_cc(x[0], y[1]);
-            /* A multiplication leaves the carry flag alone: mad_pairs_shr takes it. */
-            const uint32_t m = x[0] * P::pinv();
-            mad_pairs_shr<1>(y, pl, m);
-            mad_pairs<0, N / 2, false, true>(x, pl, m);
-        }
-        y[N - 1] = addc(y[N - 1], 0);
-    }
-
-    __device__ __forceinline__ static mont_t redc_wide(const uint32_t t[2 * N]) {
-        uint32_t e[N], o[N];
-#pragma unroll
-        for (int j = 0; j < N; j++)
-            e[j] = t[j];
-        redc_row<true>(e, o);
-#pragma unroll
-        for (int i = 1; i < N; i += 2) {
-            redc_row<false>(o, e);
-            if (i + 1 < N)
-                redc_row<false>(e, o);
-        }
-        /* U = e + (o >> 32), then U + T_hi < 2p < 2^(32N). */
-        e[0] = add_cc(e[0], o[1]);
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            e[j] = addc_cc(e[j], o[j + 1]);
-        e[N - 1] = addc(e[N - 1], 0);
-        e[0] = add_cc(e[0], t[N]);
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            e[j] = addc_cc(e[j], t[N + j]);
-        e[N - 1] = addc(e[N - 1], t[2 * N - 1]);
-        return reduce_once(e);
-    }
-
-    /*
-     * a·b·R^-1 mod p by one level of Karatsuba on the halves a = a0 + 2^(32H)·a1 (H = N/2):
-     * a0·b0, a1·b1 and (a0 + a1)(b0 + b1) are three H×H products (3N²/4 multiplications
-     * against N²), the middle one with the halves' carry bits added back; then redc_wide.
-     */
-    __device__ __forceinline__ static mont_t mul_kara(const mont_t &a, const mont_t &b) {
-        constexpr int H = N / 2;
-        uint32_t t[2 * N], pm[N], sa[H], sb[H];
-        prod_rows<H>(
-            t, [&a](int j) { return a.l[j]; }, b.l);
-        prod_rows<H>(
-            t + N, [&a](int j) { return a.l[H + j]; }, b.l + H);
-        sa[0] = add_cc(a.l[0], a.l[H]);
-#pragma unroll
-        for (int j = 1; j < H; j++)
-            sa[j] = addc_cc(a.l[j], a.l[H + j]);
-        const uint32_t ca = addc(0, 0);
-        sb[0] = add_cc(b.l[0], b.l[H]);
-#pragma unroll
-        for (int j = 1; j < H; j++)
-            sb[j] = addc_cc(b.l[j], b.l[H + j]);
-        const uint32_t cb = addc(0, 0);
-        prod_rows<H>(
-            pm, [&sa](int j) { return sa[j]; }, sb);
-        /* (sa + ca·2^(32H))(sb + cb·2^(32H)) = sa·sb + 2^(32H)(ca·sb + cb·sa) + ca·cb·2^(32N). */
-        const uint32_t ma = 0u - ca, mb = 0u - cb;
-        uint32_t top = ca & cb;
-        pm[H] = add_cc(pm[H], sb[0] & ma);
-#pragma unroll
-        for (int j = 1; j < H; j++)
-            pm[H + j] = addc_cc(pm[H + j], sb[j] & ma);
-        top = addc(top, 0);
-        pm[H] = add_cc(pm[H], sa[0] & mb);
-#pragma unroll
-        for (int j = 1; j < H; j++)
-            pm[H + j] = addc_cc(pm[H + j], sa[j] & mb);
-        top = addc(top, 0);
-        /* mid = that − a0·b0 − a1·b1 = a0·b1 + a1·b0 >= 0. */
-        pm[0] = sub_cc(pm[0], t[0]);
-#pragma unroll
-        for (int j = 1; j < N; j++)
-            pm[j] = subc_cc(pm[j], t[j]);
-        top = subc(top, 0);
-        pm[0] = sub_cc(pm[0], t[N]);
-#pragma unroll
-        for (int j = 1; j < N; j++)
-            pm[j] = subc_cc(pm[j], t[N + j]);
-        top = subc(top, 0);
-        kara_add_mid(t, pm, top);
-        return redc_wide(t);
-    }
-
-    /* a²·R^-1 mod p: a0², a1² and a0·a1, the middle term doubled by a shift. */
-    __device__ __forceinline__ static mont_t sqr_kara(const mont_t &a) {
-        constexpr int H = N / 2;
-        uint32_t t[2 * N], pm[N];
-        prod_rows<H>(
-            t, [&a](int j) { return a.l[j]; }, a.l);
-        prod_rows<H>(
-            t + N, [&a](int j) { return a.l[H + j]; }, a.l + H);
-        prod_rows<H>(
-            pm, [&a](int j) { return a.l[j]; }, a.l + H);
-        const uint32_t top = pm[N - 1] >> 31;
-#pragma unroll
-        for (int j = N - 1; j > 0; j--)
-            pm[j] = __funnelshift_l(pm[j - 1], pm[j], 1);
-        pm[0] <<= 1;
-        kara_add_mid(t, pm, top);
-        return redc_wide(t);
-    }
-
-#ifndef CZK_GPU_MUL_KARA
-#define CZK_GPU_MUL_KARA 1
-#endif
-    /* The product the curve formulas and the NTT use: Karatsuba, or CIOS in pair layout. */
-    __device__ __forceinline__ static mont_t mul_wide(const mont_t &a, const mont_t &b) {
-        return CZK_GPU_MUL_KARA ? mul_kara(a, b) : mul_cios(a, b);
     }
 
     /* t = e + (o >> 32) (o[0] = 0), then reduce_once: t < 2p < 2^(32N), no carry out. */
@@ -688,7 +490,7 @@ template <class P> struct __align__(16) mont_t {
     }
 
     __device__ __forceinline__ mont_t sqr_wide() const {
-        return CZK_GPU_MUL_KARA ? sqr_kara(*this) : mul_cios(*this, *this);
+        return mul_wide(*this, *this);
     }
 
     __device__ __forceinline__ mont_t &operator*=(const mont_t &b) {
