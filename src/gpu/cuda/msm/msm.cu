@@ -1116,17 +1116,38 @@ int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, c
     return msm_run<msm_g2>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, err);
 }
 
+/* Every MSM kernel of group GR (and the acc variants of G1), as cudaFuncGetAttributes takes. */
+template <class GR> static size_t msm_kernels(const void **fns) {
+    typedef typename GR::A A;
+    typedef typename GR::X X;
+    size_t k = 0;
+    fns[k++] = (const void *)czk_cuda::msm_affine_pairs_kernel<A, 64>;
+    fns[k++] = (const void *)czk_cuda::msm_affine_pairs_kernel<A, 32>;
+    fns[k++] = (const void *)czk_cuda::msm_pair_kernel<A, MSM_PAIR_K>;
+    fns[k++] = (const void *)czk_cuda::msm_sum_ones_kernel<A, X>;
+    fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 1>;
+    fns[k++] = (const void *)czk_cuda::msm_acc_partials_kernel<X>;
+    fns[k++] = (const void *)czk_cuda::msm_window_segments_kernel<X>;
+    fns[k++] = (const void *)czk_cuda::msm_window_reduce_kernel<X>;
+    fns[k++] = (const void *)czk_cuda::msm_window_combine_kernel<X>;
+    if constexpr (sizeof(A) == 96) {
+        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 2>;
+        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 3>;
+        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 4>;
+        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 256, 1>;
+        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 256, 2>;
+    }
+    return k;
+}
+
 int czk__gpu_msm_local_bytes(const czk_gpu *g, size_t *bytes, czk_err *err) {
     int rc = CZK_OK, threads = 0;
-    size_t most = 0;
-    const void *fns[] = {
-        (const void *)czk_cuda::msm_affine_pairs_kernel<msm_g1::A, 64>,
-        (const void *)czk_cuda::msm_affine_pairs_kernel<msm_g1::A, 32>,
-        (const void *)czk_cuda::msm_affine_pairs_kernel<msm_g2::A, 64>,
-        (const void *)czk_cuda::msm_affine_pairs_kernel<msm_g2::A, 32>,
-    };
+    size_t most = 0, n = 0;
+    const void *fns[32];
+    n = msm_kernels<msm_g1>(fns);
+    n += msm_kernels<msm_g2>(fns + n);
     *bytes = 0;
-    for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+    for (size_t i = 0; i < n; i++) {
         cudaFuncAttributes fa;
         CZK_CUDA_TRY(err, cudaFuncGetAttributes(&fa, fns[i]));
         most = fa.localSizeBytes > most ? fa.localSizeBytes : most;
