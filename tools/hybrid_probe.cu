@@ -1,0 +1,262 @@
+/*
+ * hybrid_probe: an Fp Montgomery product with a·b on the FP64 pipe and the reduction on the
+ * integer multiply-adds, against mont.cuh's CIOS (fp_t::mul_wide), bit for bit and in rate.
+ *
+ * Why: the MSM and the NTT are bound by the FMA-heavy pipe that issues IMAD.WIDE
+ * (BENCHMARKS.md runs 50, 53), and tools/pipe_probe.cu measured (run 54) that the FP64 pipe
+ * multiplies beside it. Here a and b go to eight 48-bit limbs held in doubles; each of the 64
+ * limb products is split exactly by two FMA (rounding toward zero against 2^100 leaves
+ * floor(a_i·b_j / 2^48)·2^48; a second FMA gives the remainder below 2^48), and the halves
+ * are summed per 48-bit column in doubles, exactly: a column gets at most 16 terms below 2^48.
+ * The 16 columns become 24 32-bit limbs of T = a·b by integer shifts and adds, and CIOS's
+ * reduction rows (m·p only, mont.cuh's pair layout) reduce T: (T_lo + M·p)/R + T_hi < 2p,
+ * then one conditional subtraction, the same fully reduced result as any Montgomery product.
+ *
+ * A research probe, not used by the library. Build (the GPU machine runs it as built here):
+ *   nvcc -O3 -arch=sm_90 -std=c++17 -Isrc -o hybrid_probe tools/hybrid_probe.cu
+ * Exit status: 0 when every hybrid product equals CIOS's, 1 otherwise or on a CUDA error, 77
+ * without a device.
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpu/cuda/ff/mont.cuh"
+
+using czk_cuda::fp_t;
+
+#define CHECK(x)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));    \
+            return 1;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+#define MAGIC52 0x4330000000000000ULL /* the bits of 2^52 */
+
+/* Eight 48-bit limbs of a 384-bit value (12 32-bit limbs), each exact in a double. */
+__device__ __forceinline__ void to48(const uint32_t l[12], double d[8]) {
+#pragma unroll
+    for (int m = 0; m < 4; m++) {
+        const uint64_t c0 = (uint64_t)l[3 * m] | ((uint64_t)(l[3 * m + 1] & 0xffffu) << 32);
+        const uint64_t c1 = (uint64_t)(l[3 * m + 1] >> 16) | ((uint64_t)l[3 * m + 2] << 16);
+        d[2 * m] = __longlong_as_double((long long)(c0 | MAGIC52)) - 4503599627370496.0;
+        d[2 * m + 1] = __longlong_as_double((long long)(c1 | MAGIC52)) - 4503599627370496.0;
+    }
+}
+
+/* t[0 .. 24) = a·b by DFMA (see the top). */
+__device__ __forceinline__ void prod_fp64(const fp_t &a, const fp_t &b, uint32_t t[24]) {
+    const double c100 = 1267650600228229401496703205376.0; /* 2^100 */
+    const double inv48 = 3.552713678800501e-15;            /* 2^-48 */
+    double A[8], B[8], col[16];
+    to48(a.l, A);
+    to48(b.l, B);
+#pragma unroll
+    for (int k = 0; k < 16; k++)
+        col[k] = 0.0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            const double h = __fma_rz(A[i], B[j], c100); /* 2^100 + floor(ab/2^48)·2^48 */
+            const double nh = c100 - h;                  /* −floor(ab/2^48)·2^48, exact */
+            const double lo = __fma_rn(A[i], B[j], nh);  /* ab mod 2^48, exact */
+            col[i + j] += lo;
+            col[i + j + 1] = __fma_rn(nh, -inv48, col[i + j + 1]); /* + floor(ab/2^48) */
+        }
+    }
+    /* Column k (< 2^52) sits at bit 48k: even columns at limb 3m (k = 2m) and odd ones at bit
+     * 16 of limb 3m + 1 (k = 2m + 1) never overlap among themselves, so T = (even columns) +
+     * (odd columns) in one carry chain, each column's integer read from its double's mantissa. */
+    uint64_t c[16];
+#pragma unroll
+    for (int k = 0; k < 16; k++)
+        c[k] = (uint64_t)__double_as_longlong(col[k] + 4503599627370496.0) & 0xfffffffffffffULL;
+    t[0] = (uint32_t)c[0];
+    t[1] = czk_cuda::add_cc((uint32_t)(c[0] >> 32), (uint32_t)c[1] << 16);
+    t[2] = czk_cuda::addc_cc((uint32_t)(c[1] >> 16), 0);
+#pragma unroll
+    for (int m = 1; m < 8; m++) {
+        t[3 * m] = czk_cuda::addc_cc((uint32_t)c[2 * m], (uint32_t)(c[2 * m - 1] >> 48));
+        t[3 * m + 1] = czk_cuda::addc_cc((uint32_t)(c[2 * m] >> 32), (uint32_t)c[2 * m + 1] << 16);
+        t[3 * m + 2] = m < 7 ? czk_cuda::addc_cc((uint32_t)(c[2 * m + 1] >> 16), 0)
+                             : czk_cuda::addc((uint32_t)(c[2 * m + 1] >> 16), 0);
+    }
+}
+
+/* One reduction row of CIOS in mont.cuh's pair layout (t += m·p, m = t[0]·PINV, t /= 2^32). */
+template <bool FIRST> __device__ __forceinline__ void redc_row(uint32_t x[12], uint32_t y[12]) {
+    auto pl = [](int j) { return czk_cuda::fp_params::mod(j); };
+    if (FIRST) {
+        const uint32_t m = x[0] * czk_cuda::fp_params::pinv();
+        fp_t::mul_pairs<1, 6>(y, pl, m);
+        fp_t::mad_pairs<0, 6, false, true>(x, pl, m);
+    } else {
+        x[0] = czk_cuda::add_cc(x[0], y[1]);
+        const uint32_t m = x[0] * czk_cuda::fp_params::pinv(); /* leaves the carry flag */
+        fp_t::mad_pairs_shr<1>(y, pl, m);
+        fp_t::mad_pairs<0, 6, false, true>(x, pl, m);
+    }
+    y[11] = czk_cuda::addc(y[11], 0);
+}
+
+__device__ __forceinline__ fp_t mul_hybrid(const fp_t &a, const fp_t &b) {
+    uint32_t t[24], e[12], o[12];
+    prod_fp64(a, b, t);
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        e[j] = t[j];
+    redc_row<true>(e, o);
+#pragma unroll
+    for (int i = 1; i < 12; i += 2) {
+        redc_row<false>(o, e);
+        if (i + 1 < 12)
+            redc_row<false>(e, o);
+    }
+    /* U = e + (o >> 32) <= p, then U + T_hi < 2p. */
+    e[0] = czk_cuda::add_cc(e[0], o[1]);
+#pragma unroll
+    for (int j = 1; j < 11; j++)
+        e[j] = czk_cuda::addc_cc(e[j], o[j + 1]);
+    e[11] = czk_cuda::addc(e[11], 0);
+    e[0] = czk_cuda::add_cc(e[0], t[12]);
+#pragma unroll
+    for (int j = 1; j < 11; j++)
+        e[j] = czk_cuda::addc_cc(e[j], t[12 + j]);
+    e[11] = czk_cuda::addc(e[11], t[23]);
+    return fp_t::reduce_once(e);
+}
+
+/* out[2i] = hybrid(a_i, b_i), out[2i + 1] = CIOS(a_i, b_i). */
+__global__ void check_kernel(fp_t *out, const fp_t *a, const fp_t *b, unsigned n) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        out[2 * i] = mul_hybrid(a[i], b[i]);
+        out[2 * i + 1] = fp_t::mul_wide(a[i], b[i]);
+    }
+}
+
+/* NC chains a_j <- a_j·b per thread, k steps: HYBRID or CIOS. */
+template <bool HYBRID, int NC>
+__global__ void __launch_bounds__(256, 1)
+    rate_kernel(uint32_t *sink, const fp_t *in, unsigned n, unsigned k) {
+    const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+    fp_t a[NC];
+    const fp_t b = in[(tid * 7u + 3u) % n];
+#pragma unroll
+    for (int j = 0; j < NC; j++)
+        a[j] = in[(tid + 977u * j) % n];
+    for (unsigned s = 0; s < k; s++) {
+#pragma unroll
+        for (int j = 0; j < NC; j++)
+            a[j] = HYBRID ? mul_hybrid(a[j], b) : fp_t::mul_wide(a[j], b);
+    }
+    uint32_t h = 0;
+#pragma unroll
+    for (int j = 0; j < NC; j++)
+        for (int i = 0; i < 12; i++)
+            h ^= a[j].l[i];
+    atomicXor(sink, h);
+}
+
+static uint64_t rng_state = 0x243f6a8885a308d3ULL;
+static uint32_t rng32(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+/* Random x < p: the top limb below p's (0x1a0111ea). */
+static void random_fp(fp_t *x, int edge) {
+    for (int i = 0; i < 12; i++)
+        x->l[i] = edge == 1 ? 0xffffffffu : edge == 2 ? 0u : rng32();
+    x->l[11] = edge == 1 ? 0x1a0111e9u : x->l[11] % 0x1a0111eau;
+}
+
+template <bool HYBRID, int NC>
+static int time_rate(const fp_t *d_in, unsigned n, uint32_t *d_sink, int sms, double *rate,
+                     int *regs) {
+    cudaFuncAttributes fa;
+    int per_sm = 0;
+    CHECK(cudaFuncGetAttributes(&fa, rate_kernel<HYBRID, NC>));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rate_kernel<HYBRID, NC>, 256, 0));
+    *regs = fa.numRegs;
+    const unsigned grid = (unsigned)(per_sm * sms), steps = 2048;
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    rate_kernel<HYBRID, NC><<<grid, 256>>>(d_sink, d_in, n, 16);
+    CHECK(cudaGetLastError());
+    float best = 1e30f;
+    for (int r = 0; r < 3; r++) {
+        float t;
+        CHECK(cudaEventRecord(e0));
+        rate_kernel<HYBRID, NC><<<grid, 256>>>(d_sink, d_in, n, steps);
+        CHECK(cudaEventRecord(e1));
+        CHECK(cudaEventSynchronize(e1));
+        CHECK(cudaEventElapsedTime(&t, e0, e1));
+        best = t < best ? t : best;
+    }
+    *rate = (double)grid * 256 * steps * NC / (best * 1e-3);
+    return 0;
+}
+
+int main(void) {
+    int ndev = 0, sms;
+    cudaDeviceProp prop;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        printf("hybrid_probe: no CUDA device\n");
+        return 77;
+    }
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    sms = prop.multiProcessorCount;
+    const unsigned n = 1u << 18;
+    static fp_t a[1u << 18], b[1u << 18], out[2u << 18];
+    for (unsigned i = 0; i < n; i++) {
+        random_fp(&a[i], i < 3 ? (int)i : 0);
+        random_fp(&b[i], i < 9 ? (int)(i / 3) : 0);
+    }
+    fp_t *da, *db, *dout;
+    uint32_t *sink;
+    CHECK(cudaMalloc(&da, sizeof(a)));
+    CHECK(cudaMalloc(&db, sizeof(b)));
+    CHECK(cudaMalloc(&dout, sizeof(out)));
+    CHECK(cudaMalloc(&sink, 4));
+    CHECK(cudaMemcpy(da, a, sizeof(a), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db, b, sizeof(b), cudaMemcpyHostToDevice));
+    check_kernel<<<n / 256, 256>>>(dout, da, db, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(out, dout, sizeof(out), cudaMemcpyDeviceToHost));
+    unsigned bad = 0, first = 0;
+    for (unsigned i = 0; i < n; i++) {
+        int same = 1;
+        for (int j = 0; j < 12; j++)
+            same &= out[2 * i].l[j] == out[2 * i + 1].l[j];
+        if (!same && bad++ == 0)
+            first = i;
+    }
+    printf("hybrid products: %u of %u differ from CIOS's%s\n", bad, n, bad ? " (first below)" : "");
+    if (bad) {
+        for (int j = 11; j >= 0; j--)
+            printf("%08x", out[2 * first].l[j]);
+        printf(" hybrid\n");
+        for (int j = 11; j >= 0; j--)
+            printf("%08x", out[2 * first + 1].l[j]);
+        printf(" CIOS\n");
+    }
+    double r;
+    int regs;
+    if (time_rate<false, 4>(da, n, sink, sms, &r, &regs) == 0)
+        printf("CIOS (mul_wide), 4 chains   %3d registers  %.3e products/s\n", regs, r);
+    if (time_rate<true, 4>(da, n, sink, sms, &r, &regs) == 0)
+        printf("hybrid FP64+IMAD, 4 chains  %3d registers  %.3e products/s\n", regs, r);
+    if (time_rate<false, 1>(da, n, sink, sms, &r, &regs) == 0)
+        printf("CIOS (mul_wide), 1 chain    %3d registers  %.3e products/s\n", regs, r);
+    if (time_rate<true, 1>(da, n, sink, sms, &r, &regs) == 0)
+        printf("hybrid FP64+IMAD, 1 chain   %3d registers  %.3e products/s\n", regs, r);
+    return bad == 0 ? 0 : 1;
+}
