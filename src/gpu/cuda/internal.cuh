@@ -160,9 +160,11 @@ int czk__gpu_msm_last_profile(const czk_gpu *g, czk__gpu_msm_profile *out);
  * Device bytes the driver may reserve for the MSM kernels' local memory: it sizes that per
  * resident thread (the largest kernel's local bytes times the device's resident threads),
  * outside any allocation of ours, so the planner's budget must leave it out. Every MSM kernel
- * of both groups counts (the pairing levels' too, though they are off by default). The
- * batch-affine levels (msm.cuh, msm_affine_pairs_kernel) keep their running products in the
- * MSM scratch so that this stays small (~19 MiB on an H200).
+ * of both groups counts (the pairing levels' too, though they are off by default): ~305 MiB
+ * on an H200, set by G2's window sums (1,184 bytes a thread of stack: two Fp2 XYZZ points and
+ * the addition's frame do not fit in registers). The batch-affine levels (msm.cuh,
+ * msm_affine_pairs_kernel) keep their running products in the MSM scratch, not in local
+ * memory, where 6 KB a thread would make it 1.8 GB.
  */
 int czk__gpu_msm_local_bytes(const czk_gpu *g, size_t *bytes, czk_err *err);
 
