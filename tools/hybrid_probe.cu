@@ -139,9 +139,9 @@ __global__ void check_kernel(fp_t *out, const fp_t *a, const fp_t *b, unsigned n
     }
 }
 
-/* NC chains a_j <- a_j·b per thread, k steps: HYBRID or CIOS. */
-template <bool HYBRID, int NC>
-__global__ void __launch_bounds__(256, 1)
+/* NC chains a_j <- a_j·b per thread, k steps: HYBRID or CIOS; at least MINB blocks an SM. */
+template <bool HYBRID, int NC, int MINB = 1>
+__global__ void __launch_bounds__(256, MINB)
     rate_kernel(uint32_t *sink, const fp_t *in, unsigned n, unsigned k) {
     const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
     fp_t a[NC];
@@ -177,25 +177,26 @@ static void random_fp(fp_t *x, int edge) {
     x->l[11] = edge == 1 ? 0x1a0111e9u : x->l[11] % 0x1a0111eau;
 }
 
-template <bool HYBRID, int NC>
+template <bool HYBRID, int NC, int MINB = 1>
 static int time_rate(const fp_t *d_in, unsigned n, uint32_t *d_sink, int sms, double *rate,
                      int *regs) {
     cudaFuncAttributes fa;
     int per_sm = 0;
-    CHECK(cudaFuncGetAttributes(&fa, rate_kernel<HYBRID, NC>));
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rate_kernel<HYBRID, NC>, 256, 0));
+    CHECK(cudaFuncGetAttributes(&fa, rate_kernel<HYBRID, NC, MINB>));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rate_kernel<HYBRID, NC, MINB>, 256,
+                                                        0));
     *regs = fa.numRegs;
     const unsigned grid = (unsigned)(per_sm * sms), steps = 2048;
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
-    rate_kernel<HYBRID, NC><<<grid, 256>>>(d_sink, d_in, n, 16);
+    rate_kernel<HYBRID, NC, MINB><<<grid, 256>>>(d_sink, d_in, n, 16);
     CHECK(cudaGetLastError());
     float best = 1e30f;
     for (int r = 0; r < 3; r++) {
         float t;
         CHECK(cudaEventRecord(e0));
-        rate_kernel<HYBRID, NC><<<grid, 256>>>(d_sink, d_in, n, steps);
+        rate_kernel<HYBRID, NC, MINB><<<grid, 256>>>(d_sink, d_in, n, steps);
         CHECK(cudaEventRecord(e1));
         CHECK(cudaEventSynchronize(e1));
         CHECK(cudaEventElapsedTime(&t, e0, e1));
@@ -250,13 +251,21 @@ int main(void) {
     }
     double r;
     int regs;
-    if (time_rate<false, 4>(da, n, sink, sms, &r, &regs) == 0)
-        printf("CIOS (mul_wide), 4 chains   %3d registers  %.3e products/s\n", regs, r);
-    if (time_rate<true, 4>(da, n, sink, sms, &r, &regs) == 0)
-        printf("hybrid FP64+IMAD, 4 chains  %3d registers  %.3e products/s\n", regs, r);
-    if (time_rate<false, 1>(da, n, sink, sms, &r, &regs) == 0)
-        printf("CIOS (mul_wide), 1 chain    %3d registers  %.3e products/s\n", regs, r);
-    if (time_rate<true, 1>(da, n, sink, sms, &r, &regs) == 0)
-        printf("hybrid FP64+IMAD, 1 chain   %3d registers  %.3e products/s\n", regs, r);
+    struct {
+        int (*fn)(const fp_t *, unsigned, uint32_t *, int, double *, int *);
+        const char *what;
+    } rows[] = {
+        {time_rate<false, 4>, "CIOS (mul_wide), 4 chains"},
+        {time_rate<true, 4>, "hybrid FP64+IMAD, 4 chains"},
+        {time_rate<false, 1>, "CIOS (mul_wide), 1 chain"},
+        {time_rate<true, 1>, "hybrid FP64+IMAD, 1 chain"},
+        {time_rate<false, 1, 2>, "CIOS, 1 chain, 2 blocks/SM"},
+        {time_rate<true, 1, 2>, "hybrid, 1 chain, 2 blocks/SM"},
+        {time_rate<true, 1, 3>, "hybrid, 1 chain, 3 blocks/SM"},
+        {time_rate<true, 2, 2>, "hybrid, 2 chains, 2 blocks/SM"},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        if (rows[i].fn(da, n, sink, sms, &r, &regs) == 0)
+            printf("%-32s %3d registers  %.3e products/s\n", rows[i].what, regs, r);
     return bad == 0 ? 0 : 1;
 }
