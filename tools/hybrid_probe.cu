@@ -17,22 +17,13 @@
  * Exit status: 0 when every hybrid product equals CIOS's, 1 otherwise or on a CUDA error, 77
  * without a device.
  */
-#include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "gpu/cuda/ff/mont.cuh"
+#include "probe.cuh"
 
 using czk_cuda::fp_t;
-
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));    \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
 
 #define MAGIC52 0x4330000000000000ULL /* the bits of 2^52 */
 
@@ -164,10 +155,7 @@ __global__ void __launch_bounds__(256, MINB)
 
 static uint64_t rng_state = 0x243f6a8885a308d3ULL;
 static uint32_t rng32(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
+    return (uint32_t)(probe_rng(&rng_state) >> 16);
 }
 
 /* Random x < p: the top limb below p's (0x1a0111ea). */
@@ -207,14 +195,9 @@ static int time_rate(const fp_t *d_in, unsigned n, uint32_t *d_sink, int sms, do
 }
 
 int main(void) {
-    int ndev = 0, sms;
-    cudaDeviceProp prop;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("hybrid_probe: no CUDA device\n");
+    const int sms = probe_sms("hybrid_probe");
+    if (sms == 0)
         return 77;
-    }
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    sms = prop.multiProcessorCount;
     const unsigned n = 1u << 18;
     static fp_t a[1u << 18], b[1u << 18], out[2u << 18];
     for (unsigned i = 0; i < n; i++) {

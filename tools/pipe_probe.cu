@@ -17,19 +17,11 @@
  * Exit status: 0 when the split products are exact, 1 otherwise or on a CUDA error, 77
  * without a device.
  */
-#include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));    \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "probe.cuh"
 
 #define NC 8
 #define STEPS 4096
@@ -85,21 +77,13 @@ __global__ void split_check(double *out, const double *a, const double *b, unsig
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static uint64_t rng(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return probe_rng(&rng_state);
 }
 
 int main(void) {
-    int dev = 0, sms = 0;
-    cudaDeviceProp prop;
-    if (cudaGetDeviceCount(&dev) != cudaSuccess || dev == 0) {
-        printf("pipe_probe: no CUDA device\n");
+    const int sms = probe_sms("pipe_probe");
+    if (sms == 0)
         return 77;
-    }
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    sms = prop.multiProcessorCount;
 
     /* Exactness of the split on edge and random 52-bit operands. */
     const unsigned n = 1u << 16;
