@@ -3,13 +3,14 @@
  * integer multiply-adds, against mont.cuh's CIOS (fp_t::mul_wide), bit for bit and in rate.
  *
  * Why: the MSM and the NTT are bound by the FMA-heavy pipe that issues IMAD.WIDE
- * (BENCHMARKS.md runs 50, 53), and tools/pipe_probe.cu measured (run 54) that the FP64 pipe
- * multiplies beside it. Here a and b go to eight 48-bit limbs held in doubles; each of the 64
- * limb products is split exactly by two FMA (rounding toward zero against 2^100 leaves
- * floor(a_i·b_j / 2^48)·2^48; a second FMA gives the remainder below 2^48), and the halves
- * are summed per 48-bit column in doubles, exactly: a column gets at most 16 terms below 2^48.
- * The 16 columns become 24 32-bit limbs of T = a·b by integer shifts and adds, and CIOS's
- * reduction rows (m·p only, mont.cuh's pair layout) reduce T: (T_lo + M·p)/R + T_hi < 2p,
+ * (BENCHMARKS.md runs 50, 53), while the FP64 pipe sits idle. Result (runs 55-58): exact, and
+ * no faster in any variant (2.60-2.64 against CIOS's 2.71·10^10/s), because on sm_90 DFMA and
+ * IMAD.WIDE share one capacity. Kept as the record of that. Here a and b go to eight 48-bit limbs
+ * held in doubles; each of the 64 limb products is split exactly by two FMA (rounding toward zero
+ * against 2^100 leaves floor(a_i·b_j / 2^48)·2^48; a second FMA gives the remainder below 2^48),
+ * and the halves are summed per 48-bit column in doubles, exactly: a column gets at most 16 terms
+ * below 2^48. The 16 columns become 24 32-bit limbs of T = a·b by integer shifts and adds, and
+ * CIOS's reduction rows (m·p only, mont.cuh's pair layout) reduce T: (T_lo + M·p)/R + T_hi < 2p,
  * then one conditional subtraction, the same fully reduced result as any Montgomery product.
  *
  * A research probe, not used by the library. Build (the GPU machine runs it as built here):
@@ -38,30 +39,25 @@ __device__ __forceinline__ void to48(const uint32_t l[12], double d[8]) {
     }
 }
 
-/* t[0 .. 24) = a·b by DFMA (see the top). */
-__device__ __forceinline__ void prod_fp64(const fp_t &a, const fp_t &b, uint32_t t[24]) {
+/* Row i of a·b by DFMA (see the top): the eight limb products A_i·B_j into the columns. */
+__device__ __forceinline__ void fp64_row(int i, const double A[8], const double B[8],
+                                         double col[16]) {
     const double c100 = 1267650600228229401496703205376.0; /* 2^100 */
     const double inv48 = 3.552713678800501e-15;            /* 2^-48 */
-    double A[8], B[8], col[16];
-    to48(a.l, A);
-    to48(b.l, B);
 #pragma unroll
-    for (int k = 0; k < 16; k++)
-        col[k] = 0.0;
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-#pragma unroll
-        for (int j = 0; j < 8; j++) {
-            const double h = __fma_rz(A[i], B[j], c100); /* 2^100 + floor(ab/2^48)·2^48 */
-            const double nh = c100 - h;                  /* −floor(ab/2^48)·2^48, exact */
-            const double lo = __fma_rn(A[i], B[j], nh);  /* ab mod 2^48, exact */
-            col[i + j] += lo;
-            col[i + j + 1] = __fma_rn(nh, -inv48, col[i + j + 1]); /* + floor(ab/2^48) */
-        }
+    for (int j = 0; j < 8; j++) {
+        const double h = __fma_rz(A[i], B[j], c100); /* 2^100 + floor(ab/2^48)·2^48 */
+        const double nh = c100 - h;                  /* −floor(ab/2^48)·2^48, exact */
+        const double lo = __fma_rn(A[i], B[j], nh);  /* ab mod 2^48, exact */
+        col[i + j] += lo;
+        col[i + j + 1] = __fma_rn(nh, -inv48, col[i + j + 1]); /* + floor(ab/2^48) */
     }
-    /* Column k (< 2^52) sits at bit 48k: even columns at limb 3m (k = 2m) and odd ones at bit
-     * 16 of limb 3m + 1 (k = 2m + 1) never overlap among themselves, so T = (even columns) +
-     * (odd columns) in one carry chain, each column's integer read from its double's mantissa. */
+}
+
+/* The columns (each < 2^52, at bit 48k) as t[0 .. 24). Even columns at limb 3m (k = 2m) and
+ * odd ones at bit 16 of limb 3m + 1 (k = 2m + 1) never overlap among themselves, so T =
+ * (even columns) + (odd columns) in one carry chain, each read from its double's mantissa. */
+__device__ __forceinline__ void fp64_limbs(const double col[16], uint32_t t[24]) {
     uint64_t c[16];
 #pragma unroll
     for (int k = 0; k < 16; k++)
@@ -76,6 +72,20 @@ __device__ __forceinline__ void prod_fp64(const fp_t &a, const fp_t &b, uint32_t
         t[3 * m + 2] = m < 7 ? czk_cuda::addc_cc((uint32_t)(c[2 * m + 1] >> 16), 0)
                              : czk_cuda::addc((uint32_t)(c[2 * m + 1] >> 16), 0);
     }
+}
+
+/* t[0 .. 24) = a·b by DFMA. */
+__device__ __forceinline__ void prod_fp64(const fp_t &a, const fp_t &b, uint32_t t[24]) {
+    double A[8], B[8], col[16];
+    to48(a.l, A);
+    to48(b.l, B);
+#pragma unroll
+    for (int k = 0; k < 16; k++)
+        col[k] = 0.0;
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        fp64_row(i, A, B, col);
+    fp64_limbs(col, t);
 }
 
 /* One reduction row of CIOS in mont.cuh's pair layout (t += m·p, m = t[0]·PINV, t /= 2^32). */
@@ -94,20 +104,19 @@ template <bool FIRST> __device__ __forceinline__ void redc_row(uint32_t x[12], u
     y[11] = czk_cuda::addc(y[11], 0);
 }
 
-__device__ __forceinline__ fp_t mul_hybrid(const fp_t &a, const fp_t &b) {
-    uint32_t t[24], e[12], o[12];
-    prod_fp64(a, b, t);
-#pragma unroll
-    for (int j = 0; j < 12; j++)
-        e[j] = t[j];
-    redc_row<true>(e, o);
-#pragma unroll
-    for (int i = 1; i < 12; i += 2) {
+/* Reduction row r of 12 (x and y swap roles each row, as in mont.cuh's mul_wide). */
+__device__ __forceinline__ void redc_step(int r, uint32_t e[12], uint32_t o[12]) {
+    if (r == 0)
+        redc_row<true>(e, o);
+    else if (r & 1)
         redc_row<false>(o, e);
-        if (i + 1 < 12)
-            redc_row<false>(e, o);
-    }
-    /* U = e + (o >> 32) <= p, then U + T_hi < 2p. */
+    else
+        redc_row<false>(e, o);
+}
+
+/* After the 12 rows: U = e + (o >> 32) <= p, then U + T_hi < 2p, then reduce once. */
+__device__ __forceinline__ fp_t redc_finish(uint32_t e[12], const uint32_t o[12],
+                                            const uint32_t t[24]) {
     e[0] = czk_cuda::add_cc(e[0], o[1]);
 #pragma unroll
     for (int j = 1; j < 11; j++)
@@ -121,17 +130,66 @@ __device__ __forceinline__ fp_t mul_hybrid(const fp_t &a, const fp_t &b) {
     return fp_t::reduce_once(e);
 }
 
-/* out[2i] = hybrid(a_i, b_i), out[2i + 1] = CIOS(a_i, b_i). */
+__device__ __forceinline__ fp_t mul_hybrid(const fp_t &a, const fp_t &b) {
+    uint32_t t[24], e[12], o[12];
+    prod_fp64(a, b, t);
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        e[j] = t[j];
+#pragma unroll
+    for (int r = 0; r < 12; r++)
+        redc_step(r, e, o);
+    return redc_finish(e, o, t);
+}
+
+/*
+ * Software-pipelined pair: the DFMA half of a·b (into tn) interleaved, in source order, with
+ * the IMAD reduction of an earlier product tp (whose result goes to *done): eight DFMA rows
+ * against twelve reduction rows, two rows after an even DFMA row and one after an odd one.
+ */
+__device__ __forceinline__ void mul_hybrid_step(const fp_t &a, const fp_t &b, uint32_t tn[24],
+                                                const uint32_t tp[24], fp_t *done) {
+    double A[8], B[8], col[16];
+    uint32_t e[12], o[12];
+    to48(a.l, A);
+    to48(b.l, B);
+#pragma unroll
+    for (int k = 0; k < 16; k++)
+        col[k] = 0.0;
+#pragma unroll
+    for (int j = 0; j < 12; j++)
+        e[j] = tp[j];
+    int r = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        fp64_row(i, A, B, col);
+        redc_step(r++, e, o);
+        if ((i & 1) == 0)
+            redc_step(r++, e, o);
+    }
+    *done = redc_finish(e, o, tp);
+    fp64_limbs(col, tn);
+}
+
+/* out[3i] = hybrid(a_i, b_i), out[3i + 1] = CIOS(a_i, b_i), out[3i + 2] = a_i·b_i as the
+ * pipelined step completes it (beside the DFMA half of b_i·a_i). */
 __global__ void check_kernel(fp_t *out, const fp_t *a, const fp_t *b, unsigned n) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        out[2 * i] = mul_hybrid(a[i], b[i]);
-        out[2 * i + 1] = fp_t::mul_wide(a[i], b[i]);
+        uint32_t tp[24], tn[24];
+        out[3 * i] = mul_hybrid(a[i], b[i]);
+        out[3 * i + 1] = fp_t::mul_wide(a[i], b[i]);
+        prod_fp64(a[i], b[i], tp);
+        mul_hybrid_step(b[i], a[i], tn, tp, &out[3 * i + 2]);
     }
 }
 
-/* NC chains a_j <- a_j·b per thread, k steps: HYBRID or CIOS; at least MINB blocks an SM. */
-template <bool HYBRID, int NC, int MINB = 1>
+/*
+ * NC chains a_j <- a_j·b per thread, k steps; at least MINB blocks an SM. MODE 0 CIOS, 1 the
+ * hybrid, 2 the hybrid pipelined over pairs of chains (NC even): chain 2q's DFMA half runs
+ * beside the reduction of chain 2q + 1's previous product, and the other way round.
+ */
+template <int MODE, int NC, int MINB = 1>
 __global__ void __launch_bounds__(256, MINB)
     rate_kernel(uint32_t *sink, const fp_t *in, unsigned n, unsigned k) {
     const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -140,10 +198,36 @@ __global__ void __launch_bounds__(256, MINB)
 #pragma unroll
     for (int j = 0; j < NC; j++)
         a[j] = in[(tid + 977u * j) % n];
-    for (unsigned s = 0; s < k; s++) {
+    if constexpr (MODE == 2) {
+        static_assert(NC % 2 == 0, "pipelined chains come in pairs");
+        uint32_t tx[NC / 2][24], ty[NC / 2][24];
 #pragma unroll
-        for (int j = 0; j < NC; j++)
-            a[j] = HYBRID ? mul_hybrid(a[j], b) : fp_t::mul_wide(a[j], b);
+        for (int q = 0; q < NC / 2; q++)
+            prod_fp64(a[2 * q + 1], b, ty[q]);
+        for (unsigned s = 0; s < k; s++) {
+#pragma unroll
+            for (int q = 0; q < NC / 2; q++) {
+                mul_hybrid_step(a[2 * q], b, tx[q], ty[q], &a[2 * q + 1]);
+                mul_hybrid_step(a[2 * q + 1], b, ty[q], tx[q], &a[2 * q]);
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < NC / 2; q++) { /* the last pending products */
+            uint32_t e[12], o[12];
+#pragma unroll
+            for (int j = 0; j < 12; j++)
+                e[j] = ty[q][j];
+#pragma unroll
+            for (int r = 0; r < 12; r++)
+                redc_step(r, e, o);
+            a[2 * q + 1] = redc_finish(e, o, ty[q]);
+        }
+    } else {
+        for (unsigned s = 0; s < k; s++) {
+#pragma unroll
+            for (int j = 0; j < NC; j++)
+                a[j] = MODE == 1 ? mul_hybrid(a[j], b) : fp_t::mul_wide(a[j], b);
+        }
     }
     uint32_t h = 0;
 #pragma unroll
@@ -165,26 +249,26 @@ static void random_fp(fp_t *x, int edge) {
     x->l[11] = edge == 1 ? 0x1a0111e9u : x->l[11] % 0x1a0111eau;
 }
 
-template <bool HYBRID, int NC, int MINB = 1>
+template <int MODE, int NC, int MINB = 1>
 static int time_rate(const fp_t *d_in, unsigned n, uint32_t *d_sink, int sms, double *rate,
                      int *regs) {
     cudaFuncAttributes fa;
     int per_sm = 0;
-    CHECK(cudaFuncGetAttributes(&fa, rate_kernel<HYBRID, NC, MINB>));
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rate_kernel<HYBRID, NC, MINB>, 256,
+    CHECK(cudaFuncGetAttributes(&fa, rate_kernel<MODE, NC, MINB>));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rate_kernel<MODE, NC, MINB>, 256,
                                                         0));
     *regs = fa.numRegs;
     const unsigned grid = (unsigned)(per_sm * sms), steps = 2048;
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
-    rate_kernel<HYBRID, NC, MINB><<<grid, 256>>>(d_sink, d_in, n, 16);
+    rate_kernel<MODE, NC, MINB><<<grid, 256>>>(d_sink, d_in, n, 16);
     CHECK(cudaGetLastError());
     float best = 1e30f;
     for (int r = 0; r < 3; r++) {
         float t;
         CHECK(cudaEventRecord(e0));
-        rate_kernel<HYBRID, NC, MINB><<<grid, 256>>>(d_sink, d_in, n, steps);
+        rate_kernel<MODE, NC, MINB><<<grid, 256>>>(d_sink, d_in, n, steps);
         CHECK(cudaEventRecord(e1));
         CHECK(cudaEventSynchronize(e1));
         CHECK(cudaEventElapsedTime(&t, e0, e1));
@@ -199,7 +283,7 @@ int main(void) {
     if (sms == 0)
         return 77;
     const unsigned n = 1u << 18;
-    static fp_t a[1u << 18], b[1u << 18], out[2u << 18];
+    static fp_t a[1u << 18], b[1u << 18], out[3u << 18];
     for (unsigned i = 0; i < n; i++) {
         random_fp(&a[i], i < 3 ? (int)i : 0);
         random_fp(&b[i], i < 9 ? (int)(i / 3) : 0);
@@ -219,18 +303,17 @@ int main(void) {
     for (unsigned i = 0; i < n; i++) {
         int same = 1;
         for (int j = 0; j < 12; j++)
-            same &= out[2 * i].l[j] == out[2 * i + 1].l[j];
+            same &= out[3 * i].l[j] == out[3 * i + 1].l[j] &&
+                    out[3 * i + 2].l[j] == out[3 * i + 1].l[j];
         if (!same && bad++ == 0)
             first = i;
     }
-    printf("hybrid products: %u of %u differ from CIOS's%s\n", bad, n, bad ? " (first below)" : "");
-    if (bad) {
+    printf("hybrid products (plain and pipelined): %u of %u differ from CIOS's%s\n", bad, n,
+           bad ? " (first below)" : "");
+    for (int w = 0; bad && w < 3; w++) {
         for (int j = 11; j >= 0; j--)
-            printf("%08x", out[2 * first].l[j]);
-        printf(" hybrid\n");
-        for (int j = 11; j >= 0; j--)
-            printf("%08x", out[2 * first + 1].l[j]);
-        printf(" CIOS\n");
+            printf("%08x", out[3 * first + w].l[j]);
+        printf(" %s\n", w == 0 ? "hybrid" : w == 1 ? "CIOS" : "pipelined");
     }
     double r;
     int regs;
@@ -238,14 +321,15 @@ int main(void) {
         int (*fn)(const fp_t *, unsigned, uint32_t *, int, double *, int *);
         const char *what;
     } rows[] = {
-        {time_rate<false, 4>, "CIOS (mul_wide), 4 chains"},
-        {time_rate<true, 4>, "hybrid FP64+IMAD, 4 chains"},
-        {time_rate<false, 1>, "CIOS (mul_wide), 1 chain"},
-        {time_rate<true, 1>, "hybrid FP64+IMAD, 1 chain"},
-        {time_rate<false, 1, 2>, "CIOS, 1 chain, 2 blocks/SM"},
-        {time_rate<true, 1, 2>, "hybrid, 1 chain, 2 blocks/SM"},
-        {time_rate<true, 1, 3>, "hybrid, 1 chain, 3 blocks/SM"},
-        {time_rate<true, 2, 2>, "hybrid, 2 chains, 2 blocks/SM"},
+        {time_rate<0, 4>, "CIOS (mul_wide), 4 chains"},
+        {time_rate<1, 4>, "hybrid FP64+IMAD, 4 chains"},
+        {time_rate<0, 1>, "CIOS (mul_wide), 1 chain"},
+        {time_rate<1, 1>, "hybrid FP64+IMAD, 1 chain"},
+        {time_rate<0, 2>, "CIOS, 2 chains"},
+        {time_rate<1, 2>, "hybrid, 2 chains"},
+        {time_rate<2, 2>, "hybrid pipelined, 2 chains"},
+        {time_rate<2, 2, 2>, "hybrid pipelined, 2 chains, 2/SM"},
+        {time_rate<1, 1, 3>, "hybrid, 1 chain, 3 blocks/SM"},
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
         if (rows[i].fn(da, n, sink, sms, &r, &regs) == 0)
