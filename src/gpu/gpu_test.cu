@@ -1227,27 +1227,30 @@ static void bench_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     czk_free(h);
 }
 
-/* Median and minimum of `runs` (1..5) CUDA-event runs after a warm-up; *same: the results
- * agree; *result (when not NULL): the warm-up's. */
-template <class T>
-static int time_msm(czk_gpu *gpu, const void *dp, const void *ds, size_t n, double *med, double *mn,
-                    int *same, czk_err *err, int runs = 5, typename T::jac *result = NULL) {
-    typename T::jac first, r;
+/*
+ * Median and minimum of `runs` (1..5) CUDA-event runs of call(&r) after an untimed warm-up;
+ * *same &= every result equals *want (or, with want NULL, the warm-up's, left in *first when
+ * that is not NULL).
+ */
+template <class T, class Call>
+static int time_runs(czk_gpu *gpu, Call call, int runs, const typename T::jac *want,
+                     typename T::jac *first, double *med, double *mn, int *same, czk_err *err) {
+    typename T::jac w, r;
     double ms[5];
-    int rc = T::gpu(gpu, &first, (const typename T::aff *)dp, (const czk_fr *)ds, n,
-                    CZK_GPU_MEM_DEVICE, err);
+    int rc = call(&w);
     runs = runs < 1 ? 1 : runs > 5 ? 5 : runs;
-    *same = 1;
-    if (result != NULL)
-        *result = first;
+    if (want == NULL)
+        want = &w;
+    *same &= rc == CZK_OK && T::equal(want, &w);
+    if (first != NULL)
+        *first = w;
     for (int k = 0; k < runs && rc == CZK_OK; k++) {
         rc = czk_gpu_timer_start(gpu, err);
         if (rc == CZK_OK)
-            rc = T::gpu(gpu, &r, (const typename T::aff *)dp, (const czk_fr *)ds, n,
-                        CZK_GPU_MEM_DEVICE, err);
+            rc = call(&r);
         if (rc == CZK_OK)
             rc = czk_gpu_timer_stop(gpu, &ms[k], err);
-        *same &= T::equal(&first, &r);
+        *same &= rc == CZK_OK && T::equal(want, &r);
     }
     if (rc == CZK_OK) {
         qsort(ms, (size_t)runs, sizeof(double), cmp_double);
@@ -1255,6 +1258,19 @@ static int time_msm(czk_gpu *gpu, const void *dp, const void *ds, size_t n, doub
         *mn = ms[0];
     }
     return rc;
+}
+
+/* The public call (device inputs; it allocates and frees its scratch each time), timed as
+ * time_runs says; *same is set, not accumulated; *result: the warm-up's (when not NULL). */
+template <class T>
+static int time_msm(czk_gpu *gpu, const void *dp, const void *ds, size_t n, double *med, double *mn,
+                    int *same, czk_err *err, int runs = 5, typename T::jac *result = NULL) {
+    auto call = [&](typename T::jac *r) {
+        return T::gpu(gpu, r, (const typename T::aff *)dp, (const czk_fr *)ds, n,
+                      CZK_GPU_MEM_DEVICE, err);
+    };
+    *same = 1;
+    return time_runs<T>(gpu, call, runs, NULL, result, med, mn, same, err);
 }
 
 /*
@@ -1267,25 +1283,17 @@ static int time_msm_arena(czk_gpu *gpu, const void *dp, const void *ds, size_t n
                           const typename T::jac *want, int *same, czk_err *err) {
     void *scratch = NULL;
     size_t bytes = 0;
-    double ms[5];
-    typename T::jac r;
+    double mn;
     int rc = T::scratch_exact(gpu, n, &bytes, err);
     if (rc == CZK_OK)
         rc = czk_gpu_alloc(gpu, &scratch, bytes, err);
-    for (int k = -1; k < 5 && rc == CZK_OK; k++) {
-        if (k >= 0)
-            rc = czk_gpu_timer_start(gpu, err);
-        if (rc == CZK_OK)
-            rc = T::run(gpu, &r, dp, ds, n, scratch, bytes, err);
-        if (rc == CZK_OK && k >= 0)
-            rc = czk_gpu_timer_stop(gpu, &ms[k], err);
-        *same &= rc == CZK_OK && T::equal(want, &r);
+    if (rc == CZK_OK) {
+        auto call = [&](typename T::jac *r) {
+            return T::run(gpu, r, dp, ds, n, scratch, bytes, err);
+        };
+        rc = time_runs<T>(gpu, call, 5, want, NULL, med, &mn, same, err);
     }
     czk_gpu_free(gpu, scratch, bytes);
-    if (rc == CZK_OK) {
-        qsort(ms, 5, sizeof(double), cmp_double);
-        *med = ms[2];
-    }
     return rc;
 }
 

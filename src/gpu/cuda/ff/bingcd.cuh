@@ -4,7 +4,8 @@
  * DESIGN. Fermat (x^(p − 2)) costs ~490 Fp products, so a thread that shares one inversion
  * over K additions pays 490/K products an addition on top of the ~6 that batch-affine
  * arithmetic needs, where an XYZZ addition costs ~10: only K in the hundreds pays, and a
- * thread cannot hold hundreds of pending additions. The binary GCD below costs ~20 % of Fermat.
+ * thread cannot hold hundreds of pending additions. The binary GCD below takes a tenth of
+ * Fermat's time on the H200 (~63 Fp products; BENCHMARKS.md run 45).
  *
  * The algorithm is Pornin's ("Optimized Binary GCD for Modular Inversion", IACR ePrint
  * 2020/972, algorithm 2), written here for 32-bit limbs. The binary extended GCD keeps
@@ -25,8 +26,10 @@
  * field's correction, bingcd_corr_fr / bingcd_corr_fp).
  *
  * Plain C++ on 32-bit limbs and 64-bit products (no inline PTX), __host__ __device__, so the
- * CPU test (tests/bingcd_test.cpp) runs the very same code against the CPU field's inverse.
- * Branch-free: every thread of a warp runs the same instructions whatever its value.
+ * CPU test (bingcd_test.cpp, beside this file) runs the very same code against the CPU field's
+ * inverse. Every value takes the same number of rounds and steps; the steps select by masks and
+ * conditional moves, so the threads of a warp stay together (only a round's choice between the
+ * exact and the approximated form of a and b may differ between them).
  */
 #ifndef CZK_GPU_CUDA_FF_BINGCD_CUH
 #define CZK_GPU_CUDA_FF_BINGCD_CUH

@@ -623,6 +623,46 @@ void msm_acc_launch(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *pk, X *
 }
 
 /*
+ * Up to `levels` pairing levels (msm.cuh, msm_pair_kernel) over a group's *m sorted entries
+ * (*keys, *vals, *pts), in pp's buffers at base; on return the three describe the entries the
+ * accumulation is to add (the last level's output: points in place, vals NULL), *m of them.
+ * The count of a level's outputs comes back to the host before the next level (a stream sync a
+ * level: the levels are off by default). All-EMPTY input leaves the entries as they were.
+ */
+template <class A>
+int msm_pair_run(czk_gpu *g, const msm_pair_parts *pp, char *base, unsigned levels, uint32_t empty,
+                 uint32_t **keys, const uint32_t **vals, const A **pts, size_t *m, czk_err *err) {
+    int rc = CZK_OK;
+    uint32_t *counts = (uint32_t *)(base + pp->counts), *offs = (uint32_t *)(base + pp->offs);
+    for (unsigned lev = 0; lev < levels && *m >= 2; lev++) {
+        const size_t T = msm_pair_threads(*m);
+        uint32_t *okeys = (uint32_t *)(base + pp->keys[lev & 1]), total = 0;
+        A *opts = (A *)(base + pp->pts[lev & 1]);
+        size_t scan = pp->total - pp->scan;
+        czk_cuda::msm_pair_count_kernel<MSM_PAIR_K>
+            <<<(unsigned)(T / 128), 128, 0, g->stream>>>(counts, *keys, *m, empty);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_CUDA_TRY(err, cudaMemsetAsync(counts + T, 0, sizeof(uint32_t), g->stream));
+        CZK_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(base + pp->scan, scan, counts, offs,
+                                                        (int)(T + 1), g->stream));
+        czk_cuda::msm_pair_kernel<A, MSM_PAIR_K><<<(unsigned)(T / 128), 128, 0, g->stream>>>(
+            okeys, opts, offs, *keys, *vals, *pts, *m, empty, (decltype(A::x) *)(base + pp->pref));
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_CUDA_TRY(err, cudaMemcpyAsync(&total, offs + T, sizeof(total), cudaMemcpyDeviceToHost,
+                                          g->stream));
+        CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+        if (total == 0) /* every digit was zero: the unpaired (all EMPTY) entries say so too */
+            break;
+        *keys = okeys;
+        *vals = nullptr;
+        *pts = opts;
+        *m = total;
+    }
+out:
+    return rc;
+}
+
+/*
  * Pippenger over the m = p->n points listed in idx (steps 1-5 of msm.cuh); the W window sums
  * are copied to win (host) on the stream, not waited for.
  */
@@ -706,45 +746,8 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
         const uint32_t *avals = sv;
         uint32_t *akeys = sk;
         if (pair_levels > 0 && q.m0 >= (size_t)MSM_PAIR_MIN_RUN * nw * p->half) {
-            size_t m = q.m0;
-            for (unsigned lev = 0; lev < pair_levels; lev++) {
-                const size_t T = msm_pair_threads(m);
-                uint32_t *counts = (uint32_t *)(pair_base + pp.counts);
-                uint32_t *offs = (uint32_t *)(pair_base + pp.offs), total = 0;
-                uint32_t *okeys = (uint32_t *)(pair_base + pp.keys[lev & 1]);
-                typename GR::A *opts = (typename GR::A *)(pair_base + pp.pts[lev & 1]);
-                size_t scan = pp.total - pp.scan;
-                czk_cuda::msm_pair_count_kernel<MSM_PAIR_K>
-                    <<<(unsigned)(T / 128), 128, 0, g->stream>>>(counts, akeys, m, empty);
-                CZK_CUDA_TRY(err, cudaGetLastError());
-                CZK_CUDA_TRY(err, cudaMemsetAsync(counts + T, 0, sizeof(uint32_t), g->stream));
-                CZK_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(pair_base + pp.scan, scan, counts,
-                                                                offs, (int)(T + 1), g->stream));
-                czk_cuda::msm_pair_kernel<typename GR::A, MSM_PAIR_K>
-                    <<<(unsigned)(T / 128), 128, 0, g->stream>>>(
-                        okeys, opts, offs, akeys, avals, apts, m, empty,
-                        (decltype(GR::A::x) *)(pair_base + pp.pref));
-                CZK_CUDA_TRY(err, cudaGetLastError());
-                CZK_CUDA_TRY(err, cudaMemcpyAsync(&total, offs + T, sizeof(total),
-                                                  cudaMemcpyDeviceToHost, g->stream));
-                CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
-                if (total == 0) {
-                    /* Every digit of the group was zero: nothing to accumulate, which the
-                     * unpaired entries (all EMPTY) say as well. */
-                    akeys = sk;
-                    avals = sv;
-                    apts = d_pts;
-                    m = q.m0;
-                    break;
-                }
-                akeys = okeys;
-                avals = nullptr;
-                apts = opts;
-                m = total;
-                if (m < 2)
-                    break;
-            }
-            q.m0 = m;
+            CZK_TRY(msm_pair_run<typename GR::A>(g, &pp, pair_base, pair_levels, empty, &akeys,
+                                                 &avals, &apts, &q.m0, err));
             q.m1 = 2 * div_up(q.m0, q.L0);
             q.m2 = 2 * div_up(q.m1, MSM_L1);
         }
@@ -821,6 +824,10 @@ size_t msm_tree_min(void) {
     return lg == 0 || lg >= 32 ? SIZE_MAX : (size_t)1 << lg;
 }
 
+/* Pairs a thread of the ones' levels: MSM_ONES_K while that still gives 2^15 threads, else
+ * MSM_ONES_K / 2 (a thread's pairs share one inversion, ~70 products). */
+#define MSM_ONES_K 64
+
 /* One batch-affine level, K pairs a thread; pref holds at least m/2 + 128·K field elements
  * (the threads' running products, K each, for a grid rounded up to blocks of 128). */
 template <class A, unsigned K>
@@ -843,19 +850,17 @@ int msm_ones_levels(czk_gpu *g, const A **src, const uint32_t **idx, size_t *m, 
     typedef decltype(A::x) F;
     int rc = CZK_OK;
     const size_t half0 = div_up(*m, 2), quarter0 = div_up(half0, 2);
-    const size_t need = (half0 + quarter0) * sizeof(A) + (*m / 2 + 128 * 64) * sizeof(F);
+    const size_t need = (half0 + quarter0) * sizeof(A) + (*m / 2 + 128 * MSM_ONES_K) * sizeof(F);
     A *ping = (A *)buf, *pong = ping + half0;
     F *pref = (F *)(pong + quarter0);
     if (*m < msm_tree_min() || need > bytes)
         return CZK_OK;
     while (*m >= msm_tree_min()) {
         A *dst = *src == ping ? pong : ping;
-        /* A thread's K pairs share one inversion (~70 products): 64 while that still gives
-         * 2^15 threads, else 32. */
-        if (*m / 2 >= ((size_t)1 << 21))
-            msm_pairs_launch<A, 64>(g, dst, *src, *idx, *m, pref);
+        if (*m / 2 >= ((size_t)MSM_ONES_K << 15))
+            msm_pairs_launch<A, MSM_ONES_K>(g, dst, *src, *idx, *m, pref);
         else
-            msm_pairs_launch<A, 32>(g, dst, *src, *idx, *m, pref);
+            msm_pairs_launch<A, MSM_ONES_K / 2>(g, dst, *src, *idx, *m, pref);
         CZK_CUDA_TRY(err, cudaGetLastError());
         *src = dst;
         *idx = nullptr;
@@ -1121,8 +1126,8 @@ template <class GR> static size_t msm_kernels(const void **fns) {
     typedef typename GR::A A;
     typedef typename GR::X X;
     size_t k = 0;
-    fns[k++] = (const void *)czk_cuda::msm_affine_pairs_kernel<A, 64>;
-    fns[k++] = (const void *)czk_cuda::msm_affine_pairs_kernel<A, 32>;
+    fns[k++] = (const void *)czk_cuda::msm_affine_pairs_kernel<A, MSM_ONES_K>;
+    fns[k++] = (const void *)czk_cuda::msm_affine_pairs_kernel<A, MSM_ONES_K / 2>;
     fns[k++] = (const void *)czk_cuda::msm_pair_kernel<A, MSM_PAIR_K>;
     fns[k++] = (const void *)czk_cuda::msm_sum_ones_kernel<A, X>;
     fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 1>;

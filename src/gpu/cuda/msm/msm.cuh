@@ -286,10 +286,11 @@ __global__ void __launch_bounds__(128)
 }
 
 /*
- * The pairing itself: thread t writes its outputs from offs[t] on, keys to okeys and points to
- * out. In: entry e is point points[vals[e] & 0x7fffffff], negated when bit 31 of vals[e] is
- * set, or with vals NULL points[e] itself. A pair of equal keys goes through Montgomery's
- * trick as in msm_affine_pairs_kernel (one inversion a thread, running products at pref[j·T
+ * The pairing itself: thread t writes its outputs to [offs[t], offs[t + 1]) (offs: the
+ * exclusive scan of the counts, T + 1 entries), keys to okeys and points to out. In: entry e is
+ * point points[vals[e] & 0x7fffffff], negated when bit 31 of vals[e] is set, or with vals NULL
+ * points[e] itself. A pair of equal keys goes through Montgomery's trick as in
+ * msm_affine_pairs_kernel (one inversion a thread, running products at pref[j·T
  * + t]; infinity, P = Q and P = −Q inside the batch); a sum at infinity stays in the output,
  * where the accumulation skips it.
  */
@@ -315,7 +316,8 @@ __global__ void __launch_bounds__(128)
     };
     F *const my = pref + t;
     F acc = F::one();
-    uint32_t pos = offs[t];
+    /* The scan's next entry is where this thread's outputs end; they are written backwards. */
+    uint32_t pos = offs[t + 1];
     size_t end = i0;
     for (size_t i = i0; i < i1; i++) {
         const uint32_t ka = keys[2 * i];
@@ -328,9 +330,6 @@ __global__ void __launch_bounds__(128)
             const F d = affine_denominator(point(2 * i), point(2 * i + 1), &mode);
             acc.store(my + (i - i0) * T);
             acc = fmul(acc, d);
-            pos += 1;
-        } else {
-            pos += kb == empty ? 1 : 2;
         }
     }
     F inv = acc.inv();
