@@ -74,14 +74,20 @@ __device__ __forceinline__ void fp64_limbs(const double col[16], uint32_t t[24])
     }
 }
 
-/* t[0 .. 24) = a·b by DFMA. */
-__device__ __forceinline__ void prod_fp64(const fp_t &a, const fp_t &b, uint32_t t[24]) {
-    double A[8], B[8], col[16];
+/* The DFMA half's start: a and b as 48-bit limbs, the columns cleared. */
+__device__ __forceinline__ void fp64_begin(const fp_t &a, const fp_t &b, double A[8], double B[8],
+                                           double col[16]) {
     to48(a.l, A);
     to48(b.l, B);
 #pragma unroll
     for (int k = 0; k < 16; k++)
         col[k] = 0.0;
+}
+
+/* t[0 .. 24) = a·b by DFMA. */
+__device__ __forceinline__ void prod_fp64(const fp_t &a, const fp_t &b, uint32_t t[24]) {
+    double A[8], B[8], col[16];
+    fp64_begin(a, b, A, B, col);
 #pragma unroll
     for (int i = 0; i < 8; i++)
         fp64_row(i, A, B, col);
@@ -130,9 +136,9 @@ __device__ __forceinline__ fp_t redc_finish(uint32_t e[12], const uint32_t o[12]
     return fp_t::reduce_once(e);
 }
 
-__device__ __forceinline__ fp_t mul_hybrid(const fp_t &a, const fp_t &b) {
-    uint32_t t[24], e[12], o[12];
-    prod_fp64(a, b, t);
+/* The Montgomery reduction of a full product t, row after row. */
+__device__ __forceinline__ fp_t redc_all(const uint32_t t[24]) {
+    uint32_t e[12], o[12];
 #pragma unroll
     for (int j = 0; j < 12; j++)
         e[j] = t[j];
@@ -140,6 +146,12 @@ __device__ __forceinline__ fp_t mul_hybrid(const fp_t &a, const fp_t &b) {
     for (int r = 0; r < 12; r++)
         redc_step(r, e, o);
     return redc_finish(e, o, t);
+}
+
+__device__ __forceinline__ fp_t mul_hybrid(const fp_t &a, const fp_t &b) {
+    uint32_t t[24];
+    prod_fp64(a, b, t);
+    return redc_all(t);
 }
 
 /*
@@ -151,11 +163,7 @@ __device__ __forceinline__ void mul_hybrid_step(const fp_t &a, const fp_t &b, ui
                                                 const uint32_t tp[24], fp_t *done) {
     double A[8], B[8], col[16];
     uint32_t e[12], o[12];
-    to48(a.l, A);
-    to48(b.l, B);
-#pragma unroll
-    for (int k = 0; k < 16; k++)
-        col[k] = 0.0;
+    fp64_begin(a, b, A, B, col);
 #pragma unroll
     for (int j = 0; j < 12; j++)
         e[j] = tp[j];
@@ -212,16 +220,8 @@ __global__ void __launch_bounds__(256, MINB)
             }
         }
 #pragma unroll
-        for (int q = 0; q < NC / 2; q++) { /* the last pending products */
-            uint32_t e[12], o[12];
-#pragma unroll
-            for (int j = 0; j < 12; j++)
-                e[j] = ty[q][j];
-#pragma unroll
-            for (int r = 0; r < 12; r++)
-                redc_step(r, e, o);
-            a[2 * q + 1] = redc_finish(e, o, ty[q]);
-        }
+        for (int q = 0; q < NC / 2; q++) /* the last pending products */
+            a[2 * q + 1] = redc_all(ty[q]);
     } else {
         for (unsigned s = 0; s < k; s++) {
 #pragma unroll
