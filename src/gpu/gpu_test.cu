@@ -29,7 +29,8 @@
  * CZK_GPU_TEST_MIN_NTT / CZK_GPU_TEST_MIN_MSM (smallest lg timed, 20 by default: one size
  * alone, for a profiler; the NTT and MSM tables run between cudaProfilerStart and
  * cudaProfilerStop, so `ncu --profile-from-start off` sees only them),
- * CZK_GPU_TEST_BIG=1, CZK_GPU_TEST_THREADS (CPU threads, default all),
+ * CZK_GPU_TEST_BIG=1 (also NTT checks at lg 25, 27, 28), CZK_GPU_TEST_CHECKS=0 (no checks) or
+ * 2 (the field and NTT checks only), CZK_GPU_TEST_THREADS (CPU threads, default all),
  * CZK_GPU_MSM_PROFILE=1 (the MSM steps of every timed row), CZK_GPU_TEST_SWEEP=1 (G1 at
  * 2^24 over windows c = 12..22), CZK_GPU_MSM_C (a fixed window for every MSM),
  * CZK_GPU_MSM_ACC_MINB / CZK_GPU_MSM_L0 (the accumulation variant and chunk, msm.cu).
@@ -626,10 +627,12 @@ static int ntt_spot_ok(const czk_fr *in, const czk_fr *out, size_t n, czk_gpu_nt
 
 static void test_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     /* Every pass shape: 1-2 (direct DFT), 3-10 (one pass), 11-20 (two), 21-22 (three, the
-     * second pass's twists from a table of ω_N), 23 (the same from a flat table). */
-    const unsigned lgs[] = {1, 2, 3, 5, 9, 10, 11, 13, 14, 17, 18, 20, 21, 22, 23, 25, 27};
+     * second pass's twists from a table of ω_N), 23 (the same from a flat table); with
+     * CZK_GPU_TEST_BIG=1 also 25, 27 and 28 (CZK_GPU_NTT_MAX_LG: a first pass of 10 bits
+     * whose twists need both levels of the power table). */
+    const unsigned lgs[] = {1, 2, 3, 5, 9, 10, 11, 13, 14, 17, 18, 20, 21, 22, 23, 25, 27, 28};
     const size_t n_lgs =
-        sizeof(lgs) / sizeof(lgs[0]) - (env_unsigned("CZK_GPU_TEST_BIG", 0) ? 0 : 2);
+        sizeof(lgs) / sizeof(lgs[0]) - (env_unsigned("CZK_GPU_TEST_BIG", 0) ? 0 : 3);
     const czk_gpu_ntt_kind kinds[] = {CZK_GPU_NTT_FORWARD, CZK_GPU_NTT_INVERSE,
                                       CZK_GPU_NTT_COSET_FORWARD, CZK_GPU_NTT_COSET_INVERSE};
     czk_fr g;
@@ -1176,6 +1179,8 @@ static unsigned env_unsigned(const char *name, unsigned dflt) {
 static void bench_ntt(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     unsigned maxlg = env_unsigned("CZK_GPU_TEST_MAX_NTT", 27);
     unsigned minlg = env_unsigned("CZK_GPU_TEST_MIN_NTT", 20);
+    if (maxlg > CZK_GPU_NTT_MAX_LG)
+        maxlg = CZK_GPU_NTT_MAX_LG;
     const size_t tile = (size_t)1 << 20;
     czk_fr *h = (czk_fr *)czk_malloc(tile * sizeof(czk_fr));
     czk_fr g;
@@ -2369,7 +2374,11 @@ int main(void) {
 
     /* CZK_GPU_TEST_CHECKS=0 skips the GPU-against-CPU checks (for a timing-only run; the
      * exit status then says nothing about correctness). */
-    if (env_unsigned("CZK_GPU_TEST_CHECKS", 1)) {
+    if (env_unsigned("CZK_GPU_TEST_CHECKS", 1) == 2) {
+        /* The field and NTT checks alone (with CZK_GPU_TEST_BIG=1: up to lg 28). */
+        test_field(gpu, &rng);
+        test_ntt(gpu, pool, &rng);
+    } else if (env_unsigned("CZK_GPU_TEST_CHECKS", 1)) {
         test_field(gpu, &rng);
         test_ntt(gpu, pool, &rng);
         test_msm_edges(gpu, &rng);
