@@ -33,7 +33,8 @@
  * 2 (the field and NTT checks only), CZK_GPU_TEST_THREADS (CPU threads, default all),
  * CZK_GPU_MSM_PROFILE=1 (the MSM steps of every timed row), CZK_GPU_TEST_SWEEP=1 (G1 at
  * 2^24 over windows c = 12..22), CZK_GPU_MSM_C (a fixed window for every MSM),
- * CZK_GPU_MSM_ACC_MINB / CZK_GPU_MSM_L0 (the accumulation variant and chunk, msm.cu).
+ * CZK_GPU_MSM_ACC_MINB / CZK_GPU_MSM_L0 (the accumulation variant and chunk, msm.cu),
+ * CZK_GPU_NTT_SHAPE (the NTT passes' launch shape, ntt.cu).
  * Tuning benchmarks, also with CZK_GPU_TEST_QUICK=1: CZK_GPU_TEST_ADDRATE=1 (mixed additions
  * and Fp products per second, several launch shapes), CZK_GPU_TEST_ACC_SWEEP=1 (G1 at 2^24
  * over accumulation variants 1..4 blocks per SM and L0 = 32..256).

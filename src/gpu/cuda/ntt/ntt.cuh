@@ -153,11 +153,13 @@ __device__ __forceinline__ void ntt_sm_store(uint4 *sm, uint32_t E, uint32_t slo
  * pass; ω_N and 0 in later ones, where N <= 2^14 makes it one level). pre: power table of c·g
  * (NULL unless this is a coset's first pass). levels: table levels for exponents below 2^lg.
  * Dynamic shared memory: 32·2^(k+lgT) bytes.
- * Rounds as in the DESIGN block. At most 80 registers (the 4 elements of a radix-4
- * butterfly are 32 of them; unbounded, ptxas takes 84), so 3 blocks of 256 threads, the 3
- * that shared memory allows, fit an SM.
+ * Rounds as in the DESIGN block. BLOCK threads, MINB blocks an SM: ntt.cu's launch shapes.
+ * The default, 128 threads and 6 blocks, leaves 80 registers a thread (the 4 elements of a
+ * radix-4 butterfly are 32 of them; unbounded, ptxas takes 116 and 12 warps an SM fit
+ * instead of 24), which costs 12 bytes of spills a thread.
  */
-__global__ void __launch_bounds__(256, 3)
+template <unsigned BLOCK, unsigned MINB>
+__global__ void __launch_bounds__(BLOCK, MINB)
     ntt_dif_pass_kernel(fr_t *a, unsigned lg, unsigned s, unsigned k, unsigned lgT,
                         const fr_t *roots, unsigned k0, const fr_t *twist, const fr_t *pre,
                         unsigned levels, unsigned tw_shift, unsigned tw_levels, bool tw_flat) {
