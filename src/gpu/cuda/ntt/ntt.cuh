@@ -155,7 +155,7 @@ __device__ __forceinline__ void ntt_sm_store(uint4 *sm, uint32_t E, uint32_t slo
  * Dynamic shared memory: 32·2^(k+lgT) bytes.
  * Rounds as in the DESIGN block. BLOCK threads, MINB blocks an SM: ntt.cu's launch shapes.
  * The default, 128 threads and 6 blocks, leaves 80 registers a thread (the 4 elements of a
- * radix-4 butterfly are 32 of them; unbounded, ptxas takes 116 and 12 warps an SM fit
+ * radix-4 butterfly are 32 of them; unbounded, ptxas takes 116 and 16 warps an SM fit
  * instead of 24), which costs 12 bytes of spills a thread.
  */
 template <unsigned BLOCK, unsigned MINB>
