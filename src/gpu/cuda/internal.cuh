@@ -102,6 +102,11 @@ int czk__gpu_ntt_fused(czk_gpu *g, void *d, unsigned lg, bool inverse, const czk
 /* Makes g's device current for the calling thread. */
 int czk__gpu_enter(czk_gpu *g, czk_err *err);
 
+/* The unsigned value of environment variable `name` when it is one that `valid` takes, else
+ * 0 (also when unset). For the tuning settings (CZK_GPU_MSM_*, CZK_GPU_NTT_SHAPE), each read
+ * once by its caller, which keeps the answer. */
+unsigned czk__gpu_env_uint(const char *name, bool (*valid)(unsigned long));
+
 /* ---- MSM internals (msm/msm.cu), for the prover backend's planner ------------------------ */
 
 /*

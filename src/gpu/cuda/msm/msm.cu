@@ -157,21 +157,13 @@ size_t align_up(size_t x) {
     return (x + MSM_ALIGN - 1) & ~(MSM_ALIGN - 1);
 }
 
-/* The unsigned value of environment variable `name` when it is one that `valid` takes, else
- * 0 (also when unset). The tuning readers below call it once each and keep the answer. */
-unsigned msm_env_uint(const char *name, bool (*valid)(unsigned long)) {
-    const char *v = getenv(name);
-    unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
-    return valid(x) ? (unsigned)x : 0u;
-}
-
 bool msm_c_valid(unsigned long x) {
     return x >= 8 && x <= 22;
 }
 
 /* CZK_GPU_MSM_C (benchmarks): a fixed window in [8, 22], read once; 0 = choose by n. */
 unsigned msm_env_c(void) {
-    static const unsigned c = msm_env_uint("CZK_GPU_MSM_C", msm_c_valid);
+    static const unsigned c = czk__gpu_env_uint("CZK_GPU_MSM_C", msm_c_valid);
     return c;
 }
 
@@ -186,7 +178,7 @@ bool msm_minb_valid(unsigned long x) {
 }
 
 unsigned msm_env_minb(void) {
-    static const unsigned b = msm_env_uint("CZK_GPU_MSM_ACC_MINB", msm_minb_valid);
+    static const unsigned b = czk__gpu_env_uint("CZK_GPU_MSM_ACC_MINB", msm_minb_valid);
     return b;
 }
 
@@ -197,7 +189,7 @@ bool msm_l0_valid(unsigned long x) {
 /* CZK_GPU_MSM_L0 (tuning): entries per thread of the first accumulation level, 32, 64, 128
  * or 256, read once; 0 = MSM_L0. */
 unsigned msm_env_l0(void) {
-    static const unsigned l = msm_env_uint("CZK_GPU_MSM_L0", msm_l0_valid);
+    static const unsigned l = czk__gpu_env_uint("CZK_GPU_MSM_L0", msm_l0_valid);
     return l;
 }
 
@@ -207,7 +199,7 @@ bool msm_group_valid(unsigned long x) {
 
 /* The most sort entries of one window group for an MSM of n points (MSM_GROUP_LG). */
 size_t msm_group_entries(size_t n) {
-    static const unsigned lg = msm_env_uint("CZK_GPU_MSM_GROUP_LG", msm_group_valid);
+    static const unsigned lg = czk__gpu_env_uint("CZK_GPU_MSM_GROUP_LG", msm_group_valid);
     const size_t cap = (size_t)1 << MSM_GROUP_LG;
     if (lg != 0)
         return (size_t)1 << lg;
@@ -241,7 +233,7 @@ bool msm_pair_valid(unsigned long v) {
 std::atomic<unsigned> msm_forced_pair{0};
 
 unsigned msm_pair_levels(void) {
-    static const unsigned env = msm_env_uint("CZK_GPU_MSM_PAIR_LEVELS", msm_pair_valid);
+    static const unsigned env = czk__gpu_env_uint("CZK_GPU_MSM_PAIR_LEVELS", msm_pair_valid);
     const unsigned f = msm_forced_pair.load(std::memory_order_relaxed);
     const unsigned v = f != 0 ? f : env != 0 ? env : MSM_PAIR_LEVELS;
     return v > MSM_PAIR_MAX_LEVELS ? 0 : v;
@@ -818,7 +810,7 @@ bool msm_tree_valid(unsigned long v) {
 std::atomic<unsigned> msm_forced_tree{0};
 
 size_t msm_tree_min(void) {
-    static const unsigned env = msm_env_uint("CZK_GPU_MSM_TREE_MIN", msm_tree_valid);
+    static const unsigned env = czk__gpu_env_uint("CZK_GPU_MSM_TREE_MIN", msm_tree_valid);
     const unsigned forced = msm_forced_tree.load(std::memory_order_relaxed);
     const unsigned lg = forced != 0 ? forced : env != 0 ? env : MSM_TREE_MIN_LG;
     return lg == 0 || lg >= 32 ? SIZE_MAX : (size_t)1 << lg;
@@ -1121,41 +1113,52 @@ int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, c
     return msm_run<msm_g2>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, err);
 }
 
-/* Every MSM kernel of group GR (and the acc variants of G1), as cudaFuncGetAttributes takes. */
-template <class GR> static size_t msm_kernels(const void **fns) {
+/* Every MSM kernel of group GR (and the acc variants of G1), as cudaFuncGetAttributes takes,
+ * into fns (the first MSM_KERNELS of them); returns how many there are. */
+#define MSM_KERNELS 16
+template <class GR> static size_t msm_kernels(const void *(&fns)[MSM_KERNELS]) {
     typedef typename GR::A A;
     typedef typename GR::X X;
     size_t k = 0;
-    fns[k++] = (const void *)czk_cuda::msm_affine_pairs_kernel<A, MSM_ONES_K>;
-    fns[k++] = (const void *)czk_cuda::msm_affine_pairs_kernel<A, MSM_ONES_K / 2>;
-    fns[k++] = (const void *)czk_cuda::msm_pair_kernel<A, MSM_PAIR_K>;
-    fns[k++] = (const void *)czk_cuda::msm_sum_ones_kernel<A, X>;
-    fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 1>;
-    fns[k++] = (const void *)czk_cuda::msm_acc_partials_kernel<X>;
-    fns[k++] = (const void *)czk_cuda::msm_window_segments_kernel<X>;
-    fns[k++] = (const void *)czk_cuda::msm_window_reduce_kernel<X>;
-    fns[k++] = (const void *)czk_cuda::msm_window_combine_kernel<X>;
+    auto put = [&](const void *f) {
+        if (k < MSM_KERNELS)
+            fns[k] = f;
+        k++;
+    };
+    put((const void *)czk_cuda::msm_affine_pairs_kernel<A, MSM_ONES_K>);
+    put((const void *)czk_cuda::msm_affine_pairs_kernel<A, MSM_ONES_K / 2>);
+    put((const void *)czk_cuda::msm_pair_kernel<A, MSM_PAIR_K>);
+    put((const void *)czk_cuda::msm_sum_ones_kernel<A, X>);
+    put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 1>);
+    put((const void *)czk_cuda::msm_acc_partials_kernel<X>);
+    put((const void *)czk_cuda::msm_window_segments_kernel<X>);
+    put((const void *)czk_cuda::msm_window_reduce_kernel<X>);
+    put((const void *)czk_cuda::msm_window_combine_kernel<X>);
     if constexpr (sizeof(A) == 96) {
-        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 2>;
-        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 3>;
-        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 4>;
-        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 256, 1>;
-        fns[k++] = (const void *)czk_cuda::msm_acc_points_kernel<A, X, 256, 2>;
+        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 2>);
+        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 3>);
+        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 4>);
+        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 256, 1>);
+        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 256, 2>);
     }
     return k;
 }
 
 int czk__gpu_msm_local_bytes(const czk_gpu *g, size_t *bytes, czk_err *err) {
     int rc = CZK_OK, threads = 0;
-    size_t most = 0, n = 0;
-    const void *fns[32];
-    n = msm_kernels<msm_g1>(fns);
-    n += msm_kernels<msm_g2>(fns + n);
+    size_t most = 0;
+    const void *fns[2][MSM_KERNELS];
+    const size_t n[2] = {msm_kernels<msm_g1>(fns[0]), msm_kernels<msm_g2>(fns[1])};
     *bytes = 0;
-    for (size_t i = 0; i < n; i++) {
-        cudaFuncAttributes fa;
-        CZK_CUDA_TRY(err, cudaFuncGetAttributes(&fa, fns[i]));
-        most = fa.localSizeBytes > most ? fa.localSizeBytes : most;
+    if (n[0] > MSM_KERNELS || n[1] > MSM_KERNELS)
+        return czk_err_set(err, CZK_EINTERNAL, "MSM kernel list longer than MSM_KERNELS (%d)",
+                           MSM_KERNELS);
+    for (size_t grp = 0; grp < 2; grp++) {
+        for (size_t i = 0; i < n[grp]; i++) {
+            cudaFuncAttributes fa;
+            CZK_CUDA_TRY(err, cudaFuncGetAttributes(&fa, fns[grp][i]));
+            most = fa.localSizeBytes > most ? fa.localSizeBytes : most;
+        }
     }
     CZK_CUDA_TRY(
         err, cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, g->device));

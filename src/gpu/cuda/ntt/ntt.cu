@@ -2,7 +2,6 @@
  * czk_gpu_ntt_var: plans the passes of ntt.cuh and runs them on the context's stream.
  */
 #include <cuda_runtime.h>
-#include <stdlib.h>
 
 #include "field/fr.h"
 #include "gpu/backend.h"
@@ -22,27 +21,23 @@ static_assert((1u << NTT_POW_LEVEL_LG) == CZK__GPU_POW_LEVEL, "power-table level
  * elements for 256 threads, 3 blocks an SM, the earlier default) with the same warps an SM:
  * a barrier then waits for 4 warps instead of 8. Fewer threads a block (shape 2), or more
  * registers and fewer warps (shape 3), were slower. The others are for CZK_GPU_NTT_SHAPE
- * (benchmarks), read once.
+ * (benchmarks), read once (czk__gpu_env_uint).
  */
-struct ntt_shape {
-    unsigned block, minb, lg_tile;
-};
-static const ntt_shape ntt_shapes[] = {{128, 6, 10}, {256, 3, 11}, {64, 12, 9}, {256, 2, 11}};
-#define NTT_SHAPES (sizeof(ntt_shapes) / sizeof(ntt_shapes[0]))
-
 typedef void (*ntt_pass_fn)(fr_t *, unsigned, unsigned, unsigned, unsigned, const fr_t *, unsigned,
                             const fr_t *, const fr_t *, unsigned, unsigned, unsigned, bool);
-static const ntt_pass_fn ntt_pass_fns[NTT_SHAPES] = {
-    czk_cuda::ntt_dif_pass_kernel<128, 6>, czk_cuda::ntt_dif_pass_kernel<256, 3>,
-    czk_cuda::ntt_dif_pass_kernel<64, 12>, czk_cuda::ntt_dif_pass_kernel<256, 2>};
+struct ntt_shape {
+    ntt_pass_fn fn;
+    unsigned block, lg_tile;
+};
+template <unsigned BLOCK, unsigned MINB> constexpr ntt_shape ntt_shape_of(unsigned lg_tile) {
+    return ntt_shape{czk_cuda::ntt_dif_pass_kernel<BLOCK, MINB>, BLOCK, lg_tile};
+}
+static const ntt_shape ntt_shapes[] = {ntt_shape_of<128, 6>(10), ntt_shape_of<256, 3>(11),
+                                       ntt_shape_of<64, 12>(9), ntt_shape_of<256, 2>(11)};
+#define NTT_SHAPES (sizeof(ntt_shapes) / sizeof(ntt_shapes[0]))
 
-static unsigned ntt_env_shape(void) {
-    static const unsigned v = [] {
-        const char *e = getenv("CZK_GPU_NTT_SHAPE");
-        unsigned long x = e != NULL && *e ? strtoul(e, NULL, 10) : 0;
-        return x < NTT_SHAPES ? (unsigned)x : 0u;
-    }();
-    return v;
+static bool ntt_shape_valid(unsigned long x) {
+    return x < NTT_SHAPES;
 }
 
 static void fr_pow2k(czk_fr *r, const czk_fr *a, unsigned k) {
@@ -86,7 +81,8 @@ static int ntt_run(czk_gpu *g, fr_t *d, unsigned lg, bool inverse, const czk_fr 
     const void *twist = NULL, *roots = NULL, *pre = NULL, *post = NULL;
     /* A table of base 1 holds c in every entry: one lookup, one multiplication. */
     const unsigned post_levels = post_base != NULL ? levels : 1;
-    const unsigned shape = ntt_env_shape(), lg_tile = ntt_shapes[shape].lg_tile;
+    static const unsigned shape = czk__gpu_env_uint("CZK_GPU_NTT_SHAPE", ntt_shape_valid);
+    const ntt_shape &sh = ntt_shapes[shape];
     czk_fr w, wk0, c;
     unsigned passes, s;
 
@@ -114,7 +110,7 @@ static int ntt_run(czk_gpu *g, fr_t *d, unsigned lg, bool inverse, const czk_fr 
     for (unsigned p = 0; p < passes; p++) {
         unsigned k = ntt_pass_bits(lg, p);
         unsigned lgM = s - k;
-        unsigned lgT = k >= lg_tile ? 0 : lg_tile - k;
+        unsigned lgT = k >= sh.lg_tile ? 0 : sh.lg_tile - k;
         unsigned groups_lg = lg - k; /* lg of the number of columns over all groups */
         if (lgM > 0 && lgT > lgM)
             lgT = lgM;
@@ -137,10 +133,9 @@ static int ntt_run(czk_gpu *g, fr_t *d, unsigned lg, bool inverse, const czk_fr 
             else
                 CZK_TRY(czk__gpu_pow_table(g, &tw, &wn, &CZK_FR_ONE, err));
         }
-        CZK_CUDA_TRY(err,
-                     cudaFuncSetAttribute(ntt_pass_fns[shape],
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        ntt_pass_fns[shape]<<<blocks, ntt_shapes[shape].block, smem, g->stream>>>(
+        CZK_CUDA_TRY(err, cudaFuncSetAttribute(sh.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)smem));
+        sh.fn<<<blocks, sh.block, smem, g->stream>>>(
             d, lg, s, k, lgT, (const fr_t *)roots, k0, (const fr_t *)tw,
             p == 0 ? (const fr_t *)pre : nullptr, levels, tw_shift, tw_levels, tw_flat);
         CZK_CUDA_TRY(err, cudaGetLastError());
