@@ -10,6 +10,7 @@
 #include "tests/test.h"
 #include "util/timer.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -54,6 +55,37 @@ void czk_test_dump(const char *label, const void *p, size_t n) {
     for (size_t i = 0; i < n; i++)
         fprintf(stderr, "%02x", b[i]);
     fprintf(stderr, "\n");
+}
+
+int czk_test_tmpdir(char out[256]) {
+    const char *bases[3] = {"/dev/shm", getenv("TMPDIR"), "/tmp"};
+    for (int i = 0; i < 3; i++) {
+        if (bases[i] == NULL || bases[i][0] == '\0' || access(bases[i], W_OK | X_OK) != 0)
+            continue;
+        char path[256];
+        snprintf(path, sizeof(path), "%s/czk_test_XXXXXX", bases[i]);
+        if (mkdtemp(path) != NULL) {
+            memcpy(out, path, sizeof(path));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void czk_test_rmdir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    char p[512];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+    rmdir(dir);
 }
 
 /* CZK_TEST_TIMEOUT_SCALE multiplies every timeout (sanitizer builds run several times slower). */

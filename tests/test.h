@@ -36,6 +36,17 @@ void czk_test_fail(czk_test_ctx *t, const char *file, int line, const char *fmt,
 /* Prints `n` bytes as hex to stderr with a label, for failure diagnostics. */
 void czk_test_dump(const char *label, const void *p, size_t n);
 
+/*
+ * Makes a fresh scratch directory into out: in /dev/shm when it is usable, else TMPDIR, else
+ * /tmp (tests that rewrite small files thousands of times were measured at ~7 ms a truncation
+ * on a disk mounted with `discard`, 48 s for one test against 0.3 s on tmpfs). Returns 1, or
+ * 0 when no directory could be made.
+ */
+int czk_test_tmpdir(char out[256]);
+
+/* Removes `dir` and the plain files in it (not subdirectories). */
+void czk_test_rmdir(const char *dir);
+
 /* Fails the test and returns from it when `cond` is false. */
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
@@ -72,6 +83,15 @@ void czk_test_dump(const char *label, const void *p, size_t n);
             czk_test_fail(t, __FILE__, __LINE__, "memory differs: %s vs %s", #a, #b);              \
             return;                                                                                \
         }                                                                                          \
+    } while (0)
+
+/* Runs body(t, dir) with a fresh scratch directory, removed afterwards even if body fails. */
+#define CZK_TEST_WITH_TMPDIR(body)                                                                 \
+    do {                                                                                           \
+        char czk__dir[256];                                                                        \
+        CHECK(czk_test_tmpdir(czk__dir));                                                          \
+        body(t, czk__dir);                                                                         \
+        czk_test_rmdir(czk__dir);                                                                  \
     } while (0)
 
 #endif /* CZK_TESTS_TEST_H */

@@ -246,11 +246,6 @@ static void fill_request(czk_rpc_request *r, const client_opts *o, const wtns_se
     r->client_id = "czk-cli";
 }
 
-static int client_fail(const char *cmd, int rc, const czk_err *err) {
-    fprintf(stderr, "czk %s: %s\n", cmd, err->msg[0] != '\0' ? err->msg : czk_strerror(rc));
-    return CZK_EXIT_ERROR;
-}
-
 /* Prints a result; writes the proof to o->out when COMPLETED. Exit code: 0 COMPLETED, 1
  * otherwise (FAILED, CANCELLED, TIMEOUT, UNKNOWN), 2 when the proof cannot be written. */
 static int report(const char *cmd, const client_opts *o, const czk_rpc_result *r) {
@@ -322,7 +317,7 @@ int czk_cli_submit(int argc, char **argv) {
         }
     }
     if (rc != CZK_OK)
-        code = client_fail(cmd, rc, &err);
+        code = czk_cli_fail(cmd, rc, &err);
     czk_grpc_client_destroy(c);
     wtns_clear(&w);
     return code;
@@ -355,7 +350,7 @@ int czk_cli_await(int argc, char **argv) {
         czk_rpc_result_clear(&res);
     }
     if (rc != CZK_OK)
-        code = client_fail(cmd, rc, &err);
+        code = czk_cli_fail(cmd, rc, &err);
     czk_grpc_client_destroy(c);
     return code;
 }
@@ -381,7 +376,7 @@ int czk_cli_status(int argc, char **argv) {
     if (rc == CZK_OK)
         fputs(text, stdout);
     else
-        code = client_fail(cmd, rc, &err);
+        code = czk_cli_fail(cmd, rc, &err);
     free(text);
     czk_grpc_client_destroy(c);
     return code;
@@ -411,7 +406,7 @@ int czk_cli_cancel(int argc, char **argv) {
     if (rc == CZK_OK)
         printf("job %s cancelled%s\n", o.positional, was_running ? " (was running)" : "");
     else
-        code = client_fail(cmd, rc, &err);
+        code = czk_cli_fail(cmd, rc, &err);
     czk_grpc_client_destroy(c);
     return code;
 }
@@ -459,15 +454,18 @@ static void *bench_worker(void *arg) {
         } else {
             b->failed++;
         }
-        if (rc == CZK_OK)
+        if (rc == CZK_OK) {
             printf("proof %lu/%lu %s: %s wall_ms=%.1f gpu_ms=%llu queue_ms=%llu "
                    "synthesis_ms=%llu engine_total_ms=%llu bytes=%zu%s%s\n",
                    b->done, b->o->count, rid, czk_rpc_status_name(res.status), wall_ms,
                    (unsigned long long)res.gpu_compute_ms, (unsigned long long)res.queue_wait_ms,
                    (unsigned long long)res.synthesis_ms, (unsigned long long)res.total_ms,
                    res.proof_len, res.error[0] != '\0' ? " error=" : "", res.error);
-        else
-            printf("proof %lu/%lu %s: ERROR %s\n", b->done, b->o->count, rid, err.msg);
+        } else {
+            char why[CZK_ERR_LINE_MAX];
+            czk_err_describe(&err, rc, why, sizeof(why));
+            printf("proof %lu/%lu %s: ERROR %s\n", b->done, b->o->count, rid, why);
+        }
         double now = now_s();
         if (now - b->last_progress >= 10.0 && b->done < b->o->count) {
             double el = now - b->t0;
@@ -516,7 +514,7 @@ int czk_cli_bench(int argc, char **argv) {
     int rc = czk_grpc_client_create(&b.client, o.addr, &err);
     if (rc != CZK_OK) {
         wtns_clear(&w);
-        return client_fail(cmd, rc, &err);
+        return czk_cli_fail(cmd, rc, &err);
     }
     unsigned long n = o.inflight < o.count ? o.inflight : o.count;
     pthread_t *threads = calloc(n, sizeof *threads);

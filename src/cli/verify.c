@@ -23,6 +23,13 @@ static const char *USAGE =
 
 /* A proof whose points are off the curve or out of the group is an invalid proof (exit 1),
  * as snarkjs reports it, not an unreadable file. */
+/* The INVALID line for a proof that cannot even be decoded: the fault, then its status. */
+static void print_invalid(int rc, const czk_err *err) {
+    char line[CZK_ERR_LINE_MAX];
+    czk_err_describe(err, rc, line, sizeof(line));
+    printf("INVALID: %s\n", line);
+}
+
 static int bad_point(int rc) {
     return rc == CZK_EFLAGS || rc == CZK_ERANGE || rc == CZK_ENOTONCURVE || rc == CZK_ENOTINGROUP ||
            rc == CZK_ENOSQRT || rc == CZK_EBADENC;
@@ -76,7 +83,7 @@ int czk_cli_verify(int argc, char **argv) {
         if (rc == CZK_OK &&
             (rc = czk_bellperson_proofs_read(&proofs, &n_proofs, proof_path, &err)) != CZK_OK &&
             bad_point(rc)) {
-            printf("INVALID: %s\n", czk_cli_user_message(err.msg));
+            print_invalid(rc, &err);
             exit_code = CZK_EXIT_INVALID;
             goto out;
         }
@@ -92,7 +99,7 @@ int czk_cli_verify(int argc, char **argv) {
         rc = czk_snarkjs_vk_read(&vk, vk_path, &err);
         if (rc == CZK_OK && (rc = czk_snarkjs_proof_read(&proof, proof_path, &err)) != CZK_OK &&
             bad_point(rc)) {
-            printf("INVALID: %s\n", czk_cli_user_message(err.msg));
+            print_invalid(rc, &err);
             exit_code = CZK_EXIT_INVALID;
             goto out;
         }

@@ -1,6 +1,6 @@
 /*
  * G1 of BLS12-381: the group law (instantiated from point_impl.inc), GLV scalar multiplication,
- * the endomorphism subgroup check and the zcash / snarkjs encodings.
+ * the endomorphism subgroup check and the zcash / snarkjs encodings (codec_impl.inc).
  *
  * Constants in Montgomery form (a R mod q, R = 2^384) were derived with a short Python
  * script from their defining equations, and each is pinned by a test: BETA is the cube root of
@@ -59,6 +59,18 @@ static const czk_fp G1_BETA = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x
 #define ECS(name) czk_g1s_##name
 #define EC_B G1_B
 #include "curve/point_impl.inc"
+
+#define FE_BYTES CZK_FP_BYTES
+#define FE_TO_BYTES_BE czk_fp_to_bytes_be
+#define FE_FROM_BYTES_BE czk_fp_from_bytes_be
+#define FE_TO_MONT_LE czk_fp_to_mont_bytes_le
+#define FE_FROM_MONT_LE czk_fp_from_mont_bytes_le
+#define FE_SQRT czk_fp_sqrt
+#define FE_IS_LEX_LARGEST czk_fp_is_lex_largest
+#define ENC_UNCOMPRESSED CZK_G1_UNCOMPRESSED_BYTES
+#define ENC_COMPRESSED CZK_G1_COMPRESSED_BYTES
+#define ENC_SNARKJS CZK_G1_SNARKJS_BYTES
+#include "curve/codec_impl.inc"
 
 /* ---- endomorphism, subgroup check ------------------------------------------------------- */
 
@@ -154,9 +166,7 @@ void czk_g1_random_on_curve(czk_g1_affine *r, czk_rng *rng) {
     czk_fp x, rhs, y;
     for (;;) {
         czk_fp_random(&x, rng);
-        czk_fp_sqr(&rhs, &x);
-        czk_fp_mul(&rhs, &rhs, &x);
-        czk_fp_add(&rhs, &rhs, &G1_B);
+        curve_rhs(&rhs, &x);
         if (czk_fp_sqrt(&y, &rhs))
             break;
     }
@@ -164,155 +174,4 @@ void czk_g1_random_on_curve(czk_g1_affine *r, czk_rng *rng) {
         czk_fp_neg(&y, &y);
     r->x = x;
     r->y = y;
-}
-
-/* ---- encodings -------------------------------------------------------------------------- */
-
-#define FLAG_COMPRESSED 0x80
-#define FLAG_INFINITY 0x40
-#define FLAG_SORT 0x20
-#define FLAG_MASK 0xe0
-
-static int bytes_are_zero(const uint8_t *p, size_t n) {
-    uint8_t acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= p[i];
-    return acc == 0;
-}
-
-void czk_g1_affine_serialize(uint8_t out[CZK_G1_UNCOMPRESSED_BYTES], const czk_g1_affine *p) {
-    if (czk_g1_affine_is_infinity(p)) {
-        memset(out, 0, CZK_G1_UNCOMPRESSED_BYTES);
-        out[0] = FLAG_INFINITY;
-        return;
-    }
-    czk_fp_to_bytes_be(out, &p->x);
-    czk_fp_to_bytes_be(out + CZK_FP_BYTES, &p->y);
-}
-
-void czk_g1_affine_compress(uint8_t out[CZK_G1_COMPRESSED_BYTES], const czk_g1_affine *p) {
-    if (czk_g1_affine_is_infinity(p)) {
-        memset(out, 0, CZK_G1_COMPRESSED_BYTES);
-        out[0] = FLAG_COMPRESSED | FLAG_INFINITY;
-        return;
-    }
-    czk_fp_to_bytes_be(out, &p->x);
-    out[0] |= FLAG_COMPRESSED;
-    if (czk_fp_is_lex_largest(&p->y))
-        out[0] |= FLAG_SORT;
-}
-
-/*
- * The infinity flag is valid only as the canonical encoding: no sort bit, no other bit of
- * byte 0 and no other byte set (blst's rule). Returns CZK_OK or CZK_EFLAGS.
- */
-static int check_infinity_encoding(const uint8_t *in, size_t n) {
-    if ((in[0] & ~(FLAG_COMPRESSED | FLAG_INFINITY)) != 0 || !bytes_are_zero(in + 1, n - 1))
-        return CZK_EFLAGS;
-    return CZK_OK;
-}
-
-static int g1_deserialize(czk_g1_affine *p, const uint8_t in[CZK_G1_UNCOMPRESSED_BYTES],
-                          int check_group) {
-    uint8_t flags = in[0] & FLAG_MASK;
-    if (flags & FLAG_COMPRESSED)
-        return CZK_EFLAGS;
-    if (flags & FLAG_INFINITY) {
-        int rc = check_infinity_encoding(in, CZK_G1_UNCOMPRESSED_BYTES);
-        if (rc == CZK_OK)
-            memset(p, 0, sizeof(*p));
-        return rc;
-    }
-    if (flags & FLAG_SORT)
-        return CZK_EFLAGS;
-    czk_g1_affine q;
-    if (czk_fp_from_bytes_be(&q.x, in) != CZK_OK ||
-        czk_fp_from_bytes_be(&q.y, in + CZK_FP_BYTES) != CZK_OK)
-        return CZK_ERANGE;
-    if (!affine_on_curve_raw(&q))
-        return CZK_ENOTONCURVE;
-    if (check_group && !czk_g1_affine_is_in_group(&q))
-        return CZK_ENOTINGROUP;
-    *p = q;
-    return CZK_OK;
-}
-
-int czk_g1_affine_deserialize(czk_g1_affine *p, const uint8_t in[CZK_G1_UNCOMPRESSED_BYTES]) {
-    return g1_deserialize(p, in, 1);
-}
-
-int czk_g1_affine_deserialize_unchecked(czk_g1_affine *p,
-                                        const uint8_t in[CZK_G1_UNCOMPRESSED_BYTES]) {
-    return g1_deserialize(p, in, 0);
-}
-
-static int g1_uncompress(czk_g1_affine *p, const uint8_t in[CZK_G1_COMPRESSED_BYTES],
-                         int check_group) {
-    uint8_t flags = in[0] & FLAG_MASK;
-    if (!(flags & FLAG_COMPRESSED))
-        return CZK_EFLAGS;
-    if (flags & FLAG_INFINITY) {
-        int rc = check_infinity_encoding(in, CZK_G1_COMPRESSED_BYTES);
-        if (rc == CZK_OK)
-            memset(p, 0, sizeof(*p));
-        return rc;
-    }
-    uint8_t buf[CZK_FP_BYTES];
-    memcpy(buf, in, CZK_FP_BYTES);
-    buf[0] &= (uint8_t)~FLAG_MASK;
-    czk_g1_affine q;
-    if (czk_fp_from_bytes_be(&q.x, buf) != CZK_OK)
-        return CZK_ERANGE;
-    czk_fp rhs;
-    czk_fp_sqr(&rhs, &q.x);
-    czk_fp_mul(&rhs, &rhs, &q.x);
-    czk_fp_add(&rhs, &rhs, &G1_B);
-    if (!czk_fp_sqrt(&q.y, &rhs))
-        return CZK_ENOSQRT;
-    if (czk_fp_is_lex_largest(&q.y) != ((flags & FLAG_SORT) != 0))
-        czk_fp_neg(&q.y, &q.y);
-    if (check_group && !czk_g1_affine_is_in_group(&q))
-        return CZK_ENOTINGROUP;
-    *p = q;
-    return CZK_OK;
-}
-
-int czk_g1_affine_uncompress(czk_g1_affine *p, const uint8_t in[CZK_G1_COMPRESSED_BYTES]) {
-    return g1_uncompress(p, in, 1);
-}
-
-int czk_g1_affine_uncompress_unchecked(czk_g1_affine *p,
-                                       const uint8_t in[CZK_G1_COMPRESSED_BYTES]) {
-    return g1_uncompress(p, in, 0);
-}
-
-void czk_g1_affine_to_snarkjs(uint8_t out[CZK_G1_SNARKJS_BYTES], const czk_g1_affine *p) {
-    /* The Montgomery form of 0 is 0, so infinity (0, 0) comes out as zeros by itself. */
-    czk_fp_to_mont_bytes_le(out, &p->x);
-    czk_fp_to_mont_bytes_le(out + CZK_FP_BYTES, &p->y);
-}
-
-static int g1_from_snarkjs(czk_g1_affine *p, const uint8_t in[CZK_G1_SNARKJS_BYTES],
-                           int check_group) {
-    czk_g1_affine q;
-    if (czk_fp_from_mont_bytes_le(&q.x, in) != CZK_OK ||
-        czk_fp_from_mont_bytes_le(&q.y, in + CZK_FP_BYTES) != CZK_OK)
-        return CZK_ERANGE;
-    /* All-zero bytes decode to (0, 0), which is exactly infinity. */
-    if (!czk_g1_affine_is_infinity(&q)) {
-        if (!affine_on_curve_raw(&q))
-            return CZK_ENOTONCURVE;
-        if (check_group && !czk_g1_affine_is_in_group(&q))
-            return CZK_ENOTINGROUP;
-    }
-    *p = q;
-    return CZK_OK;
-}
-
-int czk_g1_affine_from_snarkjs(czk_g1_affine *p, const uint8_t in[CZK_G1_SNARKJS_BYTES]) {
-    return g1_from_snarkjs(p, in, 1);
-}
-
-int czk_g1_affine_from_snarkjs_unchecked(czk_g1_affine *p, const uint8_t in[CZK_G1_SNARKJS_BYTES]) {
-    return g1_from_snarkjs(p, in, 0);
 }

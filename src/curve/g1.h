@@ -174,7 +174,7 @@ void czk_g1_random_on_curve(czk_g1_affine *r, czk_rng *rng);
 /* ---- encodings ------------------------------------------------------------------------- */
 
 /*
- * zcash encodings (FORMATS.md §1.1): big-endian x (‖ y), flags in the top 3 bits of byte 0:
+ * zcash encodings (doc/FORMATS.md §2.1): big-endian x (‖ y), flags in the top 3 bits of byte 0:
  * 0x80 compressed, 0x40 infinity, 0x20 "y is the lexicographically larger root" (compressed
  * only). Infinity is 0x40 (uncompressed) or 0xc0 (compressed) followed by zero bytes.
  */
@@ -199,7 +199,7 @@ int czk_g1_affine_uncompress(czk_g1_affine *p, const uint8_t in[CZK_G1_COMPRESSE
 int czk_g1_affine_uncompress_unchecked(czk_g1_affine *p, const uint8_t in[CZK_G1_COMPRESSED_BYTES]);
 
 /*
- * snarkjs "LEM" layout (FORMATS.md §5.4): x ‖ y, each the 48-byte little-endian Montgomery
+ * snarkjs "LEM" layout (doc/FORMATS.md §2.2): x ‖ y, each the 48-byte little-endian Montgomery
  * form; no flags; infinity is 96 zero bytes. The decoders return CZK_ERANGE, CZK_ENOTONCURVE
  * or (checked only) CZK_ENOTINGROUP.
  */

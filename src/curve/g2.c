@@ -1,6 +1,7 @@
 /*
  * G2 of BLS12-381: the group law (instantiated from point_impl.inc), GLS scalar multiplication
- * with psi, the psi subgroup check, cofactor clearing and the zcash / snarkjs encodings.
+ * with psi, the psi subgroup check, cofactor clearing and the zcash / snarkjs encodings
+ * (codec_impl.inc).
  *
  * Constants in Montgomery form (a R mod q, R = 2^384) were derived with a short Python
  * script from their defining equations; tests pin psi(G) = [x]G on the generator.
@@ -76,6 +77,44 @@ static const czk_fp2 G2_PSI_CY = {
 #define ECS(name) czk_g2s_##name
 #define EC_B G2_B
 #include "curve/point_impl.inc"
+
+/* zcash's order: c1 then c0, each big-endian. */
+static void fp2_to_bytes_be(uint8_t out[2 * CZK_FP_BYTES], const czk_fp2 *a) {
+    czk_fp_to_bytes_be(out, &a->c1);
+    czk_fp_to_bytes_be(out + CZK_FP_BYTES, &a->c0);
+}
+
+static int fp2_from_bytes_be(czk_fp2 *r, const uint8_t in[2 * CZK_FP_BYTES]) {
+    if (czk_fp_from_bytes_be(&r->c1, in) != CZK_OK ||
+        czk_fp_from_bytes_be(&r->c0, in + CZK_FP_BYTES) != CZK_OK)
+        return CZK_ERANGE;
+    return CZK_OK;
+}
+
+/* snarkjs's order: c0 then c1, each little-endian Montgomery. */
+static void fp2_to_mont_bytes_le(uint8_t out[2 * CZK_FP_BYTES], const czk_fp2 *a) {
+    czk_fp_to_mont_bytes_le(out, &a->c0);
+    czk_fp_to_mont_bytes_le(out + CZK_FP_BYTES, &a->c1);
+}
+
+static int fp2_from_mont_bytes_le(czk_fp2 *r, const uint8_t in[2 * CZK_FP_BYTES]) {
+    if (czk_fp_from_mont_bytes_le(&r->c0, in) != CZK_OK ||
+        czk_fp_from_mont_bytes_le(&r->c1, in + CZK_FP_BYTES) != CZK_OK)
+        return CZK_ERANGE;
+    return CZK_OK;
+}
+
+#define FE_BYTES (2 * CZK_FP_BYTES)
+#define FE_TO_BYTES_BE fp2_to_bytes_be
+#define FE_FROM_BYTES_BE fp2_from_bytes_be
+#define FE_TO_MONT_LE fp2_to_mont_bytes_le
+#define FE_FROM_MONT_LE fp2_from_mont_bytes_le
+#define FE_SQRT czk_fp2_sqrt
+#define FE_IS_LEX_LARGEST czk_fp2_is_lex_largest
+#define ENC_UNCOMPRESSED CZK_G2_UNCOMPRESSED_BYTES
+#define ENC_COMPRESSED CZK_G2_COMPRESSED_BYTES
+#define ENC_SNARKJS CZK_G2_SNARKJS_BYTES
+#include "curve/codec_impl.inc"
 
 /* ---- psi, subgroup check ---------------------------------------------------------------- */
 
@@ -209,9 +248,7 @@ void czk_g2_random_on_curve(czk_g2_affine *r, czk_rng *rng) {
     czk_fp2 x, rhs, y;
     for (;;) {
         czk_fp2_random(&x, rng);
-        czk_fp2_sqr(&rhs, &x);
-        czk_fp2_mul(&rhs, &rhs, &x);
-        czk_fp2_add(&rhs, &rhs, &G2_B);
+        curve_rhs(&rhs, &x);
         if (czk_fp2_sqrt(&y, &rhs))
             break;
     }
@@ -219,168 +256,4 @@ void czk_g2_random_on_curve(czk_g2_affine *r, czk_rng *rng) {
         czk_fp2_neg(&y, &y);
     r->x = x;
     r->y = y;
-}
-
-/* ---- encodings -------------------------------------------------------------------------- */
-
-#define FLAG_COMPRESSED 0x80
-#define FLAG_INFINITY 0x40
-#define FLAG_SORT 0x20
-#define FLAG_MASK 0xe0
-#define FP2_BYTES (2 * CZK_FP_BYTES)
-
-static int bytes_are_zero(const uint8_t *p, size_t n) {
-    uint8_t acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= p[i];
-    return acc == 0;
-}
-
-/* zcash order: c1 then c0, each big-endian. */
-static void fp2_to_bytes_be(uint8_t out[FP2_BYTES], const czk_fp2 *a) {
-    czk_fp_to_bytes_be(out, &a->c1);
-    czk_fp_to_bytes_be(out + CZK_FP_BYTES, &a->c0);
-}
-
-static int fp2_from_bytes_be(czk_fp2 *r, const uint8_t in[FP2_BYTES]) {
-    if (czk_fp_from_bytes_be(&r->c1, in) != CZK_OK ||
-        czk_fp_from_bytes_be(&r->c0, in + CZK_FP_BYTES) != CZK_OK)
-        return CZK_ERANGE;
-    return CZK_OK;
-}
-
-void czk_g2_affine_serialize(uint8_t out[CZK_G2_UNCOMPRESSED_BYTES], const czk_g2_affine *p) {
-    if (czk_g2_affine_is_infinity(p)) {
-        memset(out, 0, CZK_G2_UNCOMPRESSED_BYTES);
-        out[0] = FLAG_INFINITY;
-        return;
-    }
-    fp2_to_bytes_be(out, &p->x);
-    fp2_to_bytes_be(out + FP2_BYTES, &p->y);
-}
-
-void czk_g2_affine_compress(uint8_t out[CZK_G2_COMPRESSED_BYTES], const czk_g2_affine *p) {
-    if (czk_g2_affine_is_infinity(p)) {
-        memset(out, 0, CZK_G2_COMPRESSED_BYTES);
-        out[0] = FLAG_COMPRESSED | FLAG_INFINITY;
-        return;
-    }
-    fp2_to_bytes_be(out, &p->x);
-    out[0] |= FLAG_COMPRESSED;
-    if (czk_fp2_is_lex_largest(&p->y))
-        out[0] |= FLAG_SORT;
-}
-
-/* As for G1: infinity must be the canonical encoding. */
-static int check_infinity_encoding(const uint8_t *in, size_t n) {
-    if ((in[0] & ~(FLAG_COMPRESSED | FLAG_INFINITY)) != 0 || !bytes_are_zero(in + 1, n - 1))
-        return CZK_EFLAGS;
-    return CZK_OK;
-}
-
-static int g2_deserialize(czk_g2_affine *p, const uint8_t in[CZK_G2_UNCOMPRESSED_BYTES],
-                          int check_group) {
-    uint8_t flags = in[0] & FLAG_MASK;
-    if (flags & FLAG_COMPRESSED)
-        return CZK_EFLAGS;
-    if (flags & FLAG_INFINITY) {
-        int rc = check_infinity_encoding(in, CZK_G2_UNCOMPRESSED_BYTES);
-        if (rc == CZK_OK)
-            memset(p, 0, sizeof(*p));
-        return rc;
-    }
-    if (flags & FLAG_SORT)
-        return CZK_EFLAGS;
-    czk_g2_affine q;
-    if (fp2_from_bytes_be(&q.x, in) != CZK_OK || fp2_from_bytes_be(&q.y, in + FP2_BYTES) != CZK_OK)
-        return CZK_ERANGE;
-    if (!affine_on_curve_raw(&q))
-        return CZK_ENOTONCURVE;
-    if (check_group && !czk_g2_affine_is_in_group(&q))
-        return CZK_ENOTINGROUP;
-    *p = q;
-    return CZK_OK;
-}
-
-int czk_g2_affine_deserialize(czk_g2_affine *p, const uint8_t in[CZK_G2_UNCOMPRESSED_BYTES]) {
-    return g2_deserialize(p, in, 1);
-}
-
-int czk_g2_affine_deserialize_unchecked(czk_g2_affine *p,
-                                        const uint8_t in[CZK_G2_UNCOMPRESSED_BYTES]) {
-    return g2_deserialize(p, in, 0);
-}
-
-static int g2_uncompress(czk_g2_affine *p, const uint8_t in[CZK_G2_COMPRESSED_BYTES],
-                         int check_group) {
-    uint8_t flags = in[0] & FLAG_MASK;
-    if (!(flags & FLAG_COMPRESSED))
-        return CZK_EFLAGS;
-    if (flags & FLAG_INFINITY) {
-        int rc = check_infinity_encoding(in, CZK_G2_COMPRESSED_BYTES);
-        if (rc == CZK_OK)
-            memset(p, 0, sizeof(*p));
-        return rc;
-    }
-    uint8_t buf[FP2_BYTES];
-    memcpy(buf, in, FP2_BYTES);
-    buf[0] &= (uint8_t)~FLAG_MASK;
-    czk_g2_affine q;
-    if (fp2_from_bytes_be(&q.x, buf) != CZK_OK)
-        return CZK_ERANGE;
-    czk_fp2 rhs;
-    czk_fp2_sqr(&rhs, &q.x);
-    czk_fp2_mul(&rhs, &rhs, &q.x);
-    czk_fp2_add(&rhs, &rhs, &G2_B);
-    if (!czk_fp2_sqrt(&q.y, &rhs))
-        return CZK_ENOSQRT;
-    if (czk_fp2_is_lex_largest(&q.y) != ((flags & FLAG_SORT) != 0))
-        czk_fp2_neg(&q.y, &q.y);
-    if (check_group && !czk_g2_affine_is_in_group(&q))
-        return CZK_ENOTINGROUP;
-    *p = q;
-    return CZK_OK;
-}
-
-int czk_g2_affine_uncompress(czk_g2_affine *p, const uint8_t in[CZK_G2_COMPRESSED_BYTES]) {
-    return g2_uncompress(p, in, 1);
-}
-
-int czk_g2_affine_uncompress_unchecked(czk_g2_affine *p,
-                                       const uint8_t in[CZK_G2_COMPRESSED_BYTES]) {
-    return g2_uncompress(p, in, 0);
-}
-
-void czk_g2_affine_to_snarkjs(uint8_t out[CZK_G2_SNARKJS_BYTES], const czk_g2_affine *p) {
-    /* x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1; infinity (all zero) encodes as zeros by itself. */
-    czk_fp_to_mont_bytes_le(out, &p->x.c0);
-    czk_fp_to_mont_bytes_le(out + CZK_FP_BYTES, &p->x.c1);
-    czk_fp_to_mont_bytes_le(out + 2 * CZK_FP_BYTES, &p->y.c0);
-    czk_fp_to_mont_bytes_le(out + 3 * CZK_FP_BYTES, &p->y.c1);
-}
-
-static int g2_from_snarkjs(czk_g2_affine *p, const uint8_t in[CZK_G2_SNARKJS_BYTES],
-                           int check_group) {
-    czk_g2_affine q;
-    if (czk_fp_from_mont_bytes_le(&q.x.c0, in) != CZK_OK ||
-        czk_fp_from_mont_bytes_le(&q.x.c1, in + CZK_FP_BYTES) != CZK_OK ||
-        czk_fp_from_mont_bytes_le(&q.y.c0, in + 2 * CZK_FP_BYTES) != CZK_OK ||
-        czk_fp_from_mont_bytes_le(&q.y.c1, in + 3 * CZK_FP_BYTES) != CZK_OK)
-        return CZK_ERANGE;
-    if (!czk_g2_affine_is_infinity(&q)) {
-        if (!affine_on_curve_raw(&q))
-            return CZK_ENOTONCURVE;
-        if (check_group && !czk_g2_affine_is_in_group(&q))
-            return CZK_ENOTINGROUP;
-    }
-    *p = q;
-    return CZK_OK;
-}
-
-int czk_g2_affine_from_snarkjs(czk_g2_affine *p, const uint8_t in[CZK_G2_SNARKJS_BYTES]) {
-    return g2_from_snarkjs(p, in, 1);
-}
-
-int czk_g2_affine_from_snarkjs_unchecked(czk_g2_affine *p, const uint8_t in[CZK_G2_SNARKJS_BYTES]) {
-    return g2_from_snarkjs(p, in, 0);
 }

@@ -840,6 +840,33 @@ CZK_TEST(fr_random) {
     check_random(t, &FR_FIELD);
 }
 
+/* 1 when the little-endian limbs a are below r. */
+static int fr_limbs_below_r(const uint64_t a[CZK_FR_LIMBS]) {
+    for (int i = CZK_FR_LIMBS - 1; i >= 0; i--)
+        if (a[i] != CZK_FR_MODULUS[i])
+            return a[i] < CZK_FR_MODULUS[i];
+    return 0;
+}
+
+/* OS draws: every one reduced (representation and value below r), none zero, all distinct, and
+ * the top bits used (the 255-bit draws are not cut to fewer bits). */
+CZK_TEST(fr_random_os) {
+    enum { N = 512 };
+    static czk_fr v[N];
+    uint64_t top_or = 0;
+    for (int i = 0; i < N; i++) {
+        CHECK_EQ_INT(czk_fr_random_os(&v[i]), CZK_OK);
+        uint64_t limbs[CZK_FR_LIMBS];
+        czk_fr_to_limbs(limbs, &v[i]);
+        CHECK(fr_limbs_below_r(v[i].l) && fr_limbs_below_r(limbs));
+        CHECK(!czk_fr_is_zero(&v[i]));
+        top_or |= v[i].l[CZK_FR_LIMBS - 1];
+        for (int j = 0; j < i; j++)
+            CHECKF(!czk_fr_equal(&v[i], &v[j]), "draws %d and %d are equal", j, i);
+    }
+    CHECK((top_or >> 62) == 1); /* bit 254 set somewhere, bit 255 never */
+}
+
 /* Fp-only: halving and the zcash sign rule, against the reference. */
 static void check_fp_extras(czk_test_ctx *t, long iters) {
     const field *f = &FP_FIELD;

@@ -18,6 +18,7 @@
 #include "field/mont_impl.h"
 #include "field/mont_x86.h"
 #include "util/alloc.h"
+#include "util/memclear.h"
 #include "util/status.h"
 
 #define N CZK_FR_LIMBS
@@ -354,4 +355,28 @@ void czk_fr_random(czk_fr *r, czk_rng *rng) {
     } while (!czk__mp_lt(v, CZK_FR_MODULUS, N));
     for (int i = 0; i < N; i++)
         r->l[i] = v[i];
+}
+
+/* As czk_fr_random, from the OS; the rejections reveal nothing (each draw is fresh). */
+int czk_fr_random_os(czk_fr *out) {
+    uint8_t b[CZK_FR_BYTES];
+    uint64_t v[N];
+    int rc = CZK_OK;
+    for (;;) {
+        if (czk_rng_os(b, sizeof(b)) != CZK_OK) {
+            rc = CZK_EIO;
+            break;
+        }
+        czk__mp_from_le(v, b, N);
+        v[N - 1] &= (1ULL << 63) - 1; /* r < 2^255: keep the rejection rate under 1/10 */
+        if (czk__mp_lt(v, CZK_FR_MODULUS, N)) {
+            for (int i = 0; i < N; i++)
+                out->l[i] = v[i];
+            break;
+        }
+    }
+    /* The copies on the stack are the secret itself. */
+    czk_memclear_explicit(b, sizeof(b));
+    czk_memclear_explicit(v, sizeof(v));
+    return rc;
 }

@@ -64,6 +64,13 @@ int czk_fr_from_mont_bytes_le(czk_fr *r, const uint8_t in[CZK_FR_BYTES]);
 void czk_fr_random(czk_fr *r, czk_rng *rng);
 
 /*
+ * A uniform element drawn from the operating system (czk_rng_os), for secrets such as a
+ * proof's blinding scalars: 255 bits at a time, rejected until below r, every buffer cleared
+ * before return. Returns CZK_OK, or CZK_EIO when the OS source fails (*out is then untouched).
+ */
+int czk_fr_random_os(czk_fr *out);
+
+/*
  * Internal, for tests and benchmarks: on = 1 makes every Fr function use the portable C
  * arithmetic even where the x86-64 MULX/ADX code was selected at start-up; on = 0 restores
  * the run-time choice. Not thread-safe: call it only while no other thread uses Fr.

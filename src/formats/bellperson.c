@@ -1,7 +1,7 @@
 /*
  * DESIGN: bellperson files are read in two passes over a read-only mapping.
  *
- * Pass one walks the layout (FORMATS.md §1.2–1.3): the fixed VK fields, n_ic, then the five
+ * Pass one walks the layout (doc/FORMATS.md §3.1–3.2): the fixed VK fields, n_ic, then the five
  * u32 big-endian length prefixes. Each length is checked against the bytes left in the file
  * before the walk moves past it, with 64-bit arithmetic (a u32 count times 192 cannot
  * overflow), and the file must end exactly after b_g2. Only then is anything allocated, so
@@ -14,7 +14,7 @@
  * point reported is the lowest bad one however the chunks were scheduled, and the error text
  * is the same with one thread or many.
  *
- * Writes go through czk_file_writer (formats/file.h): a temporary file beside the target,
+ * Writes go through czk_file_writer (util/file.h): a temporary file beside the target,
  * fsync'ed and renamed over it, so a reader never sees a half-written key.
  *
  * The file is read through czk_file_map with czk_file_map_advise_sequential: the decode reads
@@ -25,8 +25,8 @@
 
 #include "curve/g1.h"
 #include "curve/g2.h"
-#include "formats/file.h"
 #include "util/alloc.h"
+#include "util/file.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -37,12 +37,12 @@
 #define G1C CZK_G1_COMPRESSED_BYTES   /* 48 */
 #define G2C CZK_G2_COMPRESSED_BYTES   /* 96 */
 
-/* The five .params vectors in file order (FORMATS.md §1.3: h, l, a, b_g1, b_g2). */
+/* The five .params vectors in file order (doc/FORMATS.md §3.2: h, l, a, b_g1, b_g2). */
 enum { V_H, V_L, V_A, V_B_G1, V_B_G2, V_COUNT };
 static const char *const VEC_NAME[V_COUNT] = {"h", "l", "a", "b_g1", "b_g2"};
 static const size_t VEC_ELEM[V_COUNT] = {G1U, G1U, G1U, G1U, G2U};
 
-/* The fixed part of a .vk (FORMATS.md §1.2), in file order. */
+/* The fixed part of a .vk (doc/FORMATS.md §3.1), in file order. */
 enum { F_ALPHA_G1, F_BETA_G1, F_BETA_G2, F_GAMMA_G2, F_DELTA_G1, F_DELTA_G2, F_COUNT };
 static const char *const FIXED_NAME[F_COUNT] = {"alpha_g1", "beta_g1",  "beta_g2",
                                                 "gamma_g2", "delta_g1", "delta_g2"};

@@ -1,8 +1,8 @@
 /*
  * bellperson (Filecoin) Groth16 files: `.params`, `.vk` and the 192-byte proof.
  *
- * Layouts are FORMATS.md §1.2 (.vk), §1.3 (.params) and §2.1 (proof); points use the zcash
- * encodings of §1.1 (uncompressed in keys, compressed in proofs). In memory a .params file is
+ * Layouts are doc/FORMATS.md §3.1 (.vk), §3.2 (.params) and §3.3 (proof); points use the zcash
+ * encodings of §2.1 (uncompressed in keys, compressed in proofs). In memory a .params file is
  * a czk_groth16_pk with h_basis = CZK_H_MONOMIAL and density = CZK_DENSITY_FILTERED.
  *
  * Files are untrusted. Every reader checks each length against the bytes left in the file
@@ -10,7 +10,7 @@
  * size in memory, and every failure comes back as a negative status with a `czk_err`
  * message that names the file, the field or vector, the point index and the byte offset.
  *
- * Points at infinity, as bellperson (FORMATS.md §1.2–1.4, §2.1): rejected in the IC vector,
+ * Points at infinity, as bellperson (doc/FORMATS.md §3.1–3.3): rejected in the IC vector,
  * in all five .params vectors and in A, B and C of a proof, with CZK_EBADENC. The six fixed
  * VK points (alpha_g1 … delta_g2) are decoded with the full checks and, as in bellperson,
  * infinity is not refused there; a key that degenerate is for key validation to refuse.
@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "formats/file.h"
+#include "formats/key_check.h"
 #include "groth16/keys.h"
 #include "util/pool.h"
 #include "util/status.h"
@@ -68,7 +68,7 @@ int czk_bellperson_params_read(czk_groth16_pk *pk, const char *path, czk_key_che
 int czk_bellperson_params_write(const char *path, const czk_groth16_pk *pk, czk_err *err);
 
 /*
- * Reads a bellperson `.vk` file (FORMATS.md §1.2) into `vk` (zeroed or cleared, as for
+ * Reads a bellperson `.vk` file (doc/FORMATS.md §3.1) into `vk` (zeroed or cleared, as for
  * params_read). Every point gets the full checks. Returns as czk_bellperson_params_read; on
  * failure `vk` is left zeroed.
  */

@@ -2,7 +2,7 @@
  * Tests of the bellperson .params / .vk / proof codecs.
  *
  * Files are checked against an image built here independently of the writer (a plain walk of
- * FORMATS.md §1.2–1.3 with the point serializers), against literal bytes from @noble/curves
+ * doc/FORMATS.md §3.1–3.2 with the point serializers), against literal bytes from @noble/curves
  * 2.4.0, and against every class of damage a reader must survive: truncation, hostile length
  * prefixes, bad points in each vector, trailing bytes and a wrong shape.
  */
@@ -218,7 +218,7 @@ static int pk_is_zero(const czk_groth16_pk *pk) {
 
 /*
  * The file image of a key with the given vector lengths, written here without the library's
- * writer (FORMATS.md §1.2–1.3 directly), so that lengths that break the shape can be built.
+ * writer (doc/FORMATS.md §3.1–3.2 directly), so that lengths that break the shape can be built.
  * vec[v] holds len[v] points (G2 for v = 4). Returns a malloc'ed buffer.
  */
 static uint8_t *image(const czk_groth16_vk *vk, const size_t len[5], const void *const vec[5],
@@ -458,7 +458,7 @@ CZK_TEST(bp_params_roundtrip) {
         CHECK(make_pk(&pk, s, &t->rng) == 0);
         czk_err err = {0};
         CHECKF(czk_bellperson_params_write(path, &pk, &err) == CZK_OK, "%s", err.msg);
-        /* FORMATS.md §1.5. */
+        /* doc/FORMATS.md §3.4. */
         off_t want = 868 + 96 * (off_t)s->n_ic + 5 * 4 +
                      96 * (off_t)(s->n_h + s->n_l + s->n_a + s->n_b) + 192 * (off_t)s->n_b;
         CHECK_EQ_INT(file_size(path), want);
@@ -814,7 +814,7 @@ CZK_TEST(bp_params_bad_points) {
                        "%s", err.msg);
                 CHECK_EQ_INT(czk_alloc_in_use(), in_use);
             }
-    /* ic[0] at infinity too (FORMATS.md §1.2). */
+    /* ic[0] at infinity too (doc/FORMATS.md §3.1). */
     memcpy(c, b, n);
     damage_point(c + 868, 0, BAD_INFINITY, &t->rng);
     czk_err err = {0};

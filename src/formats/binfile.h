@@ -1,6 +1,6 @@
 /*
  * The iden3 "binfileutils" container shared by circom's .r1cs, .wtns and snarkjs's .zkey and
- * .ptau files (FORMATS.md §5.1):
+ * .ptau files (doc/FORMATS.md §4):
  *
  *     magic[4] ‖ version u32 ‖ nSections u32 ‖ nSections × (type u32 ‖ size u64 ‖ payload)
  *
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "formats/file.h"
+#include "util/file.h"
 #include "util/status.h"
 
 #ifdef __cplusplus

@@ -10,8 +10,8 @@
 
 #include "field/fp.h"
 #include "formats/binfile.h"
-#include "formats/file.h"
 #include "util/alloc.h"
+#include "util/file.h"
 #include "util/memclear.h"
 
 #include <errno.h>
@@ -54,18 +54,6 @@ int czk__circom_check_prime(const char *name, const char *what, const uint8_t *p
     return czk_err_set(err, CZK_EUNSUPPORTED,
                        "%s: %s (%u bytes) is not BLS12-381's %s; czk supports only BLS12-381", name,
                        what, n8, which == CZK__PRIME_R ? "r" : "q");
-}
-
-void czk__r1cs_free(czk_r1cs *cs) {
-    if (cs == NULL)
-        return;
-    czk_r1cs_matrix *ms[3] = {&cs->a, &cs->b, &cs->c};
-    for (int i = 0; i < 3; i++) {
-        czk_free(ms[i]->row_ptr);
-        czk_free(ms[i]->cols);
-        czk_free(ms[i]->vals);
-    }
-    memset(cs, 0, sizeof(*cs));
 }
 
 typedef struct term {
@@ -293,68 +281,99 @@ int czk_circom_r1cs_read(czk_r1cs *cs, const char *path, czk_err *err) {
     rc = CZK_OK;
 out:
     if (rc != CZK_OK)
-        czk__r1cs_free(cs);
+        czk_r1cs_clear(cs);
     czk_file_unmap(&map);
     return rc;
 }
 
 /* ---- .wtns ---------------------------------------------------------------------------- */
 
+/*
+ * The header of a .wtns image: the container, the prime (before any size, so that a bn128
+ * witness says so), section 1 of exactly n8 + prime + nWitness, nWitness > 0 and section 2 of
+ * exactly nWitness values. Out: *count and *values (section 2, inside img).
+ */
+static int wtns_header(size_t *count, const uint8_t **values, const uint8_t *img, size_t len,
+                       const char *name, czk_err *err) {
+    czk_binfile bf;
+    const czk_binfile_section *hdr, *data;
+    int rc = czk_binfile_parse(&bf, img, len, name, "wtns", 2, 2, err);
+    if (rc != CZK_OK)
+        return rc;
+    rc = check_header_prime(&bf, name, &hdr, err);
+    if (rc != CZK_OK)
+        return rc;
+    /* The prime matched r, so n8 is 32 and the header is exactly 40 bytes. */
+    rc = czk_binfile_section_get(&bf, 1, 4 + 32 + 4, "n8 + prime + nWitness (40)", &hdr, err);
+    if (rc != CZK_OK)
+        return rc;
+    uint32_t n_witness = czk_binfile_le32(hdr->data + 36);
+    if (n_witness == 0)
+        return czk_err_set(err, CZK_EFORMAT, "%s: nWitness is 0 (w[0] = 1 must be present)", name);
+    rc = czk_binfile_section_get(&bf, 2, (uint64_t)n_witness * 32, "nWitness*32", &data, err);
+    if (rc != CZK_OK)
+        return rc;
+    *count = n_witness;
+    *values = data->data;
+    return CZK_OK;
+}
+
+int czk_circom_wtns_count(size_t *n, const uint8_t *img, size_t len, const char *name,
+                          czk_err *err) {
+    const uint8_t *values;
+    *n = 0;
+    return wtns_header(n, &values, img, len, name, err);
+}
+
+int czk_circom_wtns_parse(czk_fr *w, size_t n_vars, const uint8_t *img, size_t len,
+                          const char *name, czk_err *err) {
+    size_t count = 0;
+    const uint8_t *values = NULL;
+    int rc = wtns_header(&count, &values, img, len, name, err);
+    if (rc != CZK_OK)
+        return rc;
+    if (count != n_vars)
+        return czk_err_set(err, CZK_EINVAL, "%s: %zu witness values, the circuit has %zu variables",
+                           name, count, n_vars);
+    for (size_t i = 0; i < count; i++) {
+        if (czk_fr_from_bytes_le(&w[i], values + 32 * i) != CZK_OK) {
+            rc = czk_err_set(err, CZK_EFORMAT, "%s: witness value %zu is not below r", name, i);
+            break;
+        }
+    }
+    if (rc == CZK_OK && !czk_fr_is_one(&w[0]))
+        rc = czk_err_set(err, CZK_EFORMAT, "%s: w[0] is not 1 (the constant ONE)", name);
+    if (rc != CZK_OK) /* the values read so far are secret */
+        czk_memclear_explicit(w, count * sizeof(czk_fr));
+    return rc;
+}
+
 int czk_circom_wtns_read(czk_fr **w, size_t *n, const char *path, czk_err *err) {
     *w = NULL;
     *n = 0;
-    czk_fr *vals = NULL;
-    size_t count = 0;
     czk_file_mapping map;
     int rc = czk_file_map(&map, path, err);
     if (rc != CZK_OK)
         return rc;
-    czk_binfile bf;
-    const czk_binfile_section *hdr, *data;
-    rc = czk_binfile_parse(&bf, map.data, map.len, path, "wtns", 2, 2, err);
-    if (rc != CZK_OK)
-        goto out;
-    rc = check_header_prime(&bf, path, &hdr, err);
-    if (rc != CZK_OK)
-        goto out;
-    rc = czk_binfile_section_get(&bf, 1, 4 + 32 + 4, "n8 + prime + nWitness (40)", &hdr, err);
-    if (rc != CZK_OK)
-        goto out;
-    uint32_t n_witness = czk_binfile_le32(hdr->data + 36);
-    if (n_witness == 0) {
-        rc = czk_err_set(err, CZK_EFORMAT, "%s: nWitness is 0 (w[0] = 1 must be present)", path);
-        goto out;
+    size_t count = 0;
+    czk_fr *vals = NULL;
+    rc = czk_circom_wtns_count(&count, map.data, map.len, path, err);
+    if (rc == CZK_OK) {
+        vals = czk_malloc(count * sizeof(czk_fr));
+        if (vals == NULL)
+            rc =
+                czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu witness values", path, count);
     }
-    rc = czk_binfile_section_get(&bf, 2, (uint64_t)n_witness * 32, "nWitness*32", &data, err);
-    if (rc != CZK_OK)
-        goto out;
-    count = n_witness;
-    vals = czk_malloc(count * sizeof(czk_fr));
-    if (vals == NULL) {
-        rc = czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu witness values", path, count);
-        goto out;
-    }
-    for (size_t i = 0; i < count; i++) {
-        if (czk_fr_from_bytes_le(&vals[i], data->data + 32 * i) != CZK_OK) {
-            rc = czk_err_set(err, CZK_EFORMAT, "%s: witness value %zu is not below r", path, i);
-            goto out;
-        }
-    }
-    if (!czk_fr_is_one(&vals[0])) {
-        rc = czk_err_set(err, CZK_EFORMAT, "%s: w[0] is not 1 (the constant ONE)", path);
-        goto out;
+    if (rc == CZK_OK)
+        rc = czk_circom_wtns_parse(vals, count, map.data, map.len, path, err);
+    czk_file_unmap(&map);
+    if (rc != CZK_OK) {
+        czk_free(vals); /* parse cleared it */
+        return rc;
     }
     *w = vals;
     *n = count;
-    vals = NULL;
-    rc = CZK_OK;
-out:
-    if (vals != NULL) {
-        czk_memclear_explicit(vals, count * sizeof(czk_fr));
-        czk_free(vals);
-    }
-    czk_file_unmap(&map);
-    return rc;
+    return CZK_OK;
 }
 
 int czk_circom_wtns_write(const char *path, const czk_fr *w, size_t n, czk_err *err) {

@@ -1,6 +1,6 @@
 /*
  * circom's binary outputs: the constraint system (.r1cs, v1) and the witness (.wtns, v2),
- * FORMATS.md §5.2–5.3. Only BLS12-381 files are accepted (`circom --prime bls12381`): the
+ * doc/FORMATS.md §5–6. Only BLS12-381 files are accepted (`circom --prime bls12381`): the
  * prime in the header must be r, and a bn128 file is rejected with a message saying so.
  *
  * Readers map the file, check every count against the bytes actually present before they
@@ -45,6 +45,27 @@ int czk_circom_r1cs_read(czk_r1cs *cs, const char *path, czk_err *err);
 int czk_circom_wtns_read(czk_fr **w, size_t *n, const char *path, czk_err *err);
 
 /*
+ * Parses a .wtns image img[0..len) (version 2, BLS12-381; a file's bytes, or a request's) into
+ * the caller's array w of exactly n_vars values, in Montgomery form; w[0] is checked to be 1.
+ * `name` labels the messages (a path, or a request and partition). The header is checked as
+ * czk_circom_wtns_read checks it (both are this function). On failure w holds no value of
+ * the witness (it is cleared: the witness is secret).
+ * Returns CZK_OK, CZK_EINVAL (the image has another number of values than n_vars),
+ * CZK_EFORMAT or CZK_EUNSUPPORTED (another prime or version), with a message naming `name`
+ * and the fault.
+ */
+int czk_circom_wtns_parse(czk_fr *w, size_t n_vars, const uint8_t *img, size_t len,
+                          const char *name, czk_err *err);
+
+/*
+ * Reads only the header of a .wtns image: *n, its number of values (nWitness, at least 1), so
+ * that a caller can size the array for czk_circom_wtns_parse. The header is checked as the
+ * parser checks it. Returns CZK_OK, CZK_EFORMAT or CZK_EUNSUPPORTED (*n = 0 on failure).
+ */
+int czk_circom_wtns_count(size_t *n, const uint8_t *img, size_t len, const char *name,
+                          czk_err *err);
+
+/*
  * Reads an R1CS from a circom `.r1cs` or a czk R1CS file (r1cs/r1cs.h's format), told apart by
  * their magic bytes; czk files are mapped and checked on `pool` (NULL: inline). Returns what
  * the chosen reader returns, CZK_EIO when the file cannot be opened, or CZK_EFORMAT naming the
@@ -80,9 +101,6 @@ typedef enum czk__circom_prime {
  */
 int czk__circom_check_prime(const char *name, const char *what, const uint8_t *p, uint32_t n8,
                             czk__circom_prime which, czk_err *err);
-
-/* Internal (formats): frees the arrays of a czk_malloc'ed czk_r1cs and zeroes it. */
-void czk__r1cs_free(czk_r1cs *cs);
 
 #ifdef __cplusplus
 }

@@ -10,9 +10,9 @@
 #include "field/fp.h"
 #include "field/fp12.h"
 #include "field/fp2.h"
-#include "formats/file.h"
 #include "pairing/pairing.h"
 #include "util/alloc.h"
+#include "util/file.h"
 
 #include <json-c/json.h>
 #include <limits.h>

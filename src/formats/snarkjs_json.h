@@ -1,5 +1,5 @@
 /*
- * snarkjs's JSON files for Groth16 on BLS12-381 (FORMATS.md §5.6): proof.json, public.json
+ * snarkjs's JSON files for Groth16 on BLS12-381 (doc/FORMATS.md §8): proof.json, public.json
  * and verification_key.json.
  *
  * Field elements are decimal strings of the normal (non-Montgomery) value. Readers accept

@@ -1,5 +1,5 @@
 /*
- * Tests for the circom/snarkjs readers and writers (binfile, circom, zkey, snarkjs_json, file).
+ * Tests for the circom/snarkjs readers and writers (binfile, circom, zkey, snarkjs_json).
  *
  * The fixtures in tests/data/snarkjs were made once by circom2 and snarkjs (the README there
  * lists the commands); nothing here runs node. The checks are independent of the code under
@@ -17,7 +17,6 @@
 #include "field/fr.h"
 #include "formats/binfile.h"
 #include "formats/circom.h"
-#include "formats/file.h"
 #include "formats/snarkjs_json.h"
 #include "formats/zkey.h"
 #include "pairing/pairing.h"
@@ -80,48 +79,6 @@ static int spit(const char *path, const void *data, size_t len) {
     size_t w = len > 0 ? fwrite(data, 1, len, f) : 0;
     return (fclose(f) == 0 && w == len) ? 0 : -1;
 }
-
-/*
- * A scratch directory, in /dev/shm when it is usable: the corruption tests rewrite small
- * files thousands of times, and on a disk mounted with `discard` every truncation was
- * measured at ~7 ms (48 s for snarkjs_truncated_files, against 0.3 s on tmpfs).
- */
-static int make_tmpdir(char out[256]) {
-    const char *bases[3] = {"/dev/shm", getenv("TMPDIR"), "/tmp"};
-    for (int i = 0; i < 3; i++) {
-        if (bases[i] == NULL || access(bases[i], W_OK | X_OK) != 0)
-            continue;
-        snprintf(out, 256, "%s/czk_sj_XXXXXX", bases[i]);
-        if (mkdtemp(out) != NULL)
-            return 1;
-    }
-    return 0;
-}
-
-static void remove_tmpdir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (d == NULL)
-        return;
-    struct dirent *e;
-    char p[512];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-/* Runs body(t, dir) with a fresh scratch directory, removed afterwards even if body fails. */
-#define WITH_TMPDIR(body)                                                                          \
-    do {                                                                                           \
-        char dir_[256];                                                                            \
-        CHECK(make_tmpdir(dir_));                                                                  \
-        body(t, dir_);                                                                             \
-        remove_tmpdir(dir_);                                                                       \
-    } while (0)
 
 /* ---- a container parser of our own, to edit fixtures ------------------------------------- */
 
@@ -252,7 +209,7 @@ typedef int (*reader_fn)(const char *path, czk_err *err);
 static int rd_r1cs(const char *path, czk_err *err) {
     czk_r1cs cs;
     int rc = czk_circom_r1cs_read(&cs, path, err);
-    czk__r1cs_free(&cs);
+    czk_r1cs_clear(&cs);
     return rc;
 }
 
@@ -269,7 +226,7 @@ static int rd_zkey(const char *path, czk_err *err) {
     czk_r1cs ab;
     int rc = czk_zkey_read(&pk, &ab, path, err);
     czk_groth16_pk_clear(&pk);
-    czk__r1cs_free(&ab);
+    czk_r1cs_clear(&ab);
     return rc;
 }
 
@@ -304,7 +261,7 @@ static int msg_has(const char *msg, const char *sub) {
  */
 #define CHECK_FAILS(fn, path, want, substr)                                                        \
     do {                                                                                           \
-        czk_err e_ = {0, {0}};                                                                     \
+        czk_err e_ = {0};                                                                          \
         size_t before_ = czk_alloc_in_use();                                                       \
         int rc_ = fn((path), &e_);                                                                 \
         CHECKF(rc_ < 0 && ((want) == 0 || rc_ == (want)), "%s(%s): rc %d (%s), expected %d", #fn,  \
@@ -321,7 +278,7 @@ static int msg_has(const char *msg, const char *sub) {
 /* Reader either succeeds or fails naming the file; no counted leak either way. */
 #define CHECK_NO_CRASH(fn, path)                                                                   \
     do {                                                                                           \
-        czk_err e_ = {0, {0}};                                                                     \
+        czk_err e_ = {0};                                                                          \
         size_t before_ = czk_alloc_in_use();                                                       \
         int rc_ = fn((path), &e_);                                                                 \
         CHECKF(rc_ == CZK_OK || strstr(e_.msg, (path)) != NULL,                                    \
@@ -483,77 +440,6 @@ CZK_TEST(snarkjs_decimal) {
     }
 }
 
-/* ---- file helpers ------------------------------------------------------------------------ */
-
-static void file_io_body(czk_test_ctx *t, const char *dir) {
-    char p[512], q[600];
-    czk_err e = {0, {0}};
-    snprintf(p, sizeof(p), "%s/a.bin", dir);
-    CHECK_EQ_INT(czk_file_write_atomic(p, "hello", 5, &e), CZK_OK);
-    CHECK_EQ_INT(czk_file_write_atomic(p, "bye", 3, &e), CZK_OK); /* replaces */
-    uint8_t *d;
-    size_t n;
-    CHECK_EQ_INT(czk_file_read_all(&d, &n, p, &e), CZK_OK);
-    CHECK(n == 3 && memcmp(d, "bye", 3) == 0 && d[3] == 0);
-    czk_free(d);
-    czk_file_mapping m;
-    CHECK_EQ_INT(czk_file_map(&m, p, &e), CZK_OK);
-    CHECK(m.len == 3 && memcmp(m.data, "bye", 3) == 0);
-    czk_file_unmap(&m);
-    czk_file_unmap(&m); /* a zeroed map is a no-op */
-    /* Only a.bin is left: no temporary files. */
-    DIR *dd = opendir(dir);
-    CHECK(dd != NULL);
-    int count = 0;
-    struct dirent *de;
-    while ((de = readdir(dd)) != NULL)
-        count += de->d_name[0] != '.';
-    closedir(dd);
-    CHECK_EQ_INT(count, 1);
-    /* Empty files map to nothing. */
-    snprintf(q, sizeof(q), "%s/empty", dir);
-    CHECK_EQ_INT(czk_file_write_atomic(q, NULL, 0, &e), CZK_OK);
-    CHECK_EQ_INT(czk_file_map(&m, q, &e), CZK_OK);
-    CHECK(m.len == 0 && m.data == NULL);
-    czk_file_unmap(&m);
-    /* Errors name the path. */
-    snprintf(q, sizeof(q), "%s/no/such/dir/x", dir);
-    CHECK_EQ_INT(czk_file_write_atomic(q, "x", 1, &e), CZK_EIO);
-    CHECK(strstr(e.msg, q) != NULL);
-    CHECK_EQ_INT(czk_file_map(&m, q, &e), CZK_EIO);
-    CHECK(strstr(e.msg, q) != NULL);
-    CHECK_EQ_INT(czk_file_map(&m, dir, &e), CZK_EIO); /* a directory */
-    CHECK(strstr(e.msg, "not a regular file") != NULL);
-    CHECK_EQ_INT(czk_file_read_all(&d, &n, dir, &e), CZK_EIO);
-    CHECK(d == NULL && n == 0);
-    /* An aborted writer leaves the old file alone and no temporary behind. */
-    czk_file_writer w;
-    CHECK_EQ_INT(czk_file_writer_open(&w, p, &e), CZK_OK);
-    CHECK_EQ_INT(czk_file_writer_write(&w, "zzzz", 4, &e), CZK_OK);
-    czk_file_writer_abort(&w);
-    CHECK_EQ_INT(czk_file_read_all(&d, &n, p, &e), CZK_OK);
-    CHECK(n == 3 && memcmp(d, "bye", 3) == 0);
-    czk_free(d);
-    /* A big write goes through several buffer flushes intact. */
-    size_t big = (3u << 20) + 12345;
-    uint8_t *src = malloc(big);
-    CHECK(src != NULL);
-    for (size_t i = 0; i < big; i++)
-        src[i] = (uint8_t)(i * 2654435761u >> 13);
-    int rc = czk_file_write_atomic(p, src, big, &e);
-    uint8_t *back = NULL;
-    if (rc == CZK_OK)
-        rc = czk_file_read_all(&back, &n, p, &e);
-    int same = rc == CZK_OK && n == big && memcmp(src, back, big) == 0;
-    free(src);
-    czk_free(back);
-    CHECK(same);
-}
-
-CZK_TEST(snarkjs_file_io) {
-    WITH_TMPDIR(file_io_body);
-}
-
 /* ---- the binfile container ------------------------------------------------------------------ */
 
 CZK_TEST(snarkjs_binfile_container) {
@@ -572,7 +458,7 @@ CZK_TEST(snarkjs_binfile_container) {
     put64(f + 44, 2);
     f[52] = f[53] = 0;
     czk_binfile bf;
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     const czk_binfile_section *s;
     CHECK_EQ_INT(czk_binfile_parse(&bf, f, sizeof(f), "t.bin", "test", 3, 4, &e), CZK_OK);
     CHECK_EQ_INT(czk_binfile_section_get(&bf, 2, 3, "three", &s, &e), CZK_OK);
@@ -624,7 +510,7 @@ CZK_TEST(snarkjs_r1cs_wtns_satisfied) {
     czk_r1cs cs;
     czk_fr *w = NULL;
     size_t n = 0;
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     CHECKF(czk_circom_r1cs_read(&cs, rp, &e) == CZK_OK, "%s", e.msg);
     CHECKF(czk_circom_wtns_read(&w, &n, wp, &e) == CZK_OK, "%s", e.msg);
     CHECK_EQ_INT(cs.n_constraints, 3);
@@ -660,7 +546,7 @@ CZK_TEST(snarkjs_r1cs_wtns_satisfied) {
     czk_fr_add(&w[5], &w[5], &one);
     CHECK_EQ_INT(first_unsatisfied(&cs, w), 0);
     czk_free(w);
-    czk__r1cs_free(&cs);
+    czk_r1cs_clear(&cs);
 }
 
 CZK_TEST(snarkjs_zkey_matches_r1cs) {
@@ -669,7 +555,7 @@ CZK_TEST(snarkjs_zkey_matches_r1cs) {
     data_path(vp, sizeof(vp), "verification_key.json");
     czk_r1cs cs;
     czk_groth16_vk vk;
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     CHECKF(czk_circom_r1cs_read(&cs, rp, &e) == CZK_OK, "%s", e.msg);
     CHECKF(czk_snarkjs_vk_read(&vk, vp, &e) == CZK_OK, "%s", e.msg);
     /* mul_0000.zkey has setup's section order (1 2 4 3 9 8 5 6 7 10), mul_final.zkey the
@@ -722,10 +608,10 @@ CZK_TEST(snarkjs_zkey_matches_r1cs) {
         CHECK(pk_equal(&pk, &pk2));
         czk_groth16_pk_clear(&pk2);
         czk_groth16_pk_clear(&pk);
-        czk__r1cs_free(&ab);
+        czk_r1cs_clear(&ab);
     }
     czk_groth16_vk_clear(&vk);
-    czk__r1cs_free(&cs);
+    czk_r1cs_clear(&cs);
 }
 
 CZK_TEST(snarkjs_proof_verifies) {
@@ -738,7 +624,7 @@ CZK_TEST(snarkjs_proof_verifies) {
     czk_groth16_proof pr;
     czk_fr *x = NULL, *w = NULL;
     size_t n = 0, nw = 0;
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     CHECKF(czk_snarkjs_vk_read(&vk, vp, &e) == CZK_OK, "%s", e.msg);
     CHECKF(czk_snarkjs_proof_read(&pr, pp, &e) == CZK_OK, "%s", e.msg);
     CHECKF(czk_snarkjs_public_read(&x, &n, xp, &e) == CZK_OK, "%s", e.msg);
@@ -784,7 +670,7 @@ static void vk_roundtrip_body(czk_test_ctx *t, const char *dir) {
     data_path(vp, sizeof(vp), "verification_key.json");
     snprintf(out, sizeof(out), "%s/vk.json", dir);
     czk_groth16_vk vk, back;
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     CHECKF(czk_snarkjs_vk_read(&vk, vp, &e) == CZK_OK, "%s", e.msg);
     CHECKF(czk_snarkjs_vk_write(out, &vk, &e) == CZK_OK, "%s", e.msg);
     /* Value for value what snarkjs wrote, vk_alphabeta_12 included: every decimal string,
@@ -829,7 +715,7 @@ static void vk_roundtrip_body(czk_test_ctx *t, const char *dir) {
 }
 
 CZK_TEST(snarkjs_vk_json_roundtrip) {
-    WITH_TMPDIR(vk_roundtrip_body);
+    CZK_TEST_WITH_TMPDIR(vk_roundtrip_body);
 }
 
 static void proof_public_body(czk_test_ctx *t, const char *dir) {
@@ -837,7 +723,7 @@ static void proof_public_body(czk_test_ctx *t, const char *dir) {
     data_path(pp, sizeof(pp), "proof.json");
     data_path(xp, sizeof(xp), "public.json");
     snprintf(out, sizeof(out), "%s/out.json", dir);
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     czk_groth16_proof pr, back;
     CHECKF(czk_snarkjs_proof_read(&pr, pp, &e) == CZK_OK, "%s", e.msg);
     CHECKF(czk_snarkjs_proof_write(out, &pr, &e) == CZK_OK, "%s", e.msg);
@@ -883,13 +769,13 @@ static void proof_public_body(czk_test_ctx *t, const char *dir) {
 }
 
 CZK_TEST(snarkjs_proof_public_roundtrip) {
-    WITH_TMPDIR(proof_public_body);
+    CZK_TEST_WITH_TMPDIR(proof_public_body);
 }
 
 static void zkey_roundtrip_body(czk_test_ctx *t, const char *dir) {
     char out[512];
     snprintf(out, sizeof(out), "%s/k.zkey", dir);
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     const char *names[2] = {"mul_final.zkey", "mul_0000.zkey"};
     for (int f = 0; f < 2; f++) {
         char zp[512];
@@ -922,9 +808,9 @@ static void zkey_roundtrip_body(czk_test_ctx *t, const char *dir) {
         CHECK(ab2.n_constraints == ab.n_constraints && matrix_equal(&ab.a, &ab2.a, 3) &&
               matrix_equal(&ab.b, &ab2.b, 3));
         czk_groth16_pk_clear(&back);
-        czk__r1cs_free(&ab2);
+        czk_r1cs_clear(&ab2);
         czk_groth16_pk_clear(&pk);
-        czk__r1cs_free(&ab);
+        czk_r1cs_clear(&ab);
     }
 
     /* A random key and system: 5 constraints, 9 variables, 3 public, domain 16 (larger than
@@ -999,7 +885,7 @@ static void zkey_roundtrip_body(czk_test_ctx *t, const char *dir) {
     CHECK_EQ_INT(ab.n_constraints, 5);
     CHECK(matrix_equal(&ab.a, &cs.a, 5) && matrix_equal(&ab.b, &cs.b, 5));
     czk_groth16_pk_clear(&back);
-    czk__r1cs_free(&ab);
+    czk_r1cs_clear(&ab);
 
     /* Shapes that do not fit are refused before anything is created. */
     char bad[512];
@@ -1026,11 +912,11 @@ static void zkey_roundtrip_body(czk_test_ctx *t, const char *dir) {
     struct stat st;
     CHECK(stat(bad, &st) != 0);
     czk_groth16_pk_clear(&pk);
-    czk__r1cs_free(&cs);
+    czk_r1cs_clear(&cs);
 }
 
 CZK_TEST(snarkjs_zkey_write_roundtrip) {
-    WITH_TMPDIR(zkey_roundtrip_body);
+    CZK_TEST_WITH_TMPDIR(zkey_roundtrip_body);
 }
 
 /* A key with a long H vector, decoded on a pool: a bad point is reported by its lowest index
@@ -1039,7 +925,7 @@ static void zkey_pool_body(czk_test_ctx *t, const char *dir) {
     char zp[512], out[512];
     data_path(zp, sizeof(zp), "mul_final.zkey");
     snprintf(out, sizeof(out), "%s/long.zkey", dir);
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     czk_groth16_pk pk, back;
     czk_r1cs ab;
     CHECKF(czk_zkey_read(&pk, &ab, zp, &e) == CZK_OK, "%s", e.msg);
@@ -1072,12 +958,12 @@ static void zkey_pool_body(czk_test_ctx *t, const char *dir) {
         loaded = tbin_save(&b, out) == 0;
         tbin_free(&b);
     }
-    czk_err e1 = {0, {0}}, e2 = {0, {0}};
+    czk_err e1 = {0}, e2 = {0};
     int rc1 = loaded ? czk_zkey_read_pool(&back, NULL, out, pool, &e1) : CZK_OK;
     int rc2 = loaded ? czk_zkey_read(&back, NULL, out, &e2) : CZK_OK;
     czk_pool_destroy(pool);
     czk_groth16_pk_clear(&pk);
-    czk__r1cs_free(&ab);
+    czk_r1cs_clear(&ab);
     CHECKF(same, "pool read differs: %s", e.msg);
     CHECK(loaded);
     CHECK_EQ_INT(rc1, CZK_ENOTINGROUP);
@@ -1087,7 +973,7 @@ static void zkey_pool_body(czk_test_ctx *t, const char *dir) {
 }
 
 CZK_TEST(snarkjs_zkey_read_pool) {
-    WITH_TMPDIR(zkey_pool_body);
+    CZK_TEST_WITH_TMPDIR(zkey_pool_body);
 }
 
 /* ---- malformed inputs ------------------------------------------------------------------------ */
@@ -1118,7 +1004,7 @@ static void truncated_body(czk_test_ctx *t, const char *dir) {
         CHECKF(d != NULL, "missing fixture %s", FIXTURES[f].name);
         /* The untouched file reads. */
         CHECK(spit(p, d, len) == 0);
-        czk_err e = {0, {0}};
+        czk_err e = {0};
         CHECKF(FIXTURES[f].fn(p, &e) == CZK_OK, "%s: %s", FIXTURES[f].name, e.msg);
         /* JSON may lose trailing whitespace and stay valid; nothing else may go. */
         size_t end = len;
@@ -1142,7 +1028,7 @@ static void truncated_body(czk_test_ctx *t, const char *dir) {
 }
 
 CZK_TEST(snarkjs_truncated_files) {
-    WITH_TMPDIR(truncated_body);
+    CZK_TEST_WITH_TMPDIR(truncated_body);
 }
 
 /* Loads fixture `name` as a container, or fails the test. */
@@ -1241,7 +1127,7 @@ static void corrupt_r1cs_wtns_body(czk_test_ctx *t, const char *dir) {
      * (−1)·a + (−2)·b: swap the two terms, then make it a, a (same wire twice). */
     LOAD_TBIN(b, "mul.r1cs");
     czk_r1cs ref, got;
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     char rp[512];
     data_path(rp, sizeof(rp), "mul.r1cs");
     CHECKF(czk_circom_r1cs_read(&ref, rp, &e) == CZK_OK, "%s", e.msg);
@@ -1257,7 +1143,7 @@ static void corrupt_r1cs_wtns_body(czk_test_ctx *t, const char *dir) {
     CHECKF(czk_circom_r1cs_read(&got, p, &e) == CZK_OK, "%s", e.msg);
     CHECK(matrix_equal(&got.a, &ref.a, 3) && matrix_equal(&got.b, &ref.b, 3) &&
           matrix_equal(&got.c, &ref.c, 3));
-    czk__r1cs_free(&got);
+    czk_r1cs_clear(&got);
     memcpy(s->data + 160, s->data + 124, 4); /* both terms on the same wire */
     uint32_t wire = le32(s->data + 124);
     CHECK(tbin_save(&b, p) == 0);
@@ -1267,8 +1153,8 @@ static void corrupt_r1cs_wtns_body(czk_test_ctx *t, const char *dir) {
     czk_fr m3;
     fr_from_u64_signed(&m3, -3); /* −1 + −2 */
     CHECK(czk_fr_equal(&got.a.vals[got.a.row_ptr[1]], &m3));
-    czk__r1cs_free(&got);
-    czk__r1cs_free(&ref);
+    czk_r1cs_clear(&got);
+    czk_r1cs_clear(&ref);
     tbin_free(&b);
     free(c2);
 
@@ -1311,7 +1197,7 @@ static void corrupt_r1cs_wtns_body(czk_test_ctx *t, const char *dir) {
 }
 
 CZK_TEST(snarkjs_corrupt_r1cs_wtns) {
-    WITH_TMPDIR(corrupt_r1cs_wtns_body);
+    CZK_TEST_WITH_TMPDIR(corrupt_r1cs_wtns_body);
 }
 
 /* Section 4 entry i of a zkey container. */
@@ -1500,15 +1386,15 @@ static void corrupt_zkey_body(czk_test_ctx *t, const char *dir) {
         CHECK(tbin_save(&b, p) == 0);
         czk_groth16_pk pk;
         czk_r1cs ab, ref;
-        czk_err e = {0, {0}};
+        czk_err e = {0};
         char rp[512];
         data_path(rp, sizeof(rp), "mul.r1cs");
         CHECKF(czk_zkey_read(&pk, &ab, p, &e) == CZK_OK, "%s", e.msg);
         CHECKF(czk_circom_r1cs_read(&ref, rp, &e) == CZK_OK, "%s", e.msg);
         CHECK(matrix_equal(&ab.a, &ref.a, 3) && matrix_equal(&ab.b, &ref.b, 3));
         czk_groth16_pk_clear(&pk);
-        czk__r1cs_free(&ab);
-        czk__r1cs_free(&ref);
+        czk_r1cs_clear(&ab);
+        czk_r1cs_clear(&ref);
     }
     RESET();
 
@@ -1540,7 +1426,7 @@ static void corrupt_zkey_body(czk_test_ctx *t, const char *dir) {
                 CHECK(spit(p, d, len) == 0);
                 if (orig.s[i].type == 10 && k2 > 0) {
                     /* Section 10 (the ceremony transcript) is not needed to prove. */
-                    czk_err e = {0, {0}};
+                    czk_err e = {0};
                     CHECKF(rd_zkey(p, &e) == CZK_OK, "%s", e.msg);
                 } else {
                     CHECK_FAILS(rd_zkey, p, CZK_EFORMAT, NULL);
@@ -1573,7 +1459,7 @@ static void corrupt_zkey_body(czk_test_ctx *t, const char *dir) {
 }
 
 CZK_TEST(snarkjs_corrupt_zkey) {
-    WITH_TMPDIR(corrupt_zkey_body);
+    CZK_TEST_WITH_TMPDIR(corrupt_zkey_body);
 }
 
 /* Loads a fixture JSON document for editing. */
@@ -1753,7 +1639,7 @@ static void corrupt_json_body(czk_test_ctx *t, const char *dir) {
     CHECK_FAILS(rd_vk, p, CZK_EUNSUPPORTED, "bn128");
     json_object_object_add(root, "curve", json_object_new_string("BLS12-381"));
     CHECK(save_json(root, p) == 0);
-    czk_err e = {0, {0}};
+    czk_err e = {0};
     CHECKF(rd_vk(p, &e) == CZK_OK, "%s", e.msg); /* snarkjs normalizes names the same way */
     json_object_object_del(root, "curve");
     CHECK(save_json(root, p) == 0);
@@ -1783,7 +1669,7 @@ static void corrupt_json_body(czk_test_ctx *t, const char *dir) {
 }
 
 CZK_TEST(snarkjs_corrupt_json) {
-    WITH_TMPDIR(corrupt_json_body);
+    CZK_TEST_WITH_TMPDIR(corrupt_json_body);
 }
 
 /* Random byte flips in every fixture: any outcome but a crash, a leak or a nameless error. */
@@ -1815,7 +1701,7 @@ static void random_flips_body(czk_test_ctx *t, const char *dir) {
 }
 
 CZK_TEST(snarkjs_random_flips) {
-    WITH_TMPDIR(random_flips_body);
+    CZK_TEST_WITH_TMPDIR(random_flips_body);
 }
 
 CZK_TEST(snarkjs_wtns_write_roundtrip) {
@@ -1839,4 +1725,114 @@ CZK_TEST(snarkjs_wtns_write_roundtrip) {
     czk_free(back);
     CHECK_EQ_INT(czk_circom_wtns_write(path, w, 0, NULL), CZK_EINVAL);
     unlink(path);
+}
+
+/* 1 when every one of the n values is zero (a witness cleared after a failed parse). */
+static int all_zero(const czk_fr *w, size_t n) {
+    int z = 1;
+    for (size_t i = 0; i < n; i++)
+        z &= czk_fr_is_zero(&w[i]);
+    return z;
+}
+
+/*
+ * The in-memory parser (what the engine parses a request's witness with) against the file
+ * reader, and its refusals: the count checked against the circuit, the engine's junk image,
+ * every header fault of the file tests, every truncation. A failure names the image and
+ * leaves nothing of the witness in the caller's array.
+ */
+CZK_TEST(snarkjs_wtns_parse_image) {
+    char wp[512];
+    data_path(wp, sizeof(wp), "mul.wtns");
+    size_t len = 0;
+    uint8_t *img = slurp(wp, &len);
+    CHECK(img != NULL);
+    czk_err e = {0};
+    czk_fr *ref = NULL;
+    size_t n_ref = 0;
+    CHECKF(czk_circom_wtns_read(&ref, &n_ref, wp, &e) == CZK_OK, "%s", e.msg);
+    size_t n = 0;
+    CHECKF(czk_circom_wtns_count(&n, img, len, "mul.wtns", &e) == CZK_OK, "%s", e.msg);
+    CHECK_EQ_INT(n, n_ref);
+    czk_fr w[64];
+    CHECK(n + 1 <= sizeof(w) / sizeof(w[0]));
+    CHECKF(czk_circom_wtns_parse(w, n, img, len, "mul.wtns", &e) == CZK_OK, "%s", e.msg);
+    CHECK_MEM(w, ref, n * sizeof(czk_fr));
+    CHECK(czk_fr_is_one(&w[0]));
+    czk_free(ref);
+
+    /* The count must be the circuit's. */
+    CHECK_EQ_INT(czk_circom_wtns_parse(w, n + 1, img, len, "req r1 partition 0", &e), CZK_EINVAL);
+    CHECK(strstr(e.msg, "req r1 partition 0") != NULL && strstr(e.msg, "witness values") != NULL);
+    CHECK_EQ_INT(czk_circom_wtns_parse(w, n - 1, img, len, "req", &e), CZK_EINVAL);
+
+    /* The engine's case: a wrong image is refused with a message; nothing is counted. */
+    uint8_t junk[16] = "wtns";
+    memset(&e, 0, sizeof(e));
+    CHECK(czk_circom_wtns_parse(w, n, junk, sizeof junk, "junk", &e) != CZK_OK);
+    CHECK(e.msg[0] != '\0' && strstr(e.msg, "junk") != NULL);
+    size_t got = 99;
+    CHECK(czk_circom_wtns_count(&got, junk, sizeof junk, "junk", &e) != CZK_OK);
+    CHECK_EQ_INT(got, 0);
+
+    uint8_t *bad = malloc(len);
+    CHECK(bad != NULL);
+    /* Header faults: one set of checks with the file reader (offsets: 12-byte container
+     * header, section 1 header at 12, its payload at 24; section 2's payload at 76). */
+    CHECK(le32(img + 12) == 1 && le32(img + 24) == 32 && le32(img + 64) == 2);
+    struct {
+        size_t at;
+        uint32_t v;
+        int want;
+        const char *needle;
+    } faults[] = {
+        {4, 1, CZK_EUNSUPPORTED, "version 1"},      /* version */
+        {24, 48, CZK_EFORMAT, NULL},                /* n8: no 48-byte prime fits */
+        {24, 8, CZK_EUNSUPPORTED, "not BLS12-381"}, /* n8 8: another field */
+        {28, 0x11, CZK_EUNSUPPORTED, "BLS12-381"},  /* the prime */
+        {60, 0, CZK_EFORMAT, "nWitness is 0"},      /* nWitness */
+        {60, 0xffffffffu, CZK_EFORMAT, "nWitness*32"},
+    };
+    for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+        memcpy(bad, img, len);
+        put32(bad + faults[i].at, faults[i].v);
+        for (size_t k = 0; k < n; k++)
+            czk_fr_set_one(&w[k]);
+        int rc = czk_circom_wtns_parse(w, n, bad, len, "bad.wtns", &e);
+        CHECKF(rc == faults[i].want, "fault %zu: rc %d (%s), want %d", i, rc, e.msg,
+               faults[i].want);
+        CHECKF(strstr(e.msg, "bad.wtns") != NULL && msg_has(e.msg, faults[i].needle),
+               "fault %zu: '%s'", i, e.msg);
+        size_t c = 0;
+        CHECK_EQ_INT(czk_circom_wtns_count(&c, bad, len, "bad.wtns", &e), faults[i].want);
+    }
+    /* The bn128 prime, named. */
+    memcpy(bad, img, len);
+    for (int l = 0; l < 4; l++)
+        put64(bad + 28 + 8 * l, BN128_R[l]);
+    CHECK_EQ_INT(czk_circom_wtns_parse(w, n, bad, len, "bn.wtns", &e), CZK_EUNSUPPORTED);
+    CHECK(strstr(e.msg, "bn128") != NULL);
+    /* Values: w[0] != 1, and one not below r: refused, and the array cleared. */
+    memcpy(bad, img, len);
+    bad[76] = 2;
+    CHECK_EQ_INT(czk_circom_wtns_parse(w, n, bad, len, "bad.wtns", &e), CZK_EFORMAT);
+    CHECK(strstr(e.msg, "w[0] is not 1") != NULL);
+    CHECK(all_zero(w, n));
+    memcpy(bad, img, len);
+    for (int l = 0; l < 4; l++)
+        put64(bad + 76 + 32 * 2 + 8 * l, CZK_FR_MODULUS[l]);
+    CHECK_EQ_INT(czk_circom_wtns_parse(w, n, bad, len, "bad.wtns", &e), CZK_EFORMAT);
+    CHECK(strstr(e.msg, "value 2 is not below r") != NULL);
+    CHECK(all_zero(w, n));
+    /* Every truncation fails (under ASan: without reading past the end). */
+    for (size_t cut = 0; cut < len; cut++) {
+        uint8_t *part = malloc(cut > 0 ? cut : 1);
+        CHECK(part != NULL);
+        memcpy(part, img, cut);
+        int rc = czk_circom_wtns_parse(w, n, part, cut, "cut.wtns", &e);
+        free(part);
+        CHECKF(rc == CZK_EFORMAT, "cut at %zu: rc %d (%s)", cut, rc, e.msg);
+    }
+    free(bad);
+    free(img);
 }

@@ -10,8 +10,8 @@
 
 #include "formats/binfile.h"
 #include "formats/circom.h"
-#include "formats/file.h"
 #include "util/alloc.h"
+#include "util/file.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -336,7 +336,7 @@ static int build_ab(czk_r1cs *ab, const coef_info *ci, const zkey_header *h, con
     }
 out:
     if (rc != CZK_OK)
-        czk__r1cs_free(ab);
+        czk_r1cs_clear(ab);
     return rc;
 }
 

@@ -1,5 +1,5 @@
 /*
- * snarkjs Groth16 proving keys (.zkey v1, protocol 1), FORMATS.md §5.4, BLS12-381 only.
+ * snarkjs Groth16 proving keys (.zkey v1, protocol 1), doc/FORMATS.md §7, BLS12-381 only.
  *
  * A zkey carries the proving key in snarkjs's conventions (czk_groth16_pk with h_basis
  * CZK_H_ODD_COSET and density CZK_DENSITY_DENSE) and, in section 4, the A and B matrices of
@@ -14,7 +14,7 @@
 #ifndef CZK_FORMATS_ZKEY_H
 #define CZK_FORMATS_ZKEY_H
 
-#include "formats/file.h"
+#include "formats/key_check.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"

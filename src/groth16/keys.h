@@ -1,7 +1,7 @@
 /*
  * Groth16 keys and proofs in memory.
  *
- * One in-memory shape serves both key families (FORMATS.md): bellperson `.params` (H in the
+ * One in-memory shape holds both key families (doc/FORMATS.md §7.3): bellperson `.params` (H in the
  * monomial basis, n − 1 points τ^i·Z(τ)/δ; A, B_G1 and B_G2 density-filtered) and snarkjs
  * `.zkey` (H as Lagrange points on the odd coset, n points; A, B_G1, B_G2 dense over all
  * variables, with the point at infinity where a variable is unused).

@@ -1,7 +1,7 @@
 /*
  * DESIGN: Groth16 verification as one multi-pairing (see verify.h for the equation).
  *
- * Every proof leaves the engine only after this check (DESIGN.md §1), so it runs once per
+ * Every proof leaves the engine only after this check (doc/DESIGN.md §1), so it runs once per
  * partition: the key-side G2 lines are prepared once per key (czk_groth16_pvk_prepare) and a
  * verification prepares only B's lines, runs one 4-pair Miller loop and one final
  * exponentiation. The input combination Σ x_i·IC_i goes through the MSM, which matters for

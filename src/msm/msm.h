@@ -2,7 +2,7 @@
  * Multi-scalar multiplication on the CPU: sum_i [k_i] P_i over G1 and G2, and "batch
  * addition", the sum of the points selected by a bitmap.
  *
- * Groth16 witnesses are mostly 0 and 1 (DESIGN.md §1), so czk_msm_g1/g2 first split the
+ * Groth16 witnesses are mostly 0 and 1 (doc/DESIGN.md §1), so czk_msm_g1/g2 first split the
  * scalars in one pass: zero scalars (and points at infinity) are skipped, scalars equal to one
  * go to batch addition, and only the rest go through Pippenger's bucket method. The Pippenger
  * part uses the GLV/GLS endomorphism (128-bit half scalars), signed (Booth) window digits and

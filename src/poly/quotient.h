@@ -1,7 +1,7 @@
 /*
  * The Groth16 quotient: from a = A·w, b = B·w, c = C·w over the constraint domain (length n,
  * zero-padded past the constraints) to the vector the prover's H MSM takes, in either key
- * family's convention (FORMATS.md §5.4).
+ * family's convention (doc/FORMATS.md §7.3).
  *
  * Both functions overwrite a with the result and destroy b and c (used as scratch). They use
  * the domain's root convention for ω; the coset shift is fixed by the convention of the key,

@@ -3,7 +3,7 @@
  * check and density bitmaps (contract in r1cs.h; the file format is r1cs_file.c).
  *
  * DESIGN
- * SpMV is the synthesis step of the prover (DESIGN.md §1: a = A·w, b = B·w, c = C·w), so it
+ * SpMV is the synthesis step of the prover (doc/DESIGN.md §1: a = A·w, b = B·w, c = C·w), so it
  * is built for the shape of real circuits: PoRep witnesses are ~98 % zeros and ones and
  * coefficients are mostly ±1 and small powers of two. A term whose witness value is 0 or 1
  * costs a masked add of the coefficient, with no multiplication and no data-dependent branch
@@ -21,11 +21,11 @@
 #include "r1cs/r1cs.h"
 
 #include "util/alloc.h"
+#include "util/file.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
@@ -61,7 +61,9 @@ void czk_r1cs_clear(czk_r1cs *cs) {
     if (cs == NULL)
         return;
     if (cs->mapping != NULL) {
-        munmap(cs->mapping, cs->mapping_len);
+        /* czk_r1cs_load_ex's czk_file_map, handed over as these two fields. */
+        czk_file_mapping map = {.base = cs->mapping, .map_len = cs->mapping_len};
+        czk_file_unmap(&map);
     } else {
         czk_r1cs_matrix *ms[3] = {&cs->a, &cs->b, &cs->c};
         for (int i = 0; i < 3; i++) {

@@ -174,8 +174,9 @@ int czk_r1cs_density(const czk_r1cs *cs, uint64_t *a_bits, uint64_t *b_bits);
  * Writes `cs` to `path` in czk's own R1CS format (little-endian, versioned, checksummed,
  * sections 64-byte aligned so that czk_r1cs_load maps it without copying). The system is
  * validated first (a file we write always loads). The file is written under a temporary
- * name beside `path`, synced and renamed, so readers never see a partial file. Returns
- * CZK_OK, CZK_EINVAL (invalid system) or CZK_EIO, with a message naming the path.
+ * name beside `path`, synced, renamed and its directory synced (util/file.h's writer), so
+ * readers never see a partial file. Returns CZK_OK, CZK_EINVAL (invalid system), CZK_ENOMEM
+ * or CZK_EIO, with a message naming the path.
  */
 int czk_r1cs_save(const czk_r1cs *cs, const char *path, czk_err *err);
 

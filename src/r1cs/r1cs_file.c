@@ -38,16 +38,9 @@
 #include "r1cs/r1cs.h"
 
 #include "util/alloc.h"
+#include "util/file.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "czk's R1CS file code assumes a little-endian host"
@@ -242,56 +235,37 @@ static int layout_compute(const header *h, layout *lo) {
     return 1;
 }
 
-/* ---- errors ---- */
-
-static int io_fail(czk_err *err, const char *path, const char *what, int e) {
-    char buf[96];
-    if (strerror_r(e, buf, sizeof(buf)) != 0)
-        snprintf(buf, sizeof(buf), "errno %d", e);
-    return czk_err_set(err, CZK_EIO, "%s: %s: %s", path, what, buf);
-}
-
 /* ---- save ---- */
 
-/* A sequential writer that hashes the payload chunk by chunk as it goes. */
+/*
+ * Writes through a czk_file_writer (temporary file, fsync, rename, directory fsync), hashing
+ * the payload chunk by chunk as it goes; the header goes last, over its placeholder, once
+ * the checksum is known.
+ */
 typedef struct {
-    int fd;
+    czk_file_writer file;
     unsigned char *buf; /* CHUNK bytes */
     size_t fill;
     size_t chunk_no;
     uint64_t *digests;
-    int err_no; /* errno of the first failed write, 0 while fine */
+    int rc; /* the first failure; CZK_OK while fine */
+    czk_err *err;
 } writer;
-
-static void write_all(writer *w, const unsigned char *p, size_t n) {
-    while (n > 0 && w->err_no == 0) {
-        ssize_t k = write(w->fd, p, n);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            w->err_no = errno;
-        } else if (k == 0) {
-            w->err_no = EIO;
-        } else {
-            p += k;
-            n -= (size_t)k;
-        }
-    }
-}
 
 static void flush_chunk(writer *w) {
     if (w->fill == 0)
         return;
     w->digests[w->chunk_no] = czk__r1cs_hash(w->buf, w->fill, CHUNK_SEED + w->chunk_no);
     w->chunk_no++;
-    write_all(w, w->buf, w->fill);
+    if (w->rc == CZK_OK)
+        w->rc = czk_file_writer_write(&w->file, w->buf, w->fill, w->err);
     w->fill = 0;
 }
 
-/* Appends `n` bytes of `p` (or zeros when p is NULL). */
+/* Appends `n` bytes of `p` (or zeros when p is NULL); nothing once a write has failed. */
 static void emit(writer *w, const void *p, uint64_t n) {
     const unsigned char *s = p;
-    while (n > 0) {
+    while (n > 0 && w->rc == CZK_OK) {
         size_t take = CHUNK - w->fill < n ? CHUNK - w->fill : (size_t)n;
         if (s != NULL) {
             memcpy(w->buf + w->fill, s, take);
@@ -326,32 +300,21 @@ int czk_r1cs_save(const czk_r1cs *cs, const char *path, czk_err *err) {
         return czk_err_set(err, CZK_EINVAL, "%s: sizes overflow the file format", path);
     h.payload_len = lo.payload_len;
 
-    char tmp[PATH_MAX];
-    int created = 0, renamed = 0;
     unsigned char hdr[HDR_SIZE] = {0};
     uint64_t pos = HDR_SIZE;
-    int n = snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path);
-    if (n < 0 || (size_t)n >= sizeof(tmp))
-        return czk_err_set(err, CZK_EINVAL, "%s: path too long", path);
     size_t n_chunks = lo.payload_len / CHUNK + (lo.payload_len % CHUNK != 0);
-    writer w = {.fd = -1};
+    writer w = {.rc = CZK_OK, .err = err};
     w.buf = czk_malloc(CHUNK);
     w.digests = czk_malloc(n_chunks * sizeof(uint64_t));
     if (w.buf == NULL || w.digests == NULL) {
         rc = czk_err_set(err, CZK_ENOMEM, "%s: out of memory for the write buffer", path);
         goto out;
     }
-    w.fd = mkstemp(tmp);
-    if (w.fd < 0) {
-        rc = io_fail(err, path, "cannot create temporary file", errno);
+    rc = czk_file_writer_open(&w.file, path, err);
+    if (rc != CZK_OK)
         goto out;
-    }
-    created = 1;
-    if (fchmod(w.fd, 0644) != 0) {
-        rc = io_fail(err, tmp, "fchmod", errno);
-        goto out;
-    }
-    write_all(&w, hdr, HDR_SIZE); /* placeholder; rewritten once the checksum is known */
+    /* A placeholder, outside the hashed payload; rewritten once the checksum is known. */
+    w.rc = czk_file_writer_write(&w.file, hdr, HDR_SIZE, err);
     for (int m = 0; m < n_mat; m++) {
         const void *src[3] = {ms[m]->row_ptr, ms[m]->cols, ms[m]->vals};
         uint64_t bytes[3] = {(cs->n_constraints + 1) * 8, h.nnz[m] * 4, h.nnz[m] * 32};
@@ -363,51 +326,23 @@ int czk_r1cs_save(const czk_r1cs *cs, const char *path, czk_err *err) {
     }
     emit(&w, NULL, HDR_SIZE + lo.payload_len - pos);
     flush_chunk(&w);
-    h.payload_hash = top_hash(w.digests, n_chunks, lo.payload_len);
-    header_encode(hdr, &h);
-    if (w.err_no == 0 && pwrite(w.fd, hdr, HDR_SIZE, 0) != HDR_SIZE)
-        w.err_no = errno ? errno : EIO;
-    if (w.err_no == 0 && fsync(w.fd) != 0)
-        w.err_no = errno;
-    if (w.err_no != 0) {
-        rc = io_fail(err, tmp, "write failed", w.err_no);
-        goto out;
+    rc = w.rc;
+    if (rc == CZK_OK) {
+        h.payload_hash = top_hash(w.digests, n_chunks, lo.payload_len);
+        header_encode(hdr, &h);
+        rc = czk_file_writer_pwrite(&w.file, 0, hdr, HDR_SIZE, err);
     }
-    if (close(w.fd) != 0) {
-        w.fd = -1;
-        rc = io_fail(err, tmp, "close failed", errno);
-        goto out;
-    }
-    w.fd = -1;
-    if (rename(tmp, path) != 0) {
-        rc = io_fail(err, path, "rename failed", errno);
-        goto out;
-    }
-    renamed = 1;
+    if (rc == CZK_OK)
+        rc = czk_file_writer_commit(&w.file, err); /* removes the temporary file on failure */
+    else
+        czk_file_writer_abort(&w.file);
 out:
-    if (w.fd >= 0)
-        close(w.fd);
-    if (created && !renamed)
-        unlink(tmp);
     czk_free(w.buf);
     czk_free(w.digests);
     return rc;
 }
 
 /* ---- load ---- */
-
-static int read_header(int fd, unsigned char *hdr) {
-    size_t got = 0;
-    while (got < HDR_SIZE) {
-        ssize_t k = pread(fd, hdr + got, HDR_SIZE - got, (off_t)got);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return k < 0 ? errno : EIO;
-        got += (size_t)k;
-    }
-    return 0;
-}
 
 int czk_r1cs_load(czk_r1cs *cs, const char *path, czk_err *err) {
     return czk_r1cs_load_ex(cs, path, 0, NULL, err);
@@ -419,31 +354,15 @@ int czk_r1cs_load_ex(czk_r1cs *cs, const char *path, unsigned flags, czk_pool *p
     memset(cs, 0, sizeof(*cs));
     if (flags & ~(unsigned)CZK_R1CS_LOAD_SKIP_CHECKSUM)
         return czk_err_set(err, CZK_EINVAL, "%s: unknown load flags 0x%x", path, flags);
-    int rc = CZK_OK;
-    void *map = MAP_FAILED;
-    uint64_t size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return io_fail(err, path, "cannot open", errno);
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        rc = io_fail(err, path, "cannot stat", errno);
-        goto out;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        rc = czk_err_set(err, CZK_EIO, "%s: not a regular file", path);
-        goto out;
-    }
-    size = (uint64_t)st.st_size;
+    czk_file_mapping map;
+    int rc = czk_file_map(&map, path, err);
+    if (rc != CZK_OK)
+        return rc;
+    uint64_t size = map.len;
+    const unsigned char *raw = map.data;
     if (size < HDR_SIZE) {
         rc = czk_err_set(err, CZK_EFORMAT, "%s: truncated: %llu bytes, the header alone is %d",
                          path, (unsigned long long)size, HDR_SIZE);
-        goto out;
-    }
-    unsigned char raw[HDR_SIZE];
-    int e = read_header(fd, raw);
-    if (e != 0) {
-        rc = io_fail(err, path, "cannot read the header", e);
         goto out;
     }
     header h;
@@ -500,16 +419,7 @@ int czk_r1cs_load_ex(czk_r1cs *cs, const char *path, unsigned flags, czk_pool *p
                          (unsigned long long)size, (unsigned long long)(HDR_SIZE + lo.payload_len));
         goto out;
     }
-    if (size > SIZE_MAX) {
-        rc = czk_err_set(err, CZK_EFORMAT, "%s: too large to map", path);
-        goto out;
-    }
-    map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map == MAP_FAILED) {
-        rc = io_fail(err, path, "cannot map", errno);
-        goto out;
-    }
-    const unsigned char *base = map;
+    const unsigned char *base = raw;
     if (!(flags & CZK_R1CS_LOAD_SKIP_CHECKSUM)) {
         uint64_t ph;
         if (payload_hash(base + HDR_SIZE, (size_t)lo.payload_len, pool, &ph) != CZK_OK) {
@@ -532,9 +442,10 @@ int czk_r1cs_load_ex(czk_r1cs *cs, const char *path, unsigned flags, czk_pool *p
         ms[m]->cols = (uint32_t *)(uintptr_t)(base + lo.off[m][1]);
         ms[m]->vals = (czk_fr *)(uintptr_t)(base + lo.off[m][2]);
     }
-    cs->mapping = map;
-    cs->mapping_len = (size_t)size;
-    map = MAP_FAILED; /* owned by cs now */
+    /* Owned by cs now (czk_r1cs_clear unmaps it); map keeps nothing to unmap. */
+    cs->mapping = map.base;
+    cs->mapping_len = map.map_len;
+    memset(&map, 0, sizeof(map));
     for (int m = 0; m < n_mat; m++) {
         /* The sections were sized from the header's nnz: entries beyond it would be read
          * from other sections or past the end of the file. */
@@ -553,9 +464,7 @@ int czk_r1cs_load_ex(czk_r1cs *cs, const char *path, unsigned flags, czk_pool *p
     if (rc != CZK_OK)
         czk_r1cs_clear(cs);
 out:
-    if (map != MAP_FAILED)
-        munmap(map, (size_t)size);
-    close(fd);
+    czk_file_unmap(&map);
     return rc;
 }
 

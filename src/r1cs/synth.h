@@ -2,7 +2,7 @@
  * Synthetic circuits with satisfying witnesses, for tests and benchmarks.
  *
  * czk_synth_porep_shaped builds a circuit with the statistics of a Filecoin PoRep partition
- * (FORMATS.md §3.5–3.6, CUZK.md: per row 2.38 nonzeros in A, 1.00 in B, 2.19 in C against
+ * (of a 32 GiB sector, domain 2^27: per row 2.38 nonzeros in A, 1.00 in B, 2.19 in C against
  * PoRep's 2.375 / 1.000 / 2.170; 99.6 % of aux variables in A and 25.4 % in B against 99.7 %
  * and 25.4 %; 98 % of aux witness values are 0 or 1) out of SHA-256-like gadgets: boolean
  * allocations (1 − b)·b = 0, XOR 2a·b = a + b − c, AND a·b = c, and packings of bits into

@@ -7,7 +7,7 @@
  * TOML file is read through toml++ (server/grpc/toml.h) and every value found goes through
  * czk_server_config_set, as command-line overrides do.
  *
- * Key names are cuzk's where the meaning is the same (CUZK.md, "Configuration knobs"). Keys
+ * Key names are cuzk's where the meaning is the same (doc/API.md §4). Keys
  * cuzk has and czk does not use yet are in the table as CZK_CFG_UNUSED: accepted (so a cuzk
  * config file loads) and noted on the log.
  */
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "server/grpc/toml.h"
+#include "util/alloc.h"
 
 typedef enum cfg_type {
     CFG_STRING, /* char * */
@@ -165,17 +166,10 @@ int czk_server_parse_bytes(uint64_t *out, const char *text) {
     return CZK_OK;
 }
 
-static char *dup_text(const char *s) {
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p != NULL)
-        memcpy(p, s, n);
-    return p;
-}
-
+/* The strings are czk_strdup'ed (czk_free); the list arrays grow by realloc (free). */
 static void list_clear(char ***list, size_t *n) {
     for (size_t i = 0; i < *n; i++)
-        free((*list)[i]);
+        czk_free((*list)[i]);
     free(*list);
     *list = NULL;
     *n = 0;
@@ -205,11 +199,11 @@ static int set_value(czk_server_config *cfg, const cfg_key *k, const char *value
                                    all);
             }
         }
-        char *copy = dup_text(value);
+        char *copy = czk_strdup(value);
         if (copy == NULL)
             return czk_err_set(err, CZK_ENOMEM, "no memory");
         char **slot = (char **)(base + k->offset);
-        free(*slot);
+        czk_free(*slot);
         *slot = copy;
         return CZK_OK;
     }
@@ -226,7 +220,7 @@ static int set_value(czk_server_config *cfg, const cfg_key *k, const char *value
         if (grown == NULL)
             return czk_err_set(err, CZK_ENOMEM, "no memory");
         *list = grown;
-        if ((grown[*n] = dup_text(value)) == NULL)
+        if ((grown[*n] = czk_strdup(value)) == NULL)
             return czk_err_set(err, CZK_ENOMEM, "no memory");
         (*n)++;
         return CZK_OK;
@@ -285,9 +279,9 @@ void czk_server_config_clear(czk_server_config *cfg) {
     list_clear(&cfg->listen, &cfg->n_listen);
     list_clear(&cfg->circuits, &cfg->n_circuits);
     list_clear(&cfg->synthetic, &cfg->n_synthetic);
-    free(cfg->status_listen);
-    free(cfg->backend);
-    free(cfg->log_level);
+    czk_free(cfg->status_listen);
+    czk_free(cfg->backend);
+    czk_free(cfg->log_level);
     memset(cfg, 0, sizeof *cfg);
 }
 

@@ -24,6 +24,7 @@
 #include "server/config.h"
 #include "server/grpc/server.h"
 #include "server/http.h"
+#include "util/status.h"
 
 static const char *const level_names[] = {"error", "warn", "info", "debug"};
 
@@ -174,17 +175,11 @@ static uint64_t auto_budget(uint64_t margin) {
     return total > margin ? total - margin : total / 2;
 }
 
-/* A czk_err message without its "file.c:123: " prefix: operators want the fault. */
-static const char *user_message(const char *msg) {
-    const char *colon = strchr(msg, ':');
-    size_t n = colon != NULL ? (size_t)(colon - msg) : 0;
-    if (!(n > 2 && strncmp(colon - 2, ".c", 2) == 0) &&
-        !(n > 4 && strncmp(colon - 4, ".cpp", 4) == 0))
-        return msg;
-    const char *p = colon + 1;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    return p > colon + 1 && strncmp(p, ": ", 2) == 0 ? p + 2 : msg;
+/* The failure line operators see: the fault and the status name (czk_err_describe). */
+static void print_failure(const czk_err *err, int rc) {
+    char line[CZK_ERR_LINE_MAX];
+    czk_err_describe(err, rc, line, sizeof line);
+    fprintf(stderr, "czk daemon: %s\n", line);
 }
 
 static void *second_signal(void *arg) {
@@ -205,7 +200,7 @@ int czk_server_daemon_main(int argc, char **argv) {
     czk_http *http = NULL;
     int rc = czk_server_config_init(&cfg);
     if (rc != CZK_OK) {
-        fprintf(stderr, "czk daemon: %s\n", czk_strerror(rc));
+        print_failure(NULL, rc);
         return 2;
     }
     for (int i = 0; i < argc; i++) {
@@ -292,8 +287,7 @@ int czk_server_daemon_main(int argc, char **argv) {
     code = 0;
     goto out;
 fail:
-    fprintf(stderr, "czk daemon: %s\n",
-            err.msg[0] != '\0' ? user_message(err.msg) : czk_strerror(rc));
+    print_failure(&err, rc);
     code = 2;
 out:
     czk_http_stop(http);

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "util/status.h"
+
 struct czk_http {
     struct MHD_Daemon *mhd;
     czk_engine *engine;
@@ -178,12 +180,9 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, const c
     return ok;
 }
 
+/* A body libmicrohttpd can free(): plain malloc, so not czk_strdup. */
 static char *text_copy(const char *s) {
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p != NULL)
-        memcpy(p, s, n);
-    return p;
+    return strdup(s);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,

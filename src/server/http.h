@@ -1,5 +1,5 @@
 /*
- * The daemon's HTTP endpoint for operators (DESIGN.md §6), on daemon.status_listen:
+ * The daemon's HTTP endpoint for operators (doc/API.md §3), on daemon.status_listen:
  * GET /status (JSON: the engine's status) and GET /metrics (Prometheus text: the engine's
  * metrics and the gRPC server's request counters). libmicrohttpd serves it from its own
  * thread; a request reads the engine's thread-safe status API and nothing else.

@@ -49,6 +49,16 @@ void czk_free(void *p) {
     free(base);
 }
 
+char *czk_strdup(const char *s) {
+    if (s == NULL)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = czk_malloc(n);
+    if (d != NULL)
+        memcpy(d, s, n);
+    return d;
+}
+
 size_t czk_alloc_in_use(void) {
     return atomic_load_explicit(&in_use, memory_order_relaxed);
 }

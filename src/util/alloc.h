@@ -2,7 +2,7 @@
  * Counted allocation.
  *
  * Every big host allocation in czk goes through czk_malloc/czk_free so that the engine's
- * budgets can read what is in use (DESIGN.md §3). The counters are atomics; the functions
+ * budgets can read what is in use (doc/DESIGN.md §3). The counters are atomics; the functions
  * are thread-safe. czk_malloc returns NULL on failure (and on size 0) and never aborts.
  */
 #ifndef CZK_UTIL_ALLOC_H
@@ -22,6 +22,9 @@ void *czk_calloc(size_t n, size_t size);
 
 /* Frees memory from czk_malloc/czk_calloc; NULL is a no-op. */
 void czk_free(void *p);
+
+/* A czk_malloc'ed copy of the string `s` (czk_free it); NULL when s is NULL or on failure. */
+char *czk_strdup(const char *s);
 
 /* Bytes currently allocated through czk_malloc, and the peak since start. */
 size_t czk_alloc_in_use(void);

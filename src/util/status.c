@@ -32,14 +32,22 @@ int czk__err_set(czk_err *err, int code, const char *file, int line, const char 
     if (err == NULL)
         return code;
     const char *base = strrchr(file, '/');
-    base = base ? base + 1 : file;
     err->code = code;
-    int n = snprintf(err->msg, sizeof(err->msg), "%s:%d: ", base, line);
-    if (n < 0 || (size_t)n >= sizeof(err->msg))
-        return code;
+    err->file = base != NULL ? base + 1 : file;
+    err->line = line;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+    vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
     va_end(ap);
     return code;
+}
+
+void czk_err_describe(const czk_err *err, int rc, char *buf, size_t len) {
+    if (buf == NULL || len == 0)
+        return;
+    /* A message recorded for another status (an earlier failure, a reused czk_err) would
+     * explain the wrong fault: then the status's own description stands in. */
+    const char *text =
+        err != NULL && err->code == rc && err->msg[0] != '\0' ? err->msg : czk_strerror(rc);
+    snprintf(buf, len, "%s (%s)", text, czk_status_name(rc));
 }

@@ -1,11 +1,16 @@
 #include "tests/test.h"
 #include "util/alloc.h"
+#include "util/file.h"
 #include "util/pool.h"
 #include "util/rng.h"
 #include "util/status.h"
 
+#include <dirent.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 CZK_TEST(status_names) {
     CHECK(strcmp(czk_status_name(CZK_OK), "CZK_OK") == 0);
@@ -16,9 +21,60 @@ CZK_TEST(status_names) {
     int rc = czk_err_set(&e, CZK_EBADENC, "byte %d", 7);
     CHECK_EQ_INT(rc, CZK_EBADENC);
     CHECK_EQ_INT(e.code, CZK_EBADENC);
-    CHECK(strstr(e.msg, "util_test.c:") != NULL);
-    CHECK(strstr(e.msg, "byte 7") != NULL);
+    /* The location is kept beside the message, never in it. */
+    CHECK(e.file != NULL && strcmp(e.file, "util_test.c") == 0);
+    CHECK(e.line > 0);
+    CHECK(strcmp(e.msg, "byte 7") == 0);
     CHECK_EQ_INT(czk_err_set(NULL, CZK_EIO, "ignored"), CZK_EIO);
+    /* A long message is cut to the buffer, still terminated. */
+    char big[400];
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    czk_err_set(&e, CZK_EIO, "%s", big);
+    CHECK_EQ_INT(strlen(e.msg), sizeof(e.msg) - 1);
+}
+
+CZK_TEST(status_describe) {
+    char line[CZK_ERR_LINE_MAX];
+    czk_err e = {0};
+    /* No detail: the status's own text. */
+    czk_err_describe(NULL, CZK_ENOMEM, line, sizeof(line));
+    CHECK(strcmp(line, "out of memory (CZK_ENOMEM)") == 0);
+    czk_err_describe(&e, CZK_EIO, line, sizeof(line));
+    CHECK(strcmp(line, "input/output error (CZK_EIO)") == 0);
+    /* A message for this status: the message alone, then the name. */
+    czk_err_set(&e, CZK_EFORMAT, "f.zkey: section %d missing", 5);
+    czk_err_describe(&e, CZK_EFORMAT, line, sizeof(line));
+    CHECK(strcmp(line, "f.zkey: section 5 missing (CZK_EFORMAT)") == 0);
+    /* A message left from another status does not explain this one. */
+    czk_err_describe(&e, CZK_EIO, line, sizeof(line));
+    CHECK(strcmp(line, "input/output error (CZK_EIO)") == 0);
+    czk_err_describe(&e, 12345, line, sizeof(line));
+    CHECK(strcmp(line, "unknown status (CZK_UNKNOWN)") == 0);
+    /* The longest message and status name fit CZK_ERR_LINE_MAX; a short buffer truncates. */
+    char big[300];
+    memset(big, 'y', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    czk_err_set(&e, CZK_EUNSUPPORTED, "%s", big);
+    czk_err_describe(&e, CZK_EUNSUPPORTED, line, sizeof(line));
+    CHECK(strlen(line) == sizeof(e.msg) - 1 + strlen(" (CZK_EUNSUPPORTED)"));
+    char small[8];
+    czk_err_describe(&e, CZK_EUNSUPPORTED, small, sizeof(small));
+    CHECK(strcmp(small, "yyyyyyy") == 0);
+    czk_err_describe(&e, CZK_EUNSUPPORTED, small, 0); /* nothing written, no fault */
+}
+
+CZK_TEST(alloc_strdup) {
+    CHECK(czk_strdup(NULL) == NULL);
+    size_t before = czk_alloc_in_use();
+    char *a = czk_strdup("proving engine");
+    CHECK(a != NULL && strcmp(a, "proving engine") == 0);
+    CHECK(czk_alloc_in_use() - before >= sizeof("proving engine")); /* counted */
+    char *b = czk_strdup("");
+    CHECK(b != NULL && b[0] == '\0');
+    czk_free(a);
+    czk_free(b);
+    CHECK_EQ_INT(czk_alloc_in_use(), before);
 }
 
 CZK_TEST(rng_reproducible) {
@@ -95,4 +151,135 @@ CZK_TEST(pool_covers_every_index_once) {
     czk_free(pp.hit);
     CHECK_EQ_INT(czk_pool_ways(NULL), 1);
     czk_pool_destroy(NULL);
+}
+
+/* ---- file.h ---------------------------------------------------------------------------- */
+
+static void file_io_body(czk_test_ctx *t, const char *dir) {
+    char p[512], q[600];
+    czk_err e = {0};
+    snprintf(p, sizeof(p), "%s/a.bin", dir);
+    CHECK_EQ_INT(czk_file_write_atomic(p, "hello", 5, &e), CZK_OK);
+    CHECK_EQ_INT(czk_file_write_atomic(p, "bye", 3, &e), CZK_OK); /* replaces */
+    uint8_t *d;
+    size_t n;
+    CHECK_EQ_INT(czk_file_read_all(&d, &n, p, &e), CZK_OK);
+    CHECK(n == 3 && memcmp(d, "bye", 3) == 0 && d[3] == 0);
+    czk_free(d);
+    czk_file_mapping m;
+    CHECK_EQ_INT(czk_file_map(&m, p, &e), CZK_OK);
+    CHECK(m.len == 3 && memcmp(m.data, "bye", 3) == 0);
+    czk_file_unmap(&m);
+    czk_file_unmap(&m); /* a zeroed map is a no-op */
+    /* Only a.bin is left: no temporary files. */
+    DIR *dd = opendir(dir);
+    CHECK(dd != NULL);
+    int count = 0;
+    struct dirent *de;
+    while ((de = readdir(dd)) != NULL)
+        count += de->d_name[0] != '.';
+    closedir(dd);
+    CHECK_EQ_INT(count, 1);
+    /* Empty files map to nothing. */
+    snprintf(q, sizeof(q), "%s/empty", dir);
+    CHECK_EQ_INT(czk_file_write_atomic(q, NULL, 0, &e), CZK_OK);
+    CHECK_EQ_INT(czk_file_map(&m, q, &e), CZK_OK);
+    CHECK(m.len == 0 && m.data == NULL);
+    czk_file_unmap(&m);
+    /* Errors name the path. */
+    snprintf(q, sizeof(q), "%s/no/such/dir/x", dir);
+    CHECK_EQ_INT(czk_file_write_atomic(q, "x", 1, &e), CZK_EIO);
+    CHECK(strstr(e.msg, q) != NULL);
+    CHECK_EQ_INT(czk_file_map(&m, q, &e), CZK_EIO);
+    CHECK(strstr(e.msg, q) != NULL);
+    CHECK_EQ_INT(czk_file_map(&m, dir, &e), CZK_EIO); /* a directory */
+    CHECK(strstr(e.msg, "not a regular file") != NULL);
+    CHECK_EQ_INT(czk_file_read_all(&d, &n, dir, &e), CZK_EIO);
+    CHECK(d == NULL && n == 0);
+    /* An aborted writer leaves the old file alone and no temporary behind. */
+    czk_file_writer w;
+    CHECK_EQ_INT(czk_file_writer_open(&w, p, &e), CZK_OK);
+    CHECK_EQ_INT(czk_file_writer_write(&w, "zzzz", 4, &e), CZK_OK);
+    czk_file_writer_abort(&w);
+    CHECK_EQ_INT(czk_file_read_all(&d, &n, p, &e), CZK_OK);
+    CHECK(n == 3 && memcmp(d, "bye", 3) == 0);
+    czk_free(d);
+    /* A big write goes through several buffer flushes intact. */
+    size_t big = (3u << 20) + 12345;
+    uint8_t *src = malloc(big);
+    CHECK(src != NULL);
+    for (size_t i = 0; i < big; i++)
+        src[i] = (uint8_t)(i * 2654435761u >> 13);
+    int rc = czk_file_write_atomic(p, src, big, &e);
+    uint8_t *back = NULL;
+    if (rc == CZK_OK)
+        rc = czk_file_read_all(&back, &n, p, &e);
+    int same = rc == CZK_OK && n == big && memcmp(src, back, big) == 0;
+    free(src);
+    czk_free(back);
+    CHECK(same);
+}
+
+CZK_TEST(file_io) {
+    CZK_TEST_WITH_TMPDIR(file_io_body);
+}
+
+/* Entries of dir other than . and .. */
+static int count_entries(const char *dir) {
+    DIR *dd = opendir(dir);
+    if (dd == NULL)
+        return -1;
+    int count = 0;
+    struct dirent *de;
+    while ((de = readdir(dd)) != NULL)
+        count += de->d_name[0] != '.';
+    closedir(dd);
+    return count;
+}
+
+static void file_pwrite_body(czk_test_ctx *t, const char *dir) {
+    char p[512];
+    czk_err e = {0};
+    snprintf(p, sizeof(p), "%s/patched.bin", dir);
+    /* A placeholder header, a payload larger than the write buffer (written around it), and
+     * the header patched last, as czk_r1cs_save does. */
+    size_t big = (2u << 20) + 777;
+    uint8_t *payload = malloc(big);
+    CHECK(payload != NULL);
+    for (size_t i = 0; i < big; i++)
+        payload[i] = (uint8_t)(i * 2654435761u >> 11);
+    czk_file_writer w;
+    CHECK_EQ_INT(czk_file_writer_open(&w, p, &e), CZK_OK);
+    uint8_t zeros[16] = {0};
+    int ok = czk_file_writer_write(&w, zeros, sizeof(zeros), &e) == CZK_OK &&
+             czk_file_writer_write(&w, payload, 5, &e) == CZK_OK &&
+             czk_file_writer_write(&w, payload + 5, big - 5, &e) == CZK_OK &&
+             czk_file_writer_u32(&w, 0xdeadbeef, &e) == CZK_OK;
+    CHECK(ok);
+    CHECK(w.size == sizeof(zeros) + big + 4);
+    /* Out of range: refused, and the writer stays usable. */
+    CHECK_EQ_INT(czk_file_writer_pwrite(&w, w.size - 3, "abcd", 4, &e), CZK_EINVAL);
+    CHECK(strstr(e.msg, "patched.bin") != NULL);
+    CHECK_EQ_INT(czk_file_writer_pwrite(&w, UINT64_MAX, "a", 1, &e), CZK_EINVAL);
+    CHECK_EQ_INT(czk_file_writer_pwrite(&w, 0, "HEADER-PATCHED!!", 16, &e), CZK_OK);
+    CHECK_EQ_INT(czk_file_writer_pwrite(&w, w.size - 4, "tail", 4, &e), CZK_OK); /* the end */
+    CHECK_EQ_INT(czk_file_writer_pwrite(&w, w.size, "", 0, &e), CZK_OK);         /* empty */
+    CHECK_EQ_INT(czk_file_writer_u32(&w, 0x01020304, &e), CZK_OK); /* appending goes on */
+    CHECK_EQ_INT(czk_file_writer_commit(&w, &e), CZK_OK);
+    uint8_t *d = NULL;
+    size_t n = 0;
+    CHECK_EQ_INT(czk_file_read_all(&d, &n, p, &e), CZK_OK);
+    int same = n == 16 + big + 8 && memcmp(d, "HEADER-PATCHED!!", 16) == 0 &&
+               memcmp(d + 16, payload, big) == 0 && memcmp(d + 16 + big, "tail", 4) == 0 &&
+               d[16 + big + 4] == 4 && d[16 + big + 7] == 1;
+    czk_free(d);
+    free(payload);
+    CHECK(same);
+    CHECK_EQ_INT(count_entries(dir), 1); /* no temporary file left */
+    /* A closed writer refuses. */
+    CHECK_EQ_INT(czk_file_writer_pwrite(&w, 0, "x", 1, &e), CZK_EIO);
+}
+
+CZK_TEST(file_writer_pwrite) {
+    CZK_TEST_WITH_TMPDIR(file_pwrite_body);
 }

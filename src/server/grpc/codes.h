@@ -1,5 +1,5 @@
 /*
- * The one table between czk status codes (util/status.h) and gRPC status codes (STYLE.md:
+ * The one table between czk status codes (util/status.h) and gRPC status codes (doc/API.md §6:
  * exactly one table in server/ maps them). Both directions read the same table.
  */
 #ifndef CZK_SERVER_GRPC_CODES_H

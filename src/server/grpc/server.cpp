@@ -29,6 +29,7 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "server/grpc/codes.h"
+#include "util/status.h"
 
 namespace {
 
@@ -44,33 +45,19 @@ constexpr const char *kMethodNames[kMethods] = {"SubmitProof", "AwaitProof", "Pr
                                                 "PreloadSRS",  "EvictSRS"};
 constexpr int kCodes = 17; // grpc::StatusCode 0..16
 
-// A czk_err message without its "file.c:123: " prefix: clients want the fault.
-const char *user_message(const char *msg) {
-    const char *p = msg;
-    while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '/')
-        p++;
-    if (std::strncmp(p, ".c:", 3) != 0 && std::strncmp(p, ".h:", 3) != 0)
-        return msg;
-    p += 3;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    return std::strncmp(p, ": ", 2) == 0 ? p + 2 : msg;
-}
-
-grpc::Status from_czk(int status, const char *msg) {
-    std::string m = czk_strerror(status);
-    if (msg != nullptr && msg[0] != '\0') {
-        m += ": ";
-        m += user_message(msg);
-    }
-    return grpc::Status(static_cast<grpc::StatusCode>(czk_grpc_code_from_status(status)), m);
+// A czk status as a gRPC status: the code from codes.cpp's one table, and czk_err_describe's
+// line (the fault and the status name; the source location stays out of it).
+grpc::Status from_czk(int status, const czk_err *err) {
+    char line[CZK_ERR_LINE_MAX];
+    czk_err_describe(err, status, line, sizeof line);
+    return grpc::Status(static_cast<grpc::StatusCode>(czk_grpc_code_from_status(status)), line);
 }
 
 grpc::Status invalid(const std::string &msg) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg);
 }
 
-// Priority 0 is the kind's default (CUZK.md): WinningPoSt CRITICAL, WindowPoSt HIGH, others
+// Priority 0 is the kind's default (doc/API.md §2): WinningPoSt CRITICAL, WindowPoSt HIGH, others
 // NORMAL.
 czk_priority priority_of(const pb::SubmitProofRequest &r) {
     if (r.priority() != pb::PRIORITY_UNSPECIFIED)
@@ -101,13 +88,9 @@ const char *kind_name(int kind) {
     }
 }
 
+// The engine's rule (czk_id_valid); a NUL inside the string would hide the rest from it.
 bool valid_id(const std::string &s) {
-    if (s.empty() || s.size() > CZK_ID_MAX)
-        return false;
-    for (unsigned char c : s)
-        if (c < 0x21 || c > 0x7e)
-            return false;
-    return true;
+    return s.find('\0') == std::string::npos && czk_id_valid(s.c_str());
 }
 
 // A request id for a client that sent none: unique for the daemon's lifetime.
@@ -255,7 +238,7 @@ class Service final : public pb::ProvingEngine::Service {
         int was_running = 0;
         int rc = czk_engine_cancel(engine_, req->job_id().c_str(), &was_running, &err);
         if (rc != CZK_OK)
-            return count(kCancel, from_czk(rc, err.msg));
+            return count(kCancel, from_czk(rc, &err));
         resp->set_was_running(was_running != 0);
         return count(kCancel, grpc::Status::OK);
     }
@@ -323,7 +306,7 @@ class Service final : public pb::ProvingEngine::Service {
         uint64_t ms = 0;
         int rc = czk_engine_preload(engine_, req->circuit_id().c_str(), &already, &ms, &err);
         if (rc != CZK_OK)
-            return count(kPreload, from_czk(rc, err.msg));
+            return count(kPreload, from_czk(rc, &err));
         resp->set_already_loaded(already != 0);
         resp->set_load_time_ms(ms);
         return count(kPreload, grpc::Status::OK);
@@ -338,7 +321,7 @@ class Service final : public pb::ProvingEngine::Service {
         uint64_t freed = 0;
         int rc = czk_engine_evict(engine_, req->circuit_id().c_str(), &was_loaded, &freed, &err);
         if (rc != CZK_OK)
-            return count(kEvict, from_czk(rc, err.msg));
+            return count(kEvict, from_czk(rc, &err));
         resp->set_was_loaded(was_loaded != 0);
         resp->set_freed_bytes(freed);
         return count(kEvict, grpc::Status::OK);
@@ -367,7 +350,7 @@ class Service final : public pb::ProvingEngine::Service {
         if (rc == CZK_ECANCELED)
             return grpc::Status(grpc::StatusCode::UNAVAILABLE, "czk daemon is shutting down");
         if (rc != CZK_OK)
-            return from_czk(rc, err.msg);
+            return from_czk(rc, &err);
         resp->set_job_id(job_id);
         resp->set_queue_position(pos);
         resp->set_attached(attached != 0);
@@ -403,7 +386,7 @@ class Service final : public pb::ProvingEngine::Service {
             int rc = czk_engine_await(engine_, job_id.c_str(), slice, &res, &err);
             if (rc != CZK_OK) {
                 czk_job_result_clear(&res);
-                return from_czk(rc, err.msg);
+                return from_czk(rc, &err);
             }
             if (res.status != CZK_JOB_TIMEOUT) {
                 fill_result(res, job_id, resp);

@@ -1,17 +1,19 @@
 /*
- * Whole-file input and atomic output for the format readers and writers.
+ * Whole-file input and atomic output, for every layer that reads or writes files (r1cs's own
+ * file, the format readers and writers).
  *
  * Readers map a file read-only (czk_file_map) or read it into memory (czk_file_read_all) and
  * parse the bytes in place, checking every length against the file size before they trust it.
  * Writers never leave a half-written file under the final name: they write a temporary file
- * in the same directory, flush it to disk and rename it over the target (czk_file_writer,
- * czk_file_write_atomic), so a crash or an error leaves either the old file or the new one.
+ * in the same directory, flush it to disk, rename it over the target and sync the directory
+ * (czk_file_writer, czk_file_write_atomic), so a crash or an error leaves either the old file
+ * or the new one.
  *
- * Every error message starts with the path (its last 96 bytes, see czk_file_msg_path).
- * Functions are thread-safe for distinct objects.
+ * Every error message starts with the path (its last 96 bytes, see czk_file_msg_path) and
+ * names the fault. Functions are thread-safe for distinct objects.
  */
-#ifndef CZK_FORMATS_FILE_H
-#define CZK_FORMATS_FILE_H
+#ifndef CZK_UTIL_FILE_H
+#define CZK_UTIL_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -50,7 +52,7 @@ void czk_file_map_advise_sequential(const czk_file_mapping *map);
 
 /*
  * The part of `path` to put at the start of an error message: the whole path, or its last 96
- * bytes when it is longer, so that the fault after it still fits in czk_err's 256 bytes.
+ * bytes when it is longer, so that the fault after it still fits in czk_err's message.
  * Returns a pointer into `path`.
  */
 const char *czk_file_msg_path(const char *path);
@@ -63,17 +65,6 @@ const char *czk_file_msg_path(const char *path);
  */
 int czk_file_read_all(uint8_t **data, size_t *len, const char *path, czk_err *err);
 
-/*
- * How thoroughly a key reader checks the big point vectors of a proving key. The verifying
- * key's points are always checked in full. CURVE is what bellperson's mapped parameters do and
- * is safe for proving: a proof made from off-subgroup key points fails the verification every
- * czk proof gets before it leaves (the verifier checks the proof's points in full).
- */
-typedef enum czk_key_check {
-    CZK_KEY_CHECK_FULL = 0,  /* range, on the curve, in the prime-order subgroup */
-    CZK_KEY_CHECK_CURVE = 1, /* range and on the curve (about 30x faster) */
-} czk_key_check;
-
 /* A file being written under a temporary name next to its final path. */
 typedef struct czk_file_writer {
     int fd;          /* -1 when closed */
@@ -81,6 +72,7 @@ typedef struct czk_file_writer {
     char *tmp_path;  /* temporary path (czk_malloc'ed) */
     uint8_t *buf;    /* write buffer (czk_malloc'ed) */
     size_t buf_used; /* bytes waiting in buf */
+    uint64_t size;   /* bytes appended so far (written or waiting in buf) */
     int failed;      /* a write failed: commit refuses */
 } czk_file_writer;
 
@@ -91,12 +83,22 @@ typedef struct czk_file_writer {
  */
 int czk_file_writer_open(czk_file_writer *w, const char *path, czk_err *err);
 
-/* Appends len bytes (buffered). Returns CZK_OK or CZK_EIO; after an error, commit fails. */
+/* Appends len bytes (buffered; a write of a buffer's size or more goes straight to the file).
+ * Returns CZK_OK or CZK_EIO; after an error, commit fails. */
 int czk_file_writer_write(czk_file_writer *w, const void *data, size_t len, czk_err *err);
 
 /* Appends a little-endian u32 / u64. */
 int czk_file_writer_u32(czk_file_writer *w, uint32_t v, czk_err *err);
 int czk_file_writer_u64(czk_file_writer *w, uint64_t v, czk_err *err);
+
+/*
+ * Overwrites len bytes at `offset` of what has been appended already (a header whose
+ * checksum is known only at the end), which must lie wholly within it: the file does not
+ * grow. Returns CZK_OK, CZK_EINVAL (the range is not within what was appended; the writer
+ * stays usable) or CZK_EIO (after which commit fails).
+ */
+int czk_file_writer_pwrite(czk_file_writer *w, uint64_t offset, const void *data, size_t len,
+                           czk_err *err);
 
 /* Flushes, fsyncs and renames the file to its final path, closes w, then fsyncs the directory
  * so that the rename itself is durable (a directory that cannot be synced is not an error). On
@@ -113,4 +115,4 @@ int czk_file_write_atomic(const char *path, const void *data, size_t len, czk_er
 }
 #endif
 
-#endif /* CZK_FORMATS_FILE_H */
+#endif /* CZK_UTIL_FILE_H */

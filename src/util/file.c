@@ -1,4 +1,7 @@
-#include "formats/file.h"
+/*
+ * File input and atomic output (contract in file.h).
+ */
+#include "util/file.h"
 
 #include "util/alloc.h"
 
@@ -125,14 +128,6 @@ int czk_file_read_all(uint8_t **data, size_t *len, const char *path, czk_err *er
     return CZK_OK;
 }
 
-static char *dup_string(const char *s) {
-    size_t n = strlen(s) + 1;
-    char *d = czk_malloc(n);
-    if (d != NULL)
-        memcpy(d, s, n);
-    return d;
-}
-
 static void writer_release(czk_file_writer *w) {
     if (w->tmp_path != NULL && w->fd >= 0) /* a zeroed writer's fd 0 is not ours */
         close(w->fd);
@@ -147,7 +142,7 @@ int czk_file_writer_open(czk_file_writer *w, const char *path, czk_err *err) {
     memset(w, 0, sizeof(*w));
     w->fd = -1;
     size_t plen = strlen(path);
-    w->path = dup_string(path);
+    w->path = czk_strdup(path);
     w->tmp_path = czk_malloc(plen + 64);
     w->buf = czk_malloc(CZK__WRITER_BUF);
     if (w->path == NULL || w->tmp_path == NULL || w->buf == NULL) {
@@ -173,10 +168,18 @@ int czk_file_writer_open(czk_file_writer *w, const char *path, czk_err *err) {
     return CZK_OK;
 }
 
-static int writer_flush(czk_file_writer *w, czk_err *err) {
-    size_t off = 0;
-    while (off < w->buf_used) {
-        ssize_t r = write(w->fd, w->buf + off, w->buf_used - off);
+/* Appends at the file position (write_fully's offset). */
+#define AT_END (-1)
+
+/* Writes p[0..n) at the file position, or at `offset` when it is not AT_END (pwrite, which
+ * leaves the position alone); a failure marks the writer failed. */
+static int write_fully(czk_file_writer *w, const uint8_t *p, size_t n, int64_t offset,
+                       czk_err *err) {
+    size_t done = 0;
+    while (done < n) {
+        ssize_t r = offset == AT_END
+                        ? write(w->fd, p + done, n - done)
+                        : pwrite(w->fd, p + done, n - done, (off_t)(offset + (int64_t)done));
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0) {
@@ -184,17 +187,38 @@ static int writer_flush(czk_file_writer *w, czk_err *err) {
             return czk_err_set(err, CZK_EIO, "%s: write failed: %s", czk_file_msg_path(w->path),
                                r < 0 ? strerror(errno) : "no progress");
         }
-        off += (size_t)r;
+        done += (size_t)r;
     }
-    w->buf_used = 0;
     return CZK_OK;
 }
 
+/* 1 while w is open and no write has failed. */
+static int writer_usable(const czk_file_writer *w) {
+    return w->tmp_path != NULL && w->fd >= 0 && !w->failed;
+}
+
+static int refuse_write(const czk_file_writer *w, czk_err *err) {
+    return czk_err_set(err, CZK_EIO, "%s: write to a failed or closed writer",
+                       w->path != NULL ? czk_file_msg_path(w->path) : "(closed)");
+}
+
+static int writer_flush(czk_file_writer *w, czk_err *err) {
+    int rc = write_fully(w, w->buf, w->buf_used, AT_END, err);
+    if (rc == CZK_OK)
+        w->buf_used = 0;
+    return rc;
+}
+
 int czk_file_writer_write(czk_file_writer *w, const void *data, size_t len, czk_err *err) {
-    if (w->tmp_path == NULL || w->fd < 0 || w->failed)
-        return czk_err_set(err, CZK_EIO, "%s: write to a failed or closed writer",
-                           w->path != NULL ? czk_file_msg_path(w->path) : "(closed)");
+    if (!writer_usable(w))
+        return refuse_write(w, err);
     const uint8_t *p = data;
+    w->size += len;
+    if (len >= CZK__WRITER_BUF) {
+        /* Big blocks (a key's point vectors, an R1CS chunk) skip the copy into the buffer. */
+        int rc = writer_flush(w, err);
+        return rc == CZK_OK ? write_fully(w, p, len, AT_END, err) : rc;
+    }
     while (len > 0) {
         size_t room = CZK__WRITER_BUF - w->buf_used;
         size_t n = len < room ? len : room;
@@ -225,6 +249,20 @@ int czk_file_writer_u64(czk_file_writer *w, uint64_t v, czk_err *err) {
     return czk_file_writer_write(w, b, 8, err);
 }
 
+int czk_file_writer_pwrite(czk_file_writer *w, uint64_t offset, const void *data, size_t len,
+                           czk_err *err) {
+    if (!writer_usable(w))
+        return refuse_write(w, err);
+    if (offset > w->size || len > w->size - offset)
+        return czk_err_set(err, CZK_EINVAL,
+                           "%s: cannot overwrite %zu bytes at offset %llu of a file of %llu",
+                           czk_file_msg_path(w->path), len, (unsigned long long)offset,
+                           (unsigned long long)w->size);
+    /* The bytes may still sit in the buffer: flush first so that pwrite sees the file whole. */
+    int rc = writer_flush(w, err);
+    return rc == CZK_OK ? write_fully(w, data, len, (int64_t)offset, err) : rc;
+}
+
 /* Makes a rename into `path`'s directory durable. Best effort: a directory that cannot be
  * opened or synced (or no memory for its name) leaves the rename merely not yet durable. */
 static void sync_parent_dir(const char *path) {
@@ -248,7 +286,7 @@ static void sync_parent_dir(const char *path) {
 
 int czk_file_writer_commit(czk_file_writer *w, czk_err *err) {
     int rc = CZK_OK;
-    if (w->tmp_path == NULL || w->fd < 0 || w->failed) {
+    if (!writer_usable(w)) {
         rc = czk_err_set(err, CZK_EIO, "%s: not committed: an earlier write failed",
                          w->path != NULL ? czk_file_msg_path(w->path) : "(closed)");
         goto out;
