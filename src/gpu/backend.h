@@ -29,6 +29,7 @@
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "field/fr.h"
+#include "gpu/device.h"
 #include "groth16/backend.h"
 #include "util/status.h"
 
@@ -36,8 +37,7 @@
 extern "C" {
 #endif
 
-/* Number of CUDA devices, 0 when there is none or the driver cannot be reached. */
-int czk_gpu_device_count(void);
+/* czk_gpu_device_count (CUDA devices present) is in gpu/device.h. */
 
 /* Opaque device context. */
 typedef struct czk_gpu czk_gpu;
@@ -184,7 +184,7 @@ typedef struct czk_gpu_plan_opts {
 #define CZK_GPU_PLAN_STREAM_KEYS 1u
 
 /*
- * A device-memory plan (DESIGN.md §3): the working sets of the h step and of the largest
+ * A device-memory plan (doc/DESIGN.md §3): the working sets of the h step and of the largest
  * MSM, and how that MSM is cut into point batches so that it fits the budget. Every buffer
  * of a call is carved from one arena of arena_bytes; only the power tables live outside it.
  */
@@ -218,10 +218,10 @@ void czk_gpu_plan_describe(const czk_gpu_plan *plan, char *buf, size_t len);
 
 /*
  * Creates a czk_backend ("cuda:N") whose h, msm_g1 and msm_g2 run on device `device`, and
- * whose prove_sums runs a whole proof there when the key and circuit are resident
- * (czk_gpu_backend_attach_key). sum_g1 and sum_g2 are NULL: the device MSM splits off
- * witness values equal to 0 and 1 itself (czk_gpu_msm_g1_var), so the prover hands it raw
- * scalars.
+ * whose prove_sums runs a whole proof there when the key and circuit are attached
+ * (czk_gpu_backend_attach_key; the prover hands the key's handle to every entry). The
+ * device MSM splits off witness values equal to 0 and 1 itself (czk_gpu_msm_g1_var), so
+ * the prover hands it raw scalars.
  *
  * Memory: one device arena, sized by czk_gpu_plan_make from opts (NULL: defaults) and the
  * device's free memory at creation; it is reserved before a call launches anything, grown
@@ -242,7 +242,8 @@ void czk_gpu_plan_describe(const czk_gpu_plan *plan, char *buf, size_t len);
 int czk_gpu_backend_create(czk_backend **out, int device, const czk_gpu_plan_opts *opts,
                            czk_err *err);
 
-/* Frees the backend, its arena, resident keys, pinned buffers and context; NULL: no-op. */
+/* Frees the backend, its arena, attached keys (their handles are invalid afterwards), pinned
+ * buffers and context; NULL: no-op. */
 void czk_gpu_backend_destroy(czk_backend *be);
 
 /*
@@ -252,27 +253,33 @@ void czk_gpu_backend_destroy(czk_backend *be);
  * the witness to the device and runs every heavy step there (the backend's prove_sums:
  * SpMV, h, MSMs). The arena is first sized for pk's proofs (h at pk's domain, MSMs of its
  * largest array); the points are placed only if they fit in what the budget leaves beside
- * that and the keys already resident (at most 4 keys), and the circuit only if it fits
- * beside those with the arena a whole proof needs. pk's and cs's arrays must stay where
- * they are, unchanged, until czk_gpu_backend_detach_key(pk) (the engine's key manager holds
- * a reference meanwhile); calls with pk already resident only add cs when asked.
- * Out: *resident = 2 when pk's points and cs are on the device now, 1 for the points only,
- * 3 when they do not fit but a whole proof of cs can stream them (the key's points and
- * the matrices stay on the host, page-locked in place within register_limit_bytes, and
- * flow through the arena in chunks while the device computes: only the witness and the
- * density bytes are sent whole), 0 otherwise (its MSMs then stream the points from the
- * host step by step, as for any key). Synchronous (one copy of each array). Returns CZK_OK,
- * CZK_EINVAL, CZK_ENOMEM or CZK_ECUDA (*resident = 0, nothing kept).
+ * that and the keys already attached, and the circuit only if it fits beside those with the
+ * arena a whole proof needs.
+ *
+ * Out: *key, the handle of what was kept (groth16/backend.h's czk_backend_key), to pass to
+ * czk_groth16_prove_ex with this backend, which hands it to the MSMs (with the array each
+ * reads) and to prove_sums: the backend finds its copies through it, never by address.
+ * *key is NULL when nothing was kept (*resident = 0). *resident = 2 when pk's points and cs
+ * are on the device now, 1 for the points only, 3 when they do not fit but a whole proof of
+ * cs can stream them (the key's points and the matrices stay on the host, page-locked in
+ * place within register_limit_bytes, and flow through the arena in chunks while the device
+ * computes: only the witness and the density bytes are sent whole), 0 otherwise (its MSMs
+ * then stream the points from the host step by step, as for any key).
+ *
+ * Every call makes a new attachment (attaching one key twice holds two copies); pk's and
+ * cs's arrays must stay where they are, unchanged, until czk_gpu_backend_detach_key(key)
+ * (the engine holds a reference meanwhile). Synchronous (one copy of each array). Returns
+ * CZK_OK, CZK_EINVAL, CZK_ENOMEM or CZK_ECUDA (*key = NULL, *resident = 0, nothing kept).
  */
 int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk, const czk_r1cs *cs,
-                               int *resident, czk_err *err);
+                               czk_backend_key **key, int *resident, czk_err *err);
 
-/* Frees pk's device copy and its circuit's (waiting for the backend's stream first) and
- * unlocks what a streamed attach page-locked; a no-op when pk is not attached. Call it
- * before pk's or cs's arrays are freed or moved. */
-void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk *pk);
+/* Frees what attach kept for key (waiting for the backend's streams first) and unlocks what a
+ * streamed attach page-locked; key is invalid afterwards. NULL, or a key of another backend:
+ * a no-op. Call it before the key's or circuit's arrays are freed or moved. */
+void czk_gpu_backend_detach_key(czk_backend *be, czk_backend_key *key);
 
-/* Device bytes the resident keys hold. */
+/* Device bytes the attached keys and circuits hold. */
 size_t czk_gpu_backend_resident_bytes(const czk_backend *be);
 
 /* Host bytes one backend's czk_gpu_backend_attach_key(pk, cs) may allocate for cs at most,
@@ -281,9 +288,9 @@ size_t czk_gpu_backend_resident_bytes(const czk_backend *be);
  * the lists of long rows. For a caller's host budget; one such share per backend. */
 size_t czk_gpu_attach_host_bytes(const czk_r1cs *cs);
 
-/* How pk is attached, in one line for logs and benchmarks (its MSM batches and buffers when
- * streamed); "not attached" when it is not. */
-void czk_gpu_backend_describe_key(const czk_backend *be, const czk_groth16_pk *pk, char *buf,
+/* How key is attached, in one line for logs and benchmarks (its MSM batches and buffers when
+ * streamed); "not attached" for NULL or another backend's key. */
+void czk_gpu_backend_describe_key(const czk_backend *be, const czk_backend_key *key, char *buf,
                                   size_t len);
 
 /* Pinned host bytes the backend holds (in use or kept for reuse) and its limit. */

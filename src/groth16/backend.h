@@ -1,5 +1,5 @@
 /*
- * The operations a Groth16 proof is made of, as a table (DESIGN.md §5).
+ * The operations a Groth16 proof is made of, as a table (doc/DESIGN.md §5).
  *
  * The prover (prove.h) drives a proof through these entries and nothing else heavy, so a
  * backend that runs them elsewhere (the CUDA backend of src/gpu) plugs in without touching
@@ -37,13 +37,33 @@ extern "C" {
 
 /* czk_backend.flags */
 enum {
-    /* msm_g1/msm_g2 already move scalars equal to 1 into a batch addition themselves (the
-     * CPU MSM does): the prover hands them the raw scalars instead of splitting them. */
-    CZK_BACKEND_MSM_SPLITS_ONES = 1u << 0,
     /* prove_sums reads the witness from a pack when it is given one (groth16/witness_pack.h):
      * worth building one for it. */
-    CZK_BACKEND_WITNESS_PACK = 1u << 1,
+    CZK_BACKEND_WITNESS_PACK = 1u << 0,
 };
+
+/*
+ * A key a backend keeps a copy of (its points, and maybe its circuit) for later proofs:
+ * opaque, defined by the backend that made it (the CUDA backend's
+ * czk_gpu_backend_attach_key), and handed back to that backend's entries by the prover
+ * (czk_groth16_prove_ex). NULL everywhere means "no copy": the backend reads the host
+ * arrays it is given. The CPU backend makes none.
+ */
+typedef struct czk_backend_key czk_backend_key;
+
+/*
+ * Which of a key's point arrays an MSM's points are: with a key, a backend reads its own
+ * copy of that array instead of the host array (the points are always the array's first n,
+ * n at most its length). NONE: points that are no key array (tests, benchmarks).
+ */
+typedef enum czk_key_array {
+    CZK_KEY_ARRAY_NONE = 0,
+    CZK_KEY_ARRAY_A = 1,    /* pk->a, n_a points */
+    CZK_KEY_ARRAY_B_G1 = 2, /* pk->b_g1, n_b_g1 points */
+    CZK_KEY_ARRAY_B_G2 = 3, /* pk->b_g2, n_b_g2 points (G2) */
+    CZK_KEY_ARRAY_L = 4,    /* pk->l, n_l points */
+    CZK_KEY_ARRAY_H = 5,    /* pk->h, n_h points */
+} czk_key_array;
 
 /* Wall-clock nanoseconds of each step of one proof. */
 typedef struct czk_groth16_timings {
@@ -82,23 +102,21 @@ typedef struct czk_backend {
     int (*h)(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, czk_fr *a, czk_fr *b,
              czk_fr *c, czk_pool *pool, czk_err *err);
 
-    /* out = Σ sc[i]·pts[i], i < n; n = 0 gives infinity. Points at infinity are allowed. */
-    int (*msm_g1)(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
-                  size_t n, czk_pool *pool, czk_err *err);
-    int (*msm_g2)(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
-                  size_t n, czk_pool *pool, czk_err *err);
-
     /*
-     * out = Σ pts[i] over the i < n whose bit is set in `bitmap` (bit i is bit i % 64 of word
-     * i / 64): the "batch addition" for witness values equal to 1, which need no scalar
-     * multiplication. Unless CZK_BACKEND_MSM_SPLITS_ONES is set, the prover gives the MSM
-     * a 0 for every scalar equal to 1 and sums those points here. NULL when a backend has
-     * none; the prover then leaves the ones in the MSM.
+     * out = Σ sc[i]·pts[i], i < n; n = 0 gives infinity. Points at infinity are allowed.
+     * Scalars are raw witness (or h) values: a backend whose MSM profits from treating
+     * values 0 and 1 apart (every production one: the CPU's and the GPU's) does so itself.
+     * pts is always the host array. key (may be NULL) and which (may be NONE) say which of
+     * a key's arrays pts is (its first n points), so that a backend holding a copy of that
+     * key reads its own copy; a key from another backend, or one that does not hold pts as
+     * `which`, is CZK_EINVAL.
      */
-    int (*sum_g1)(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const uint64_t *bitmap,
-                  size_t n, czk_pool *pool, czk_err *err);
-    int (*sum_g2)(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const uint64_t *bitmap,
-                  size_t n, czk_pool *pool, czk_err *err);
+    int (*msm_g1)(void *ctx, czk_g1_jacobian *out, const czk_backend_key *key, czk_key_array which,
+                  const czk_g1_affine *pts, const czk_fr *sc, size_t n, czk_pool *pool,
+                  czk_err *err);
+    int (*msm_g2)(void *ctx, czk_g2_jacobian *out, const czk_backend_key *key, czk_key_array which,
+                  const czk_g2_affine *pts, const czk_fr *sc, size_t n, czk_pool *pool,
+                  czk_err *err);
 
     /*
      * Host memory for the prover's large per-proof arrays (a, b, c, the gathered scalars):
@@ -116,18 +134,20 @@ typedef struct czk_backend {
     /*
      * Optional: every heavy step of one proof from the witness alone: a, b, c (the
      * circuit's rows, the input rows, zero padding), h in pk's basis, and the five sums, as
-     * the step-by-step entries above would give them. A GPU backend does this when pk and cs
-     * are resident on its device, so that only the witness crosses the bus. Returns
-     * CZK_EUNSUPPORTED, having changed nothing, when it cannot for this (pk, cs): the
-     * prover then runs the entries above. NULL: never. In: w, cs->n_vars values; wp (may be
-     * NULL): the same witness packed (checked by the prover: well formed, n = cs->n_vars),
-     * which a backend with CZK_BACKEND_WITNESS_PACK moves instead of w; pk and cs already
-     * checked against each other by the prover. Out: *out; tm (may be NULL): the step times
-     * the backend can attribute, added to what is there.
+     * the step-by-step entries above would give them. A GPU backend does this when key holds
+     * pk and cs on its device (or streams them from page-locked host memory), so that only
+     * the witness crosses the bus. Returns CZK_EUNSUPPORTED, having changed nothing, when it
+     * cannot for this key (NULL, or attached without its circuit): the prover then runs the
+     * entries above; CZK_EINVAL when key was attached for another pk or cs. NULL: never.
+     * In: w, cs->n_vars values; wp (may be NULL): the same witness packed (checked by the
+     * prover: well formed, n = cs->n_vars), which a backend with CZK_BACKEND_WITNESS_PACK
+     * moves instead of w; pk and cs already checked against each other by the prover.
+     * Out: *out; tm (may be NULL): the step times the backend can attribute, added to what
+     * is there.
      */
-    int (*prove_sums)(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                      const czk_witness_pack *wp, czk_backend_sums *out, czk_groth16_timings *tm,
-                      czk_pool *pool, czk_err *err);
+    int (*prove_sums)(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
+                      const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                      czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool, czk_err *err);
 } czk_backend;
 
 /*

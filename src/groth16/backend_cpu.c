@@ -19,40 +19,32 @@ static int cpu_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, 
     return czk_err_set(err, CZK_EINVAL, "cpu backend: unknown H basis %d", (int)basis);
 }
 
-static int cpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
-                      size_t n, czk_pool *pool, czk_err *err) {
-    (void)ctx;
+/* The CPU keeps no keys (it reads every key's host arrays), so key and which are unused.
+ * czk_msm_g1/g2 split zeros and ones off in their first pass (msm.h). */
+static int cpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_backend_key *key,
+                      czk_key_array which, const czk_g1_affine *pts, const czk_fr *sc, size_t n,
+                      czk_pool *pool, czk_err *err) {
+    (void)ctx, (void)which;
+    if (key != NULL)
+        return czk_err_set(err, CZK_EINVAL, "cpu backend: a key attached to another backend");
     return czk_msm_g1(out, pts, sc, n, pool, err);
 }
 
-static int cpu_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
-                      size_t n, czk_pool *pool, czk_err *err) {
-    (void)ctx;
+static int cpu_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_backend_key *key,
+                      czk_key_array which, const czk_g2_affine *pts, const czk_fr *sc, size_t n,
+                      czk_pool *pool, czk_err *err) {
+    (void)ctx, (void)which;
+    if (key != NULL)
+        return czk_err_set(err, CZK_EINVAL, "cpu backend: a key attached to another backend");
     return czk_msm_g2(out, pts, sc, n, pool, err);
-}
-
-static int cpu_sum_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts,
-                      const uint64_t *bitmap, size_t n, czk_pool *pool, czk_err *err) {
-    (void)ctx;
-    return czk_msm_g1_sum(out, pts, bitmap, n, pool, err);
-}
-
-static int cpu_sum_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts,
-                      const uint64_t *bitmap, size_t n, czk_pool *pool, czk_err *err) {
-    (void)ctx;
-    return czk_msm_g2_sum(out, pts, bitmap, n, pool, err);
 }
 
 static const czk_backend CPU_BACKEND = {
     .name = "cpu",
     .ctx = NULL,
-    /* czk_msm_g1/g2 split zeros and ones off in their first pass (msm.h). */
-    .flags = CZK_BACKEND_MSM_SPLITS_ONES,
     .h = cpu_h,
     .msm_g1 = cpu_msm_g1,
     .msm_g2 = cpu_msm_g2,
-    .sum_g1 = cpu_sum_g1,
-    .sum_g2 = cpu_sum_g2,
 };
 
 const czk_backend *czk_backend_cpu(void) {

@@ -709,23 +709,95 @@ CZK_TEST(g16_prove_dimension_mismatch) {
 
 /* ---- the backend ------------------------------------------------------------------------- */
 
-/* A CPU backend whose MSMs do not split ones: the prover's own split and gather run. */
-static int nosplit_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts,
-                          const czk_fr *sc, size_t n, czk_pool *pool, czk_err *err) {
-    const czk_backend *cpu = ctx;
-    for (size_t i = 0; i < n; i++)
-        if (czk_fr_is_one(&sc[i]))
-            return czk_err_set(err, CZK_EINTERNAL, "a one reached the MSM");
-    return cpu->msm_g1(cpu->ctx, out, pts, sc, n, pool, err);
+/*
+ * What the prover hands each MSM (groth16/backend.h): the key it was given, the array the
+ * points are (the key's whole array), and raw scalars, ones included (the backends' MSMs
+ * split them off themselves): the witness values of the variables the points stand for, in
+ * order (gathered by the density for a filtered key, the witness in place for a dense one),
+ * the auxiliary values for L.
+ */
+typedef struct msm_probe {
+    const czk_groth16_pk *pk;
+    const czk_fr *w;
+    const uint64_t *a_bits, *b_bits; /* the circuit's density; NULL for a dense key */
+    size_t n_pub1;
+    const czk_backend_key *key; /* what every call must carry */
+    int calls[CZK_KEY_ARRAY_H + 1];
+    int bad;     /* calls whose inputs were not as described */
+    size_t ones; /* scalars equal to 1 that reached an MSM */
+} msm_probe;
+
+/* Whether sc[0..n) are the raw scalars of array `which` (not H: those are h's). */
+static int probe_scalars_ok(const msm_probe *pr, czk_key_array which, const czk_fr *sc, size_t n) {
+    if (which == CZK_KEY_ARRAY_L)
+        return n == pr->pk->n_vars - pr->n_pub1 &&
+               memcmp(sc, pr->w + pr->n_pub1, n * sizeof(czk_fr)) == 0;
+    const uint64_t *bits = which == CZK_KEY_ARRAY_A ? pr->a_bits : pr->b_bits;
+    size_t k = 0;
+    for (size_t v = 0; v < pr->pk->n_vars; v++) {
+        int take = bits == NULL || (which == CZK_KEY_ARRAY_A && v < pr->n_pub1) ||
+                   ((bits[v / 64] >> (v % 64)) & 1);
+        if (!take)
+            continue;
+        if (k >= n || memcmp(&sc[k], &pr->w[v], sizeof(czk_fr)) != 0)
+            return 0;
+        k++;
+    }
+    return k == n;
 }
 
-CZK_TEST(g16_prover_split_ones_path) {
+static void probe_note(msm_probe *pr, const czk_backend_key *key, czk_key_array which,
+                       const void *pts, const void *want_pts, size_t n, size_t want_n,
+                       const czk_fr *sc) {
+    if (which >= CZK_KEY_ARRAY_A && which <= CZK_KEY_ARRAY_H)
+        pr->calls[which]++;
+    if (key != pr->key || pts != want_pts || n != want_n ||
+        (which != CZK_KEY_ARRAY_H && !probe_scalars_ok(pr, which, sc, n)))
+        pr->bad++;
+    for (size_t i = 0; i < n && which != CZK_KEY_ARRAY_H; i++)
+        pr->ones += czk_fr_is_one(&sc[i]);
+}
+
+static int probe_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_backend_key *key,
+                        czk_key_array which, const czk_g1_affine *pts, const czk_fr *sc, size_t n,
+                        czk_pool *pool, czk_err *err) {
+    msm_probe *pr = ctx;
+    const czk_groth16_pk *pk = pr->pk;
+    const czk_g1_affine *want = which == CZK_KEY_ARRAY_A      ? pk->a
+                                : which == CZK_KEY_ARRAY_B_G1 ? pk->b_g1
+                                : which == CZK_KEY_ARRAY_L    ? pk->l
+                                : which == CZK_KEY_ARRAY_H    ? pk->h
+                                                              : NULL;
+    size_t want_n = which == CZK_KEY_ARRAY_A      ? pk->n_a
+                    : which == CZK_KEY_ARRAY_B_G1 ? pk->n_b_g1
+                    : which == CZK_KEY_ARRAY_L    ? pk->n_l
+                    : which == CZK_KEY_ARRAY_H    ? pk->n_h
+                                                  : SIZE_MAX;
+    probe_note(pr, key, which, pts, want, n, want_n, sc);
+    const czk_backend *cpu = czk_backend_cpu();
+    return cpu->msm_g1(cpu->ctx, out, NULL, which, pts, sc, n, pool, err);
+}
+
+static int probe_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_backend_key *key,
+                        czk_key_array which, const czk_g2_affine *pts, const czk_fr *sc, size_t n,
+                        czk_pool *pool, czk_err *err) {
+    msm_probe *pr = ctx;
+    probe_note(pr, key, which, pts, which == CZK_KEY_ARRAY_B_G2 ? pr->pk->b_g2 : NULL, n,
+               pr->pk->n_b_g2, sc);
+    const czk_backend *cpu = czk_backend_cpu();
+    return cpu->msm_g2(cpu->ctx, out, NULL, which, pts, sc, n, pool, err);
+}
+
+/* Every MSM gets the key, its array and raw scalars as described above, for both layouts,
+ * with and without a key; the proofs are the CPU backend's bit for bit. The CPU backend,
+ * which keeps no keys, refuses one. */
+CZK_TEST(g16_prover_msm_inputs) {
     tcirc c;
     CHECK_EQ_INT(test_circuit(&c, 3, 150, &t->rng), CZK_OK);
-    czk_backend be = *czk_backend_cpu();
-    be.ctx = (void *)czk_backend_cpu();
-    be.flags = 0;
-    be.msm_g1 = nosplit_msm_g1;
+    size_t words = (c.cs.n_vars + 63) / 64;
+    uint64_t *ab = calloc(words, 8), *bb = calloc(words, 8);
+    CHECK(ab != NULL && bb != NULL);
+    CHECK_EQ_INT(czk_r1cs_density(&c.cs, ab, bb), CZK_OK);
     for (int basis = 0; basis < 2; basis++) {
         czk_groth16_pk pk;
         CHECK_EQ_INT(
@@ -733,16 +805,47 @@ CZK_TEST(g16_prover_split_ones_path) {
             CZK_OK);
         czk_fr r, s;
         rand_rs(&r, &s, &t->rng);
-        czk_groth16_proof p1, p2;
+        czk_groth16_proof ref, p;
         czk_err err;
-        int rc1 =
-            czk_groth16_prove(&p1, &pk, &c.cs, c.w, &r, &s, czk_backend_cpu(), NULL, NULL, &err);
-        int rc2 = czk_groth16_prove(&p2, &pk, &c.cs, c.w, &r, &s, &be, NULL, NULL, &err);
+        CHECK_EQ_INT(
+            czk_groth16_prove(&ref, &pk, &c.cs, c.w, &r, &s, czk_backend_cpu(), NULL, NULL, &err),
+            CZK_OK);
+        msm_probe pr;
+        memset(&pr, 0, sizeof(pr));
+        pr.pk = &pk;
+        pr.w = c.w;
+        pr.n_pub1 = c.cs.n_public + 1;
+        if (pk.density == CZK_DENSITY_FILTERED) {
+            pr.a_bits = ab;
+            pr.b_bits = bb;
+        }
+        czk_backend be = *czk_backend_cpu();
+        be.ctx = &pr;
+        be.msm_g1 = probe_msm_g1;
+        be.msm_g2 = probe_msm_g2;
+        for (int with_key = 0; with_key < 2; with_key++) {
+            pr.key = with_key ? (const czk_backend_key *)&pr : NULL; /* any handle will do */
+            memset(pr.calls, 0, sizeof(pr.calls));
+            pr.bad = 0;
+            pr.ones = 0;
+            memset(&p, 0, sizeof(p));
+            int rc = czk_groth16_prove_ex(&p, &pk, &c.cs, c.w, NULL, pr.key, &r, &s, &be, NULL,
+                                          NULL, &err);
+            CHECKF(rc == CZK_OK, "%s", err.msg);
+            CHECK(memcmp(&p, &ref, sizeof(p)) == 0);
+            CHECKF(pr.bad == 0, "basis %d, key %d: %d MSMs got other inputs", basis, with_key,
+                   pr.bad);
+            for (int a = CZK_KEY_ARRAY_A; a <= CZK_KEY_ARRAY_H; a++)
+                CHECKF(pr.calls[a] == 1, "array %d: %d calls", a, pr.calls[a]);
+            CHECK(pr.ones > 0); /* the witness's bits went to the MSMs as they are */
+        }
+        CHECK_EQ_INT(czk_groth16_prove_ex(&p, &pk, &c.cs, c.w, NULL, (const czk_backend_key *)&pr,
+                                          &r, &s, czk_backend_cpu(), NULL, NULL, &err),
+                     CZK_EINVAL);
         czk_groth16_pk_clear(&pk);
-        CHECK_EQ_INT(rc1, CZK_OK);
-        CHECKF(rc2 == CZK_OK, "%s", err.msg);
-        CHECK(memcmp(&p1, &p2, sizeof(p1)) == 0);
     }
+    free(ab);
+    free(bb);
     tcirc_clear(&c);
 }
 
@@ -822,36 +925,44 @@ typedef struct sums_rec {
     czk_g2_jacobian g2;
     int n_g1, mode; /* mode: 0 give the recorded sums, 1 EUNSUPPORTED, 2 EIO */
     int calls, msm_calls;
-    int packs; /* packs given to prove_sums that expanded to its w */
+    int packs;                  /* packs given to prove_sums that expanded to its w */
+    const czk_backend_key *key; /* the key the prover was given */
+    int key_ok;                 /* prove_sums calls that got it */
 } sums_rec;
 
-static int rec_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
-                      size_t n, czk_pool *pool, czk_err *err) {
+static int rec_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_backend_key *key,
+                      czk_key_array which, const czk_g1_affine *pts, const czk_fr *sc, size_t n,
+                      czk_pool *pool, czk_err *err) {
     sums_rec *sr = ctx;
     const czk_backend *cpu = czk_backend_cpu();
+    (void)key; /* g16_prover_msm_inputs checks what the MSMs get */
     sr->msm_calls++;
-    int rc = cpu->msm_g1(cpu->ctx, out, pts, sc, n, pool, err);
+    int rc = cpu->msm_g1(cpu->ctx, out, NULL, which, pts, sc, n, pool, err);
     if (rc == CZK_OK && sr->n_g1 < 4)
         sr->g1[sr->n_g1++] = *out;
     return rc;
 }
 
-static int rec_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
-                      size_t n, czk_pool *pool, czk_err *err) {
+static int rec_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_backend_key *key,
+                      czk_key_array which, const czk_g2_affine *pts, const czk_fr *sc, size_t n,
+                      czk_pool *pool, czk_err *err) {
     sums_rec *sr = ctx;
     const czk_backend *cpu = czk_backend_cpu();
-    int rc = cpu->msm_g2(cpu->ctx, out, pts, sc, n, pool, err);
+    (void)key;
+    int rc = cpu->msm_g2(cpu->ctx, out, NULL, which, pts, sc, n, pool, err);
     if (rc == CZK_OK)
         sr->g2 = *out;
     return rc;
 }
 
-static int fake_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                           const czk_witness_pack *wp, czk_backend_sums *out,
-                           czk_groth16_timings *tm, czk_pool *pool, czk_err *err) {
+static int fake_prove_sums(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
+                           const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                           czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
+                           czk_err *err) {
     sums_rec *sr = ctx;
     (void)pk, (void)tm, (void)pool;
     sr->calls++;
+    sr->key_ok += key == sr->key;
     if (wp != NULL) {
         /* What a device would upload instead of w: it must be w. */
         czk_fr *x = czk_malloc(cs->n_vars * sizeof(czk_fr));
@@ -874,7 +985,8 @@ static int fake_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *
 }
 
 /* A backend's prove_sums replaces every heavy step: its sums give the same proof; when it
- * says EUNSUPPORTED the step-by-step entries run; any other error is the prover's. */
+ * says EUNSUPPORTED the step-by-step entries run; any other error is the prover's. It gets
+ * the key the prover was given. */
 CZK_TEST(g16_backend_prove_sums) {
     tcirc c;
     CHECK_EQ_INT(test_circuit(&c, 2, 200, &t->rng), CZK_OK);
@@ -891,7 +1003,6 @@ CZK_TEST(g16_backend_prove_sums) {
         memset(&sr, 0, sizeof(sr));
         czk_backend rec = *czk_backend_cpu();
         rec.ctx = &sr;
-        rec.flags = CZK_BACKEND_MSM_SPLITS_ONES; /* one call per MSM, raw scalars */
         rec.msm_g1 = rec_msm_g1;
         rec.msm_g2 = rec_msm_g2;
         CHECK_EQ_INT(czk_groth16_prove(&ref, &pk, &c.cs, c.w, &r, &s, &rec, NULL, NULL, &err),
@@ -903,10 +1014,14 @@ CZK_TEST(g16_backend_prove_sums) {
             sr.mode = mode;
             sr.calls = 0;
             sr.msm_calls = 0;
+            sr.key = (const czk_backend_key *)&sr; /* any handle will do */
+            sr.key_ok = 0;
             sr.n_g1 = mode == 1 ? 0 : 4; /* mode 1 re-records the same four sums */
             memset(&p, 0, sizeof(p));
-            int rc = czk_groth16_prove(&p, &pk, &c.cs, c.w, &r, &s, &be, NULL, NULL, &err);
+            int rc = czk_groth16_prove_ex(&p, &pk, &c.cs, c.w, NULL, sr.key, &r, &s, &be, NULL,
+                                          NULL, &err);
             CHECK_EQ_INT(sr.calls, 1);
+            CHECK_EQ_INT(sr.key_ok, 1);
             if (mode == 2) {
                 CHECK_EQ_INT(rc, CZK_EIO);
                 continue;
@@ -932,23 +1047,24 @@ CZK_TEST(g16_backend_prove_sums) {
             be.prove_sums = fake_prove_sums;
             sr.mode = 0;
             sr.n_g1 = 4;
+            sr.key = NULL;
             for (int flag = 0; flag < 2; flag++) {
-                be.flags = CZK_BACKEND_MSM_SPLITS_ONES | (flag ? CZK_BACKEND_WITNESS_PACK : 0);
+                be.flags = flag ? CZK_BACKEND_WITNESS_PACK : 0;
                 sr.packs = 0;
-                CHECK_EQ_INT(czk_groth16_prove_packed(&p, &pk, &c.cs, c.w, &wp, &r, &s, &be, NULL,
-                                                      NULL, &err),
+                CHECK_EQ_INT(czk_groth16_prove_ex(&p, &pk, &c.cs, c.w, &wp, NULL, &r, &s, &be, NULL,
+                                                  NULL, &err),
                              CZK_OK);
                 CHECK(memcmp(&p, &ref, sizeof(p)) == 0);
                 CHECK_EQ_INT(sr.packs, flag);
             }
             wp.n = n - 1;
             CHECK_EQ_INT(
-                czk_groth16_prove_packed(&p, &pk, &c.cs, c.w, &wp, &r, &s, &be, NULL, NULL, &err),
+                czk_groth16_prove_ex(&p, &pk, &c.cs, c.w, &wp, NULL, &r, &s, &be, NULL, NULL, &err),
                 CZK_EINVAL);
             wp.n = n;
             wp.n_others = no + 1;
             CHECK_EQ_INT(
-                czk_groth16_prove_packed(&p, &pk, &c.cs, c.w, &wp, &r, &s, &be, NULL, NULL, &err),
+                czk_groth16_prove_ex(&p, &pk, &c.cs, c.w, &wp, NULL, &r, &s, &be, NULL, NULL, &err),
                 CZK_EINVAL);
             czk_free(cls);
             czk_free(rank);

@@ -5,18 +5,21 @@
  * for the quotient; after the H MSM all three are free again, and the scalar vectors of the
  * A, B and L MSMs are gathered into them (an extra array only when a layout has more points
  * than the domain has elements, which real circuits never do). So the peak is the key, the
- * witness, 3·n Fr and a bitmap.
+ * witness, 3·n Fr and, for a filtered key, two density bitmaps.
  *
  * Layouts. A dense layout (snarkjs) has one point per variable; a filtered one (bellperson)
  * only the variables whose density bit is set, in variable order, with every public
  * variable in A. The MSM scalars are gathered in the point order in both cases, from the
  * density bitmaps of czk_r1cs_density, which is exactly what bellperson's prover does with
- * its DensityTrackers.
+ * its DensityTrackers. A dense layout's MSMs read the witness in place: nothing is gathered.
  *
- * Ones. Most witness values of the circuits we serve are bits. When the backend has a
- * bitmap sum and its MSM does not split the ones off itself (the CPU MSM does), every scalar
- * equal to 1 is moved out of the MSM into the sum ("batch addition", DESIGN.md §1), and the
- * MSM sees a 0 in its place.
+ * Ones. Most witness values of the circuits we serve are bits. The backends' MSMs (the CPU's
+ * and the GPU's) move the scalars equal to 0 and 1 out of Pippenger themselves ("batch
+ * addition", doc/DESIGN.md §1), so the prover hands them raw scalars.
+ *
+ * Keys. A backend that keeps a copy of pk (key, from its attach) gets it with every MSM,
+ * with the array the points are, so that it reads its copy (groth16/backend.h); and the
+ * whole proof, when prove_sums can run it for that key.
  */
 #include "groth16/prove.h"
 
@@ -33,8 +36,8 @@
 
 #define GATHER_BLOCK ((size_t)1 << 14) /* variables per block; a multiple of 64 */
 
-/* The scalars of one MSM: variables [v_begin, v_end) of w, all of them (bits == NULL) or
- * those below keep_below plus those whose bit is set. */
+/* The scalars of one MSM of a filtered key: variables [v_begin, v_end) of w, those below
+ * keep_below plus those whose bit is set. */
 typedef struct gather_spec {
     const czk_fr *w;
     size_t v_begin, v_end;
@@ -43,13 +46,11 @@ typedef struct gather_spec {
 } gather_spec;
 
 static int take(const gather_spec *g, size_t v) {
-    return g->bits == NULL || v < g->keep_below || ((g->bits[v / 64] >> (v % 64)) & 1);
+    return v < g->keep_below || ((g->bits[v / 64] >> (v % 64)) & 1);
 }
 
 /* How many points the spec selects; serial, one popcount a word. */
 static size_t gather_count(const gather_spec *g) {
-    if (g->bits == NULL)
-        return g->v_end - g->v_begin;
     size_t cnt = 0;
     for (size_t v = g->v_begin; v < g->v_end;) {
         if (v % 64 == 0 && v + 64 <= g->v_end && v + 64 <= g->keep_below) {
@@ -70,8 +71,6 @@ typedef struct gather_job {
     const gather_spec *g;
     czk_fr *out;
     size_t *offsets; /* per block: the output index of its first selected variable */
-    uint64_t *ones;  /* NULL: keep ones in the scalars */
-    size_t count;
 } gather_job;
 
 static void gather_count_body(void *arg, size_t begin, size_t end, unsigned worker) {
@@ -100,74 +99,24 @@ static void gather_fill_body(void *arg, size_t begin, size_t end, unsigned worke
     }
 }
 
-/* Over output words: moves the ones of out[] into the bitmap. Words never straddle workers,
- * so no two threads write one bitmap word. */
-static void gather_ones_body(void *arg, size_t begin, size_t end, unsigned worker) {
-    (void)worker;
-    gather_job *j = arg;
-    for (size_t q = begin; q < end; q++) {
-        uint64_t word = 0;
-        size_t k1 = (q + 1) * 64 < j->count ? (q + 1) * 64 : j->count;
-        for (size_t k = q * 64; k < k1; k++) {
-            if (czk_fr_is_one(&j->out[k])) {
-                word |= (uint64_t)1 << (k % 64);
-                czk_fr_set_zero(&j->out[k]);
-            }
-        }
-        j->ones[q] = word;
-    }
-}
-
 /*
- * Fills out[0..count) with the selected scalars and, when ones != NULL, moves the ones into
- * the bitmap ones[0..ceil(count/64)). offsets: scratch of gather_blocks() entries. The count
- * must be the one gather_count gives.
+ * Fills out[0..gather_count(g)) with the selected scalars. offsets: scratch of one entry per
+ * GATHER_BLOCK variables.
  */
-static void gather(czk_fr *out, uint64_t *ones, size_t count, const gather_spec *g, size_t *offsets,
-                   czk_pool *pool) {
-    gather_job j = {.g = g, .out = out, .offsets = offsets, .ones = ones, .count = count};
+static void gather(czk_fr *out, const gather_spec *g, size_t *offsets, czk_pool *pool) {
+    gather_job j = {.g = g, .out = out, .offsets = offsets};
     size_t nblk = (g->v_end - g->v_begin + GATHER_BLOCK - 1) / GATHER_BLOCK;
-    if (g->bits == NULL) {
-        for (size_t blk = 0; blk < nblk; blk++)
-            offsets[blk] = blk * GATHER_BLOCK;
-    } else {
-        czk_pool_run(pool, nblk, 1, gather_count_body, &j);
-        size_t acc = 0;
-        for (size_t blk = 0; blk < nblk; blk++) {
-            size_t c = offsets[blk];
-            offsets[blk] = acc;
-            acc += c;
-        }
+    czk_pool_run(pool, nblk, 1, gather_count_body, &j);
+    size_t acc = 0;
+    for (size_t blk = 0; blk < nblk; blk++) {
+        size_t c = offsets[blk];
+        offsets[blk] = acc;
+        acc += c;
     }
     czk_pool_run(pool, nblk, 1, gather_fill_body, &j);
-    if (ones != NULL)
-        czk_pool_run(pool, (count + 63) / 64, 16, gather_ones_body, &j);
 }
 
 /* ---- the prover ------------------------------------------------------------------------ */
-
-/* Runs one G1 MSM (plus the sum of the ones when `ones` is set). */
-static int msm1(const czk_backend *be, czk_g1_jacobian *out, const czk_g1_affine *pts,
-                const czk_fr *sc, const uint64_t *ones, size_t n, czk_pool *pool, czk_err *err) {
-    int rc = be->msm_g1(be->ctx, out, pts, sc, n, pool, err);
-    if (rc == CZK_OK && ones != NULL) {
-        czk_g1_jacobian t;
-        rc = be->sum_g1(be->ctx, &t, pts, ones, n, pool, err);
-        czk_g1_jacobian_add_var(out, out, &t);
-    }
-    return rc;
-}
-
-static int msm2(const czk_backend *be, czk_g2_jacobian *out, const czk_g2_affine *pts,
-                const czk_fr *sc, const uint64_t *ones, size_t n, czk_pool *pool, czk_err *err) {
-    int rc = be->msm_g2(be->ctx, out, pts, sc, n, pool, err);
-    if (rc == CZK_OK && ones != NULL) {
-        czk_g2_jacobian t;
-        rc = be->sum_g2(be->ctx, &t, pts, ones, n, pool, err);
-        czk_g2_jacobian_add_var(out, out, &t);
-    }
-    return rc;
-}
 
 /* A per-proof Fr array, from the backend's host allocator when it has one (backend.h). */
 typedef struct fr_buf {
@@ -295,33 +244,31 @@ static void assemble(czk_groth16_proof *proof, const czk_groth16_pk *pk,
 int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
                       const czk_fr *w, const czk_fr *r, const czk_fr *s, const czk_backend *be,
                       czk_pool *pool, czk_groth16_timings *timings, czk_err *err) {
-    return czk_groth16_prove_packed(proof, pk, cs, w, NULL, r, s, be, pool, timings, err);
+    return czk_groth16_prove_ex(proof, pk, cs, w, NULL, NULL, r, s, be, pool, timings, err);
 }
 
-int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
-                             const czk_fr *w, const czk_witness_pack *wp, const czk_fr *r,
-                             const czk_fr *s, const czk_backend *be, czk_pool *pool,
-                             czk_groth16_timings *timings, czk_err *err) {
+int czk_groth16_prove_ex(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                         const czk_fr *w, const czk_witness_pack *wp, const czk_backend_key *key,
+                         const czk_fr *r, const czk_fr *s, const czk_backend *be, czk_pool *pool,
+                         czk_groth16_timings *timings, czk_err *err) {
     uint64_t t_start = czk_time_ns(), t0;
     czk_groth16_timings tm;
     memset(&tm, 0, sizeof(tm));
     czk_fr *a = NULL, *b = NULL, *c = NULL, *extra_a = NULL, *extra_b = NULL;
     fr_buf bufs[5] = {{0}}; /* a, b, c, extra_a, extra_b */
-    uint64_t *a_bits = NULL, *b_bits = NULL, *ones_a = NULL, *ones_b = NULL;
+    uint64_t *a_bits = NULL, *b_bits = NULL;
     size_t *offsets = NULL;
     czk_ntt_domain *dom = NULL;
     czk_backend_sums sums;
     unsigned lg = 0;
-    size_t max_pts = 0, ones_words = 0;
     int rc = check_shape(pk, cs, w, be, &lg, err);
     if (rc != CZK_OK)
         return rc;
     const size_t n = pk->domain_size, n_vars = cs->n_vars, n_c = cs->n_constraints;
     const size_t n_pub1 = cs->n_public + 1, n_aux = n_vars - n_pub1;
-    const int split =
-        be->sum_g1 != NULL && be->sum_g2 != NULL && !(be->flags & CZK_BACKEND_MSM_SPLITS_ONES);
+    const int filtered = pk->density == CZK_DENSITY_FILTERED;
 
-    /* The whole heavy part on the backend, when it can (a GPU with pk and cs resident). */
+    /* The whole heavy part on the backend, when it can (a GPU with pk and cs attached). */
     if (be->prove_sums != NULL) {
         if (wp != NULL && !(be->flags & CZK_BACKEND_WITNESS_PACK))
             wp = NULL;
@@ -332,7 +279,7 @@ int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk,
             if ((rc = czk_witness_pack_check_pool(wp, pool, err)) != CZK_OK)
                 return rc;
         }
-        rc = be->prove_sums(be->ctx, pk, cs, w, wp, &sums, &tm, pool, err);
+        rc = be->prove_sums(be->ctx, key, pk, cs, w, wp, &sums, &tm, pool, err);
         if (rc == CZK_OK) {
             assemble(proof, pk, &sums, r, s);
             goto out;
@@ -342,16 +289,16 @@ int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk,
         rc = CZK_OK;
     }
 
-    /* The layouts of A and B: which variables each point stands for. */
+    /* A filtered layout: which variables each A and B point stands for. */
     gather_spec ga = {.w = w, .v_begin = 0, .v_end = n_vars};
     gather_spec gb = ga;
-    gather_spec gl = {.w = w, .v_begin = n_pub1, .v_end = n_vars};
-    if (pk->density == CZK_DENSITY_FILTERED) {
+    if (filtered) {
         t0 = czk_time_ns();
         size_t words = (n_vars + 63) / 64;
         a_bits = czk_calloc(words, sizeof(uint64_t));
         b_bits = czk_calloc(words, sizeof(uint64_t));
-        if (a_bits == NULL || b_bits == NULL) {
+        offsets = czk_malloc((n_vars / GATHER_BLOCK + 1) * sizeof(*offsets));
+        if (a_bits == NULL || b_bits == NULL || offsets == NULL) {
             rc = czk_err_set(err, CZK_ENOMEM, "prove: density bitmaps");
             goto out;
         }
@@ -376,16 +323,7 @@ int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk,
     a = buf_alloc(&bufs[0], be, n);
     b = buf_alloc(&bufs[1], be, n);
     c = buf_alloc(&bufs[2], be, n);
-    max_pts = pk->n_a > pk->n_b_g1 ? pk->n_a : pk->n_b_g1;
-    max_pts = max_pts > n_aux ? max_pts : n_aux;
-    ones_words = max_pts / 64 + 1;
-    offsets = czk_malloc((n_vars / GATHER_BLOCK + 1) * sizeof(*offsets));
-    if (split) {
-        ones_a = czk_malloc(ones_words * sizeof(uint64_t));
-        ones_b = czk_malloc(ones_words * sizeof(uint64_t));
-    }
-    if (a == NULL || b == NULL || c == NULL || offsets == NULL ||
-        (split && (ones_a == NULL || ones_b == NULL))) {
+    if (a == NULL || b == NULL || c == NULL) {
         rc = czk_err_set(err, CZK_ENOMEM, "prove: quotient arrays of %zu elements", n);
         goto out;
     }
@@ -419,12 +357,17 @@ int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk,
 
     /* 3. The MSMs. H first: afterwards a, b and c are all free for the gathered scalars. */
     t0 = czk_time_ns();
-    if ((rc = be->msm_g1(be->ctx, &sums.h, pk->h, a, pk->n_h, pool, err)) != CZK_OK)
+    if ((rc = be->msm_g1(be->ctx, &sums.h, key, CZK_KEY_ARRAY_H, pk->h, a, pk->n_h, pool, err)) !=
+        CZK_OK)
         goto out;
     tm.msm_h_ns = czk_time_ns() - t0;
 
+    /* A dense layout's scalars are the witness itself; a filtered one's are gathered into
+     * a and b (or larger arrays when a layout has more points than the domain). */
+    const czk_fr *sc_a = w, *sc_b = w;
     czk_fr *sa = a, *sb = b;
-    if (max_pts > n) {
+    const size_t max_pts = pk->n_a > pk->n_b_g1 ? pk->n_a : pk->n_b_g1;
+    if (filtered && max_pts > n) {
         extra_a = buf_alloc(&bufs[3], be, max_pts);
         extra_b = buf_alloc(&bufs[4], be, max_pts);
         if (extra_a == NULL || extra_b == NULL) {
@@ -436,38 +379,36 @@ int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk,
     }
 
     t0 = czk_time_ns();
-    const czk_fr *sc = w;
-    if (split || ga.bits != NULL) {
-        gather(sa, ones_a, pk->n_a, &ga, offsets, pool);
-        sc = sa;
+    if (filtered) {
+        gather(sa, &ga, offsets, pool);
+        sc_a = sa;
     }
-    if ((rc = msm1(be, &sums.a, pk->a, sc, ones_a, pk->n_a, pool, err)) != CZK_OK)
+    if ((rc = be->msm_g1(be->ctx, &sums.a, key, CZK_KEY_ARRAY_A, pk->a, sc_a, pk->n_a, pool,
+                         err)) != CZK_OK)
         goto out;
     tm.msm_a_ns = czk_time_ns() - t0;
 
     t0 = czk_time_ns();
-    sc = w;
-    if (split || gb.bits != NULL) {
-        gather(sb, ones_b, pk->n_b_g1, &gb, offsets, pool);
-        sc = sb;
+    if (filtered) {
+        gather(sb, &gb, offsets, pool);
+        sc_b = sb;
     }
-    if ((rc = msm1(be, &sums.b_g1, pk->b_g1, sc, ones_b, pk->n_b_g1, pool, err)) != CZK_OK)
+    if ((rc = be->msm_g1(be->ctx, &sums.b_g1, key, CZK_KEY_ARRAY_B_G1, pk->b_g1, sc_b, pk->n_b_g1,
+                         pool, err)) != CZK_OK)
         goto out;
     uint64_t t2 = czk_time_ns();
-    if ((rc = msm2(be, &sums.b_g2, pk->b_g2, sc, ones_b, pk->n_b_g2, pool, err)) != CZK_OK)
+    if ((rc = be->msm_g2(be->ctx, &sums.b_g2, key, CZK_KEY_ARRAY_B_G2, pk->b_g2, sc_b, pk->n_b_g2,
+                         pool, err)) != CZK_OK)
         goto out;
     uint64_t t3 = czk_time_ns();
     /* The shared gather is charged to B_G1. */
     tm.msm_b_g1_ns = t2 - t0;
     tm.msm_b_g2_ns = t3 - t2;
 
+    /* L: the auxiliary variables, in place in both layouts. */
     t0 = czk_time_ns();
-    sc = w + n_pub1;
-    if (split) {
-        gather(sa, ones_a, n_aux, &gl, offsets, pool);
-        sc = sa;
-    }
-    if ((rc = msm1(be, &sums.l, pk->l, sc, ones_a, n_aux, pool, err)) != CZK_OK)
+    if ((rc = be->msm_g1(be->ctx, &sums.l, key, CZK_KEY_ARRAY_L, pk->l, w + n_pub1, n_aux, pool,
+                         err)) != CZK_OK)
         goto out;
     tm.msm_l_ns = czk_time_ns() - t0;
 
@@ -478,13 +419,6 @@ out:
     czk_ntt_domain_destroy(dom);
     for (int i = 0; i < 5; i++)
         buf_free(&bufs[i], be);
-    /* Which witness values are 1 is witness data too. */
-    if (ones_a != NULL)
-        czk_memclear_explicit(ones_a, ones_words * sizeof(uint64_t));
-    if (ones_b != NULL)
-        czk_memclear_explicit(ones_b, ones_words * sizeof(uint64_t));
-    czk_free(ones_a);
-    czk_free(ones_b);
     czk_free(offsets);
     czk_free(a_bits);
     czk_free(b_bits);

@@ -52,14 +52,19 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
                       czk_pool *pool, czk_groth16_timings *timings, czk_err *err);
 
 /*
- * As czk_groth16_prove, with the witness also packed (wp, groth16/witness_pack.h; may be
- * NULL) for a backend whose prove_sums moves the pack instead of w. w is still required: every
- * other path reads it. CZK_EINVAL when wp is malformed or packs another number of values.
+ * As czk_groth16_prove, for a backend that keeps keys (the CUDA backend: key from
+ * czk_gpu_backend_attach_key(be, pk, ...), or NULL for none) and may read the witness
+ * packed. key is handed to every backend entry that reads pk's points (with the array each
+ * MSM's points are, groth16/backend.h) and to prove_sums, which runs the whole proof on the
+ * backend when key holds pk with cs. wp (groth16/witness_pack.h; may be NULL): the witness
+ * packed, for a backend whose prove_sums moves the pack instead of w; w is still required:
+ * every other path reads it. CZK_EINVAL when wp is malformed or packs another number of
+ * values, or when the backend finds key attached for another pk or cs.
  */
-int czk_groth16_prove_packed(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
-                             const czk_fr *w, const czk_witness_pack *wp, const czk_fr *r,
-                             const czk_fr *s, const czk_backend *be, czk_pool *pool,
-                             czk_groth16_timings *timings, czk_err *err);
+int czk_groth16_prove_ex(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                         const czk_fr *w, const czk_witness_pack *wp, const czk_backend_key *key,
+                         const czk_fr *r, const czk_fr *s, const czk_backend *be, czk_pool *pool,
+                         czk_groth16_timings *timings, czk_err *err);
 
 #ifdef __cplusplus
 }

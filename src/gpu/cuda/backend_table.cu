@@ -6,7 +6,9 @@
  * the result back; nothing is allocated between the reservation and the return, so a step
  * that cannot fit fails with CZK_ENOMEM before a kernel runs. With a key (and its circuit)
  * resident, MSMs read its points in place and a whole proof can run from the witness alone
- * (resident.cu).
+ * (resident.cu). A key is found through the handle its attach returned (czk_backend_key,
+ * prover.cuh), which the prover passes with every MSM together with the array the points
+ * are: nothing is looked up by host address.
  *
  * h computes what poly/quotient.c computes with the device transforms of ntt/ntt.cu, one
  * transform fewer for the monomial basis (czk__gpu_h_step: c needs no coset pair), the
@@ -15,8 +17,7 @@
  * included). Domains below 2^10 run on the CPU: too small to be worth a launch.
  *
  * The device MSM splits witness values 0 and 1 off itself (msm.cuh: zeros dropped, ones
- * summed directly, Pippenger over the rest), so sum_g1 and sum_g2 are NULL and the prover
- * hands it raw scalars.
+ * summed directly, Pippenger over the rest), so the prover hands it raw scalars.
  */
 #include <cuda_runtime.h>
 #include <pthread.h>
@@ -39,21 +40,6 @@
 #include "util/status.h"
 
 using czk_cuda::fr_t;
-
-const void *czk__gpu_resident_lookup(const czk__gpu_backend *b, const void *pts, size_t bytes) {
-    const char *p = (const char *)pts;
-    for (int k = 0; k < RESIDENT_KEYS; k++) {
-        if (b->keys[k].pk == NULL)
-            continue;
-        for (int i = 0; i < KEY_ARRAYS; i++) {
-            const resident_range *r = &b->keys[k].r[i];
-            if (r->dev != NULL && p >= r->host && bytes <= r->bytes &&
-                (size_t)(p - r->host) <= r->bytes - bytes)
-                return r->dev + (p - r->host);
-        }
-    }
-    return NULL;
-}
 
 namespace {
 
@@ -97,13 +83,44 @@ out:
 }
 
 /*
- * One MSM of G's points on the device: the points read where a resident key holds them or
- * streamed in batches that fit the arena, the scalars from the host or, for the H MSM
- * right after h, from where h left them.
+ * The device copy of key's array `which` when the key holds it there, for an MSM of the
+ * first n points of pts (G::id's group); NULL when there is none (no key or array, or a
+ * streamed key: its points stay on the host). CZK_EINVAL when key is another backend's or
+ * pts is not that array.
  */
 template <class G>
-int gpu_msm(czk__gpu_backend *be, typename G::jacobian *out, const typename G::affine *pts,
-            const czk_fr *sc, size_t n, czk_err *err) {
+int key_points(const czk__gpu_backend *be, const czk_backend_key *key, czk_key_array which,
+               const typename G::affine *pts, size_t n, const char **dev, czk_err *err) {
+    *dev = NULL;
+    if (key == NULL || which == CZK_KEY_ARRAY_NONE)
+        return CZK_OK;
+    if (key->owner != be)
+        return czk_err_set(err, CZK_EINVAL, "gpu msm_g%d: a key attached to another backend",
+                           G::id);
+    if (which < CZK_KEY_ARRAY_A || which > CZK_KEY_ARRAY_H ||
+        (which == CZK_KEY_ARRAY_B_G2) != (G::id == 2))
+        return czk_err_set(err, CZK_EINVAL, "gpu msm_g%d: key array %d is not of this group", G::id,
+                           (int)which);
+    const resident_range *r = &key->r[which - CZK_KEY_ARRAY_A];
+    if (r->dev == NULL)
+        return CZK_OK;
+    if ((const char *)pts != r->host || n > r->bytes / sizeof(typename G::affine))
+        return czk_err_set(err, CZK_EINVAL,
+                           "gpu msm_g%d: %zu points that are not the key's array %d", G::id, n,
+                           (int)which);
+    *dev = r->dev;
+    return CZK_OK;
+}
+
+/*
+ * One MSM of G's points on the device: the points read where the key holds them on the
+ * device or streamed in batches that fit the arena, the scalars from the host or, for the
+ * H MSM right after h, from where h left them.
+ */
+template <class G>
+int gpu_msm(czk__gpu_backend *be, typename G::jacobian *out, const czk_backend_key *key,
+            czk_key_array which, const typename G::affine *pts, const czk_fr *sc, size_t n,
+            czk_err *err) {
     czk_gpu *g = be->g;
     int rc = CZK_OK;
     size_t bs = 0, nb = 0, off = 0, pts_bytes, sc_bytes;
@@ -137,7 +154,7 @@ int gpu_msm(czk__gpu_backend *be, typename G::jacobian *out, const typename G::a
         }
     }
     CZK_TRY(czk__gpu_msm_pick_batch(g, G::id, n, be->arena_bytes, &bs, &nb, err));
-    resident = (const char *)czk__gpu_resident_lookup(be, pts, n * sizeof(typename G::affine));
+    CZK_TRY(key_points<G>(be, key, which, pts, n, &resident, err));
     h_on_device = h_on_device && nb == 1;
     for (size_t k = 0; k < nb; k++) {
         size_t m = n / nb + (k < n % nb ? 1 : 0);
@@ -176,16 +193,16 @@ out:
     return rc;
 }
 
-int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
-               size_t n, czk_pool *pool, czk_err *err) {
+int gpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_backend_key *key, czk_key_array which,
+               const czk_g1_affine *pts, const czk_fr *sc, size_t n, czk_pool *pool, czk_err *err) {
     (void)pool;
-    return gpu_msm<czk__gpu_group_g1>((czk__gpu_backend *)ctx, out, pts, sc, n, err);
+    return gpu_msm<czk__gpu_group_g1>((czk__gpu_backend *)ctx, out, key, which, pts, sc, n, err);
 }
 
-int gpu_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
-               size_t n, czk_pool *pool, czk_err *err) {
+int gpu_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_backend_key *key, czk_key_array which,
+               const czk_g2_affine *pts, const czk_fr *sc, size_t n, czk_pool *pool, czk_err *err) {
     (void)pool;
-    return gpu_msm<czk__gpu_group_g2>((czk__gpu_backend *)ctx, out, pts, sc, n, err);
+    return gpu_msm<czk__gpu_group_g2>((czk__gpu_backend *)ctx, out, key, which, pts, sc, n, err);
 }
 
 void *gpu_host_alloc(void *ctx, size_t bytes) {
@@ -249,6 +266,7 @@ void gpu_host_free(void *ctx, void *p, size_t bytes) {
     pthread_mutex_unlock(&b->pin_mu);
 }
 
+/* Frees what k holds, takes it out of b's list and frees it. */
 void key_free(czk__gpu_backend *b, resident_key *k) {
     czk__gpu_circuit_free(b, k);
     for (int i = 0; i < KEY_ARRAYS; i++) {
@@ -256,7 +274,13 @@ void key_free(czk__gpu_backend *b, resident_key *k) {
             czk__gpu_free(b->g, k->r[i].dev, k->r[i].bytes);
     }
     b->resident_bytes -= k->bytes;
-    memset(k, 0, sizeof(*k));
+    for (resident_key **p = &b->keys; *p != NULL; p = &(*p)->next) {
+        if (*p == k) {
+            *p = k->next;
+            break;
+        }
+    }
+    czk_free(k);
 }
 
 /* Physical memory of the host, for the default pinned limit; 0 when unknown. */
@@ -352,40 +376,25 @@ out:
 }
 
 extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk,
-                                          const czk_r1cs *cs, int *resident, czk_err *err) {
+                                          const czk_r1cs *cs, czk_backend_key **key, int *resident,
+                                          czk_err *err) {
     int rc = CZK_OK;
     czk__gpu_backend *b;
-    resident_key *slot = NULL;
+    resident_key *k = NULL;
     size_t total = 0, max_pts;
     unsigned lg = 0;
     struct {
         const void *p;
         size_t bytes;
     } arr[KEY_ARRAYS];
-    if (be == NULL || pk == NULL || resident == NULL)
+    if (key != NULL)
+        *key = NULL;
+    if (resident != NULL)
+        *resident = 0;
+    if (be == NULL || pk == NULL || key == NULL || resident == NULL)
         return czk_err_set(err, CZK_EINVAL, "attach key: NULL argument");
     b = (czk__gpu_backend *)be->ctx;
-    *resident = 0;
-    for (int k = 0; k < RESIDENT_KEYS; k++) {
-        if (b->keys[k].pk == pk) {
-            if (b->keys[k].circ.streamed) {
-                *resident = 3;
-                return CZK_OK;
-            }
-            *resident = b->keys[k].circ.cs != NULL ? 2 : 1;
-            if (cs != NULL && b->keys[k].circ.cs == NULL) {
-                int placed = 0;
-                CZK_TRY(czk__gpu_enter(b->g, err));
-                CZK_TRY(czk__gpu_circuit_attach(b, &b->keys[k], cs, &placed, err));
-                *resident = placed ? 2 : 1;
-            }
-            return CZK_OK;
-        }
-        if (b->keys[k].pk == NULL && slot == NULL)
-            slot = &b->keys[k];
-    }
-    if (slot == NULL)
-        return CZK_OK; /* every slot taken: this key streams */
+    /* In czk_key_array order (index which − CZK_KEY_ARRAY_A): the MSMs find them so. */
     arr[0] = {pk->a, pk->n_a * sizeof(czk_g1_affine)};
     arr[1] = {pk->b_g1, pk->n_b_g1 * sizeof(czk_g1_affine)};
     arr[2] = {pk->b_g2, pk->n_b_g2 * sizeof(czk_g2_affine)};
@@ -399,6 +408,16 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
     max_pts = max_pts > pk->n_l ? max_pts : pk->n_l;
     max_pts = max_pts > pk->n_h ? max_pts : pk->n_h;
     CZK_TRY(czk__gpu_enter(b->g, err));
+    /* A new key, in the backend's list from the start: what it places counts in the
+     * budget's sums (arena_min_of) as soon as it is there, and destroy finds it. */
+    k = (resident_key *)czk_calloc(1, sizeof(*k));
+    if (k == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "attach key: its record");
+        goto out;
+    }
+    k->owner = b;
+    k->next = b->keys;
+    b->keys = k;
     /* The proofs' working set comes first: a key is resident only beside it. Sized before
      * anything is allocated: a key that streams makes its own arena (stream_attach), and
      * the step-by-step one is made by the first proof that needs it. */
@@ -412,17 +431,21 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
              * them with the circuit's matrices. */
             int placed = 0;
             if (cs != NULL)
-                CZK_TRY(czk__gpu_stream_attach(b, slot, pk, cs, &placed, err));
-            *resident = placed ? 3 : 0;
-            return rc;
+                CZK_TRY(czk__gpu_stream_attach(b, k, pk, cs, &placed, err));
+            if (placed) {
+                *key = k;
+                *resident = 3;
+                k = NULL;
+            }
+            goto out; /* not placed: k holds nothing and goes */
         }
     }
     CZK_TRY(czk__gpu_ensure_plan(b, lg >= H_MIN_LG ? lg : 0, max_pts, err));
-    slot->pk = pk;
-    slot->bytes = total;
+    k->pk = pk;
+    k->bytes = total;
     b->resident_bytes += total;
     for (int i = 0; i < KEY_ARRAYS; i++) {
-        resident_range *r = &slot->r[i];
+        resident_range *r = &k->r[i];
         if (arr[i].bytes == 0)
             continue;
         r->host = (const char *)arr[i].p;
@@ -433,59 +456,61 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
     *resident = 1;
     if (cs != NULL) {
         int placed = 0;
-        CZK_TRY(czk__gpu_circuit_attach(b, slot, cs, &placed, err));
+        CZK_TRY(czk__gpu_circuit_attach(b, k, cs, &placed, err));
         *resident = placed ? 2 : 1;
     }
+    *key = k;
+    k = NULL;
 out:
-    if (rc != CZK_OK && slot != NULL && slot->pk == pk)
-        key_free(b, slot);
-    if (rc != CZK_OK)
+    if (k != NULL)
+        key_free(b, k);
+    if (rc != CZK_OK) {
+        *key = NULL;
         *resident = 0;
+    }
     return rc;
 }
 
-extern "C" void czk_gpu_backend_detach_key(czk_backend *be, const czk_groth16_pk *pk) {
+extern "C" void czk_gpu_backend_detach_key(czk_backend *be, czk_backend_key *key) {
     czk__gpu_backend *b;
-    if (be == NULL || pk == NULL)
+    if (be == NULL || key == NULL)
         return;
     b = (czk__gpu_backend *)be->ctx;
+    if (key->owner != b)
+        return; /* another backend's key: not this one's to free */
     (void)cudaSetDevice(b->g->device);
     /* The streams may still read the points (or a streamed key's host arrays): let them
      * drain first. */
     (void)cudaStreamSynchronize(b->g->stream);
     if (b->copy_stream != NULL)
         (void)cudaStreamSynchronize(b->copy_stream);
-    for (int k = 0; k < RESIDENT_KEYS; k++)
-        if (b->keys[k].pk == pk)
-            key_free(b, &b->keys[k]);
+    key_free(b, key);
 }
 
 extern "C" size_t czk_gpu_backend_resident_bytes(const czk_backend *be) {
     return ((const czk__gpu_backend *)be->ctx)->resident_bytes;
 }
 
-extern "C" void czk_gpu_backend_describe_key(const czk_backend *be, const czk_groth16_pk *pk,
+extern "C" void czk_gpu_backend_describe_key(const czk_backend *be, const czk_backend_key *key,
                                              char *buf, size_t len) {
     const czk__gpu_backend *b = (const czk__gpu_backend *)be->ctx;
     const double mib = 1.0 / (double)(1u << 20);
-    for (int k = 0; k < RESIDENT_KEYS; k++) {
-        const resident_circuit *c = &b->keys[k].circ;
-        if (b->keys[k].pk != pk)
-            continue;
-        if (!c->streamed) {
-            snprintf(buf, len, "resident: key %.1f MiB, circuit %.1f MiB on the device",
-                     (double)b->keys[k].bytes * mib, (double)c->bytes * mib);
-            return;
-        }
-        snprintf(buf, len,
-                 "streamed: MSM batches of %zu G1 / %zu G2 points in %d slots of %.1f MiB, "
-                 "selection %.1f MiB, scratch %.1f MiB; SpMV chunks 2 x %.1f MiB; arena %.1f MiB",
-                 c->layout.bs, c->layout.bs / 2, c->layout.slots, (double)c->layout.slot * mib,
-                 (double)c->layout.sel * mib, (double)c->layout.scratch * mib,
-                 (double)c->slot_bytes * mib, (double)c->arena_bytes * mib);
+    if (key == NULL || key->owner != b) {
+        snprintf(buf, len, "not attached");
         return;
     }
-    snprintf(buf, len, "not attached");
+    const resident_circuit *c = &key->circ;
+    if (!c->streamed) {
+        snprintf(buf, len, "resident: key %.1f MiB, circuit %.1f MiB on the device",
+                 (double)key->bytes * mib, (double)c->bytes * mib);
+        return;
+    }
+    snprintf(buf, len,
+             "streamed: MSM batches of %zu G1 / %zu G2 points in %d slots of %.1f MiB, "
+             "selection %.1f MiB, scratch %.1f MiB; SpMV chunks 2 x %.1f MiB; arena %.1f MiB",
+             c->layout.bs, c->layout.bs / 2, c->layout.slots, (double)c->layout.slot * mib,
+             (double)c->layout.sel * mib, (double)c->layout.scratch * mib,
+             (double)c->slot_bytes * mib, (double)c->arena_bytes * mib);
 }
 
 extern "C" void czk_gpu_backend_pinned(const czk_backend *be, size_t *held, size_t *limit) {
@@ -538,8 +563,6 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
     b->be.h = gpu_h;
     b->be.msm_g1 = gpu_msm_g1;
     b->be.msm_g2 = gpu_msm_g2;
-    b->be.sum_g1 = NULL;
-    b->be.sum_g2 = NULL;
     b->be.host_alloc = gpu_host_alloc;
     b->be.host_free = gpu_host_free;
     b->be.prove_sums = czk__gpu_prove_sums;
@@ -569,9 +592,8 @@ extern "C" void czk_gpu_backend_destroy(czk_backend *be) {
         (void)cudaStreamSynchronize(b->g->stream);
         if (b->copy_stream != NULL)
             (void)cudaStreamSynchronize(b->copy_stream);
-        for (int k = 0; k < RESIDENT_KEYS; k++)
-            if (b->keys[k].pk != NULL)
-                key_free(b, &b->keys[k]);
+        while (b->keys != NULL)
+            key_free(b, b->keys);
         czk__gpu_free(b->g, b->arena, b->arena_bytes);
         for (int i = 0; i < STREAM_SLOTS; i++) {
             if (b->ready[i] != NULL)

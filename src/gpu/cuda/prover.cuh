@@ -26,8 +26,7 @@
 /* Pinned host buffers kept for reuse: a proof takes at most five (prove.c), and the engine
  * stages each synthesized witness in one until its partition is proved. */
 #define PINNED_SLOTS 32
-/* Keys whose points may be resident at once, and arrays per key (A, B_G1, B_G2, L, H). */
-#define RESIDENT_KEYS 4
+/* Point arrays per key: A, B_G1, B_G2, L, H, at index czk_key_array − 1 (groth16/backend.h). */
 #define KEY_ARRAYS 5
 
 struct pinned_buf {
@@ -95,12 +94,23 @@ struct resident_circuit {
     int n_reg;
 };
 
-struct resident_key {
-    const czk_groth16_pk *pk; /* NULL: a free slot */
-    resident_range r[KEY_ARRAYS];
-    size_t bytes; /* device bytes of the five arrays */
+/*
+ * A key attached to a backend: the handle czk_gpu_backend_attach_key hands out
+ * (groth16/backend.h's opaque czk_backend_key), which the prover passes back with every MSM
+ * and whole proof of that key, so that the backend finds the device copies through it
+ * instead of by the host addresses. One is allocated per attach and linked into its
+ * backend's list (for the budget and for destroy) until detach frees it.
+ */
+struct czk__gpu_backend;
+struct czk_backend_key {
+    const czk__gpu_backend *owner; /* the backend that attached it */
+    czk_backend_key *next;         /* the owner's list */
+    const czk_groth16_pk *pk;
+    resident_range r[KEY_ARRAYS]; /* dev NULL: that array is read from the host */
+    size_t bytes;                 /* device bytes of the five arrays */
     resident_circuit circ;
 };
+typedef czk_backend_key resident_key;
 
 struct czk__gpu_backend {
     czk_backend be; /* be.ctx points back to this struct */
@@ -117,7 +127,7 @@ struct czk__gpu_backend {
     pinned_buf pinned[PINNED_SLOTS];
     size_t pinned_limit, pinned_bytes;
 
-    resident_key keys[RESIDENT_KEYS];
+    resident_key *keys;    /* attached keys, linked by next */
     size_t resident_bytes; /* keys and circuits */
     size_t arena_min;      /* the arena is never smaller (resident circuits' proofs) */
 
@@ -168,9 +178,6 @@ struct czk__gpu_group_g2 {
     }
 };
 
-/* The device copy of host points [pts, pts + bytes) when a resident key holds them. */
-const void *czk__gpu_resident_lookup(const czk__gpu_backend *b, const void *pts, size_t bytes);
-
 /* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before),
  * and at least b->arena_min bytes. */
 int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_err *err);
@@ -199,17 +206,19 @@ int czk__gpu_h_device(czk__gpu_backend *b, unsigned lg, czk_groth16_h_basis basi
                       const czk_fr *omega, const czk_fr *omega_2n, void *const dv[3], czk_err *err);
 
 /* The backend's prove_sums entry (resident.cu). */
-int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                        const czk_witness_pack *wp, czk_backend_sums *out, czk_groth16_timings *tm,
-                        czk_pool *pool, czk_err *err);
+int czk__gpu_prove_sums(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
+                        const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                        czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
+                        czk_err *err);
 
 /* Places cs on the device beside its resident key k, when it fits the budget. Out:
  * *placed. Returns CZK_OK, or an error (nothing of cs kept then). */
 int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
                             czk_err *err);
 
-/* Attaches pk (in the free slot k) with cs for streamed proofs, when the arena such a
- * proof needs fits the budget (nothing of pk goes to the device). Out: *placed. */
+/* Attaches pk (in k, a new key already in b's list) with cs for streamed proofs, when the
+ * arena such a proof needs fits the budget (nothing of pk goes to the device). Out: *placed;
+ * when it is 0, k holds nothing and k->pk is NULL. */
 int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth16_pk *pk,
                            const czk_r1cs *cs, int *placed, czk_err *err);
 
