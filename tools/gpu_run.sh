@@ -1,48 +1,43 @@
 #!/bin/sh
-# Runs the prebuilt CUDA backend test on the GPU machine (the lead runs this through the
-# device tool). It prints the GPU list, then czk_gpu_test's table; the full log goes to
-# $OUT/gpu_test.log and the console output to $OUT/gpu_run.out.
+# Runs the GPU checks (czk_gpu_test: the CUDA backend against the CPU, module by module) on a
+# machine with an NVIDIA GPU and prints, before them, the GPUs nvidia-smi sees.
 #
-# Build the binary on the development machine first (nvcc 13.0, no GPU needed), from the
-# repository root:
+# Build first (nvcc from the CUDA toolkit is enough; the build machine needs no GPU, and the
+# binary links the CUDA runtime statically, so it runs wherever the NVIDIA driver is):
 #
-#   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release
-#   cmake --build build-gpu -j2 --target czk_gpu_test
-#   mkdir -p gpu-bin && cp build-gpu/czk_gpu_test gpu-bin/
+#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+#   cmake --build build -j --target czk_gpu_test
 #
-# The binary links only libc, libstdc++ and a static cudart, so it runs on the GPU machine's
-# Ubuntu 24.04 image. Pass gpu-bin in the device tool's `carry` list, then run:
+# then, from the repository root:
 #
-#   sh tools/gpu_run.sh            # checks, then timings (about 3-5 minutes on an H200)
-#   sh tools/gpu_run.sh --quick    # checks only (kernels, h bit-exact, whole proofs)
+#   sh tools/gpu_run.sh                 # every check at its usual sizes (~1 min on an H200)
+#   sh tools/gpu_run.sh --big           # also the NTT at lg 25, 27, 28 (several minutes more)
+#   sh tools/gpu_run.sh --only msm      # one module: field, ntt, msm or prover (repeatable)
 #
-# The checks cover the kernels, the prover backend's h against the CPU quotient (bit-exact),
-# whole proofs GPU against CPU (identical, verified) and MSMs streamed in batches under a
-# small VRAM limit; the timings add h at lg 20-27 and a 2^24 PoRep-shaped partition (all
-# memory, a 16 GiB limit, and the CPU). CZK_GPU_TEST_BIG=1 adds a 2^27 partition and MSMs
-# up to 2^27.
+# Arguments are czk_gpu_test's (also --seed N, --threads N, --max-msm-lg N). The test prints
+# one line per check ("ok" or "FAIL") and ends with a table of checks passed and failed per
+# module.
 #
-# Environment passed through: CZK_TEST_SEED, CZK_GPU_TEST_MAX_NTT, CZK_GPU_TEST_MAX_MSM,
-# CZK_GPU_TEST_MAX_H, CZK_GPU_TEST_BIG, CZK_GPU_TEST_THREADS. Exit status is the test's (0 pass, 1 fail, 77 no device).
+# Environment: BIN, the directory holding czk_gpu_test (default: build); OUT, where the
+# output goes (default /tmp/czk-gpu-out): gpu_run.out (everything printed), gpu_test.log (the
+# test's own log) and gpu_test.rc (its exit status). Exit status: the test's (0 all checks
+# passed, 1 a check failed, 2 bad usage, 77 no CUDA device).
 set -u
 cd "$(dirname "$0")/.."
-bin=gpu-bin/czk_gpu_test
+bin=${BIN:-build}/czk_gpu_test
 out=${OUT:-/tmp/czk-gpu-out}
 mkdir -p "$out"
-export OUT="$out"
-if [ "${1:-}" = "--quick" ]; then
-    export CZK_GPU_TEST_QUICK=1
-fi
 nvidia-smi -L 2>&1 | tee "$out/gpu_run.out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,memory.used,memory.total \
     --format=csv 2>&1 | tee -a "$out/gpu_run.out"
 if [ ! -x "$bin" ]; then
-    echo "gpu_run.sh: $bin is missing: build it as the top of this script says" | tee -a "$out/gpu_run.out"
+    echo "gpu_run.sh: $bin is missing: build it as the top of this script says (or set BIN)" |
+        tee -a "$out/gpu_run.out"
     exit 2
 fi
 # tee would hide the test's exit status: record it in a file beside the log.
 {
-    "$bin"
+    "$bin" --log "$out/gpu_test.log" "$@"
     echo $? >"$out/gpu_test.rc"
 } 2>&1 | tee -a "$out/gpu_run.out"
 rc=$(cat "$out/gpu_test.rc" 2>/dev/null || echo 1)

@@ -5,7 +5,6 @@
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "field/fr.h"
@@ -28,12 +27,6 @@ int czk__gpu_enter(czk_gpu *g, czk_err *err) {
     CZK_CUDA_TRY(err, cudaSetDevice(g->device));
 out:
     return rc;
-}
-
-unsigned czk__gpu_env_uint(const char *name, bool (*valid)(unsigned long)) {
-    const char *v = getenv(name);
-    unsigned long x = v != NULL && *v ? strtoul(v, NULL, 10) : 0;
-    return valid(x) ? (unsigned)x : 0u;
 }
 
 extern "C" int czk_gpu_create(czk_gpu **out, int device, czk_err *err) {

@@ -16,7 +16,7 @@
 /*
  * Runs a CUDA runtime call; on failure sets `rc` to CZK_ECUDA, fills `err` with the call and
  * CUDA's message, and jumps to `out`. Every function that uses it declares `int rc` and has
- * an `out:` label (one exit, STYLE.md).
+ * an `out:` label (one exit, doc/DESIGN.md §2).
  */
 #define CZK_CUDA_TRY(err, expr)                                                                    \
     do {                                                                                           \
@@ -102,11 +102,6 @@ int czk__gpu_ntt_fused(czk_gpu *g, void *d, unsigned lg, bool inverse, const czk
 /* Makes g's device current for the calling thread. */
 int czk__gpu_enter(czk_gpu *g, czk_err *err);
 
-/* The unsigned value of environment variable `name` when it is one that `valid` takes, else
- * 0 (also when unset). For the tuning settings (CZK_GPU_MSM_*, CZK_GPU_NTT_SHAPE), each read
- * once by its caller, which keeps the answer. */
-unsigned czk__gpu_env_uint(const char *name, bool (*valid)(unsigned long));
-
 /* ---- MSM internals (msm/msm.cu), for the prover backend's planner ------------------------ */
 
 /*
@@ -136,11 +131,7 @@ int czk__gpu_msm_g1_run(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev, c
 int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, const void *sc_dev,
                         size_t n, void *scratch, size_t scratch_bytes, czk_err *err);
 
-/*
- * Per-step GPU times of an MSM call (CUDA events), recorded only when the environment has
- * CZK_GPU_MSM_PROFILE=1 (read once). For benchmarks; the window can be forced the same way
- * with CZK_GPU_MSM_C (8..22, read once; other values are ignored).
- */
+/* Per-step GPU times of one MSM call (CUDA events), for benchmarks (czk__gpu_msm_opts). */
 typedef struct czk__gpu_msm_profile {
     unsigned group;           /* 1 or 2 */
     unsigned c;               /* window bits of the Pippenger part (0: none ran) */
@@ -155,53 +146,45 @@ typedef struct czk__gpu_msm_profile {
 } czk__gpu_msm_profile;
 
 /*
- * The profile of the last MSM that the calling thread ran on g, into *out: returns 1, or 0
- * when there is none (profiling off, or the thread's last profiled MSM ran on another
- * context).
+ * What a benchmark or a test varies in one MSM call, passed to it explicitly (nothing is kept
+ * between calls, nothing read from the environment). Zeros, or no options at all (NULL), are
+ * what the prover runs: the window from msm.cu's cost model, the ones' batch-affine levels
+ * from 2^21 points up (msm.cu, MSM_TREE_MIN_LG), no events.
  */
-int czk__gpu_msm_last_profile(const czk_gpu *g, czk__gpu_msm_profile *out);
+typedef struct czk__gpu_msm_opts {
+    unsigned c; /* window bits, 8..22 (bench_gpu_msm's window sweep); 0: the cost model's */
+    /* The ones' batch-affine levels run while 2^ones_levels_lg points or more are left,
+     * 10..31, or 32 for none: the tests check both ways of summing them at small sizes. */
+    unsigned ones_levels_lg;
+    czk__gpu_msm_profile *profile; /* not NULL: this call's step times, by CUDA events */
+} czk__gpu_msm_opts;
+
+/*
+ * czk__gpu_msm_g1_scratch / _run and the G2 ones with options (NULL: the same as without).
+ * A window in opts changes the scratch: ask for it with the same opts. CZK_EINVAL for
+ * values outside the ranges above.
+ */
+int czk__gpu_msm_g1_scratch_opts(czk_gpu *g, size_t n, const czk__gpu_msm_opts *opts, size_t *bytes,
+                                 czk_err *err);
+int czk__gpu_msm_g2_scratch_opts(czk_gpu *g, size_t n, const czk__gpu_msm_opts *opts, size_t *bytes,
+                                 czk_err *err);
+int czk__gpu_msm_g1_run_opts(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev,
+                             const void *sc_dev, size_t n, void *scratch, size_t scratch_bytes,
+                             const czk__gpu_msm_opts *opts, czk_err *err);
+int czk__gpu_msm_g2_run_opts(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev,
+                             const void *sc_dev, size_t n, void *scratch, size_t scratch_bytes,
+                             const czk__gpu_msm_opts *opts, czk_err *err);
 
 /*
  * Device bytes the driver may reserve for the MSM kernels' local memory: it sizes that per
  * resident thread (the largest kernel's local bytes times the device's resident threads),
  * outside any allocation of ours, so the planner's budget must leave it out. Every MSM kernel
- * of both groups counts (the pairing levels' too, though they are off by default): ~305 MiB
+ * of both groups counts: ~305 MiB
  * on an H200, set by G2's window sums (1,184 bytes a thread of stack: two Fp2 XYZZ points and
  * the addition's frame do not fit in registers). The batch-affine levels (msm.cuh,
  * msm_affine_pairs_kernel) keep their running products in the MSM scratch, not in local
  * memory, where 6 KB a thread would make it 1.8 GB.
  */
 int czk__gpu_msm_local_bytes(const czk_gpu *g, size_t *bytes, czk_err *err);
-
-/*
- * Forces the window of every later MSM in the process to c bits (8..22; anything else
- * returns to CZK_GPU_MSM_C or the automatic choice), scratch sizes included. For window
- * sweeps in benchmarks: do not change it while an MSM is being planned or run.
- */
-void czk__gpu_msm_force_window(unsigned c);
-
-/*
- * Forces, for every later MSM, the G1 accumulation kernel's launch-bounds variant (minb,
- * 1..4 blocks per SM) and its first-level chunk (l0: 32, 64, 128 or 256 sorted entries per
- * thread); 0 or another value returns that one to CZK_GPU_MSM_ACC_MINB / CZK_GPU_MSM_L0 or
- * the default (1, 64). For tuning sweeps: as force_window, not while an MSM is planned or run
- * (l0 sizes the scratch).
- */
-void czk__gpu_msm_force_acc(unsigned minb, unsigned l0);
-
-/*
- * Forces batch-affine levels (msm.cuh, msm_affine_pairs_kernel) on the sums of the scalars
- * equal to one while 2^lg points or more are left (lg 10..31, or 32 for none; 0 returns to
- * CZK_GPU_MSM_TREE_MIN or the default, 2^21). For the tests that keep both paths checked.
- */
-void czk__gpu_msm_force_tree(unsigned lg);
-
-/*
- * Forces `levels` batch-affine pairing levels (1..3, 4 for none; 0 returns to
- * CZK_GPU_MSM_PAIR_LEVELS or the default, none) over each window group's sorted entries
- * before their chained accumulation (msm.cuh, msm_pair_kernel). Scratch sizes follow the
- * setting at the time they are asked for, so set it before planning. For the tests.
- */
-void czk__gpu_msm_force_pair(unsigned levels);
 
 #endif /* CZK_GPU_CUDA_INTERNAL_CUH */

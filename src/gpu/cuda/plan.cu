@@ -1,5 +1,5 @@
 /*
- * The device-memory planner (DESIGN.md §3): from a budget, the working sets of the h step
+ * The device-memory planner (doc/DESIGN.md §3): from a budget, the working sets of the h step
  * and of the MSMs, and the batch size that makes an MSM fit.
  *
  * DESIGN. The prover runs its steps one after another on one stream, so a backend needs

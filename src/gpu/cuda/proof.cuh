@@ -1,7 +1,8 @@
 /*
  * Private to src/gpu/cuda: what the two whole-proof paths share, resident.cu (key and
  * circuit on the device, and the attach helpers) and streamed.cu (key and circuit streamed
- * from page-locked host memory). Everything is in namespace czk_whole.
+ * from page-locked host memory); their SpMV kernels are spmv/spmv.cu's. Everything is in
+ * namespace czk_whole.
  */
 #ifndef CZK_GPU_CUDA_PROOF_CUH
 #define CZK_GPU_CUDA_PROOF_CUH
@@ -13,6 +14,7 @@
 #include "field/fr.h"
 #include "gpu/cuda/ff/mont.cuh"
 #include "gpu/cuda/prover.cuh"
+#include "gpu/cuda/spmv/spmv.cuh"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
 #include "util/status.h"
@@ -20,57 +22,6 @@
 namespace czk_whole {
 
 using czk_cuda::fr_t;
-
-/* One matrix as a kernel sees it: coefficients as values, or coded (ci into dict: 0 = +1,
- * 1 = −1) when ci is not NULL. */
-struct csr1 {
-    const uint64_t *rp;
-    const uint32_t *cols;
-    const fr_t *vals;
-    const uint16_t *ci;
-    const fr_t *dict;
-};
-
-/* Σ_e coef[e]·w[cols[e]] over row i, entries e counted from `base` (the first entry held
- * when the matrix streams in chunks); ±1 coefficients add or subtract. */
-__device__ __forceinline__ fr_t row_dot(const csr1 &m, const fr_t *w, size_t i, const fr_t &one,
-                                        const fr_t &mone, uint64_t base = 0) {
-    fr_t acc = fr_t::zero();
-    const uint64_t e1 = m.rp[i + 1] - base;
-    for (uint64_t e = m.rp[i] - base; e < e1; e++) {
-        fr_t x = fr_t::load_ro(w + m.cols[e]);
-        if (m.ci != nullptr) {
-            const uint16_t k = m.ci[e];
-            if (k == 0)
-                acc += x;
-            else if (k == 1)
-                acc -= x;
-            else
-                acc += fr_t::load_ro(m.dict + k) * x;
-            continue;
-        }
-        fr_t v = fr_t::load_ro(m.vals + e);
-        if (v.equal(one))
-            acc += x;
-        else if (v.equal(mone))
-            acc -= x;
-        else
-            acc += v * x;
-    }
-    return acc;
-}
-
-/* Rows with more than LONG_ROW entries get a warp each (resident.cu, "long rows"). */
-#define LONG_ROW 16
-
-__device__ __forceinline__ bool row_long(const csr1 &m, size_t i) {
-    return m.rp[i + 1] - m.rp[i] > LONG_ROW;
-}
-
-/* Launches the warp-per-row kernel over rows[0 .. count) of m (row pointers from row r0):
- * out[row] = the row's dot with w. Nothing when count is 0. */
-cudaError_t spmv_long(cudaStream_t s, fr_t *out, const csr1 &m, const fr_t *w, const uint32_t *rows,
-                      size_t count, size_t r0, const fr_t &one, const fr_t &mone);
 
 inline unsigned domain_lg(size_t n) {
     unsigned lg = 0;

@@ -49,58 +49,6 @@ using namespace czk_whole;
 
 namespace czk_whole {
 
-struct csr3 {
-    csr1 m[3];
-};
-
-/*
- * Long rows. A thread per row leaves a warp as slow as its longest row: a PoRep circuit packs
- * bits into numbers in rows of ~59 entries with 2^e coefficients (a product each) among rows
- * of 2-3, and with one such row in most warps of 32 rows the SpMV took 140 ms at 2^27 on the
- * H200 where its bytes need ~15. Rows with more than LONG_ROW entries therefore get a warp
- * each (spmv_long_kernel: lanes stride the entries, then a shuffle tree adds the 32 partial
- * sums), ahead of the thread-per-row kernels, which then read their results.
- */
-/* One warp per row rows[k] (k < count) of m, whose row pointers start at row r0 (the first
- * row of a streamed chunk; 0 for a resident matrix): out[row] = the row's dot with w. */
-__global__ void __launch_bounds__(256)
-    spmv_long_kernel(fr_t *out, csr1 m, const fr_t *w, const uint32_t *rows, size_t count,
-                     size_t r0, fr_t one, fr_t mone) {
-    const size_t k = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    const unsigned lane = threadIdx.x % 32;
-    if (k >= count) /* a whole warp leaves together: count is per warp */
-        return;
-    const size_t i = rows[k] - r0;
-    const uint64_t base = m.rp[0], e1 = m.rp[i + 1] - base;
-    fr_t acc = fr_t::zero();
-    for (uint64_t e = m.rp[i] - base + lane; e < e1; e += 32) {
-        const fr_t x = fr_t::load_ro(w + m.cols[e]);
-        const fr_t v =
-            m.ci != nullptr ? fr_t::load_ro(m.dict + m.ci[e]) : fr_t::load_ro(m.vals + e);
-        acc += v.equal(one) ? x : v.equal(mone) ? x.neg() : v * x;
-    }
-#pragma unroll
-    for (int off = 16; off > 0; off /= 2) {
-        fr_t o;
-#pragma unroll
-        for (int j = 0; j < fr_t::N; j++)
-            o.l[j] = __shfl_down_sync(0xffffffffu, acc.l[j], off);
-        acc += o;
-    }
-    if (lane == 0)
-        acc.store(out + rows[k]);
-}
-
-/* Launches spmv_long_kernel over count rows (nothing when there are none). */
-cudaError_t spmv_long(cudaStream_t s, fr_t *out, const csr1 &m, const fr_t *w, const uint32_t *rows,
-                      size_t count, size_t r0, const fr_t &one, const fr_t &mone) {
-    if (count == 0)
-        return cudaSuccess;
-    spmv_long_kernel<<<(unsigned)((count * 32 + 255) / 256), 256, 0, s>>>(out, m, w, rows, count,
-                                                                          r0, one, mone);
-    return cudaGetLastError();
-}
-
 /*
  * Coded coefficients. A circuit's matrices hold 32-byte coefficients, but a PoRep circuit
  * has a few hundred distinct ones (±1, powers of two, small constants) among ~840 M entries
@@ -225,37 +173,6 @@ int coef_code(const czk_r1cs_matrix *m, size_t nnz, uint16_t **ci, czk_fr **dict
     return rc;
 }
 
-/* a, b, c over the whole domain of n rows; see the DESIGN block, step 2. */
-__global__ void __launch_bounds__(256)
-    spmv_kernel(fr_t *a, fr_t *b, fr_t *c, csr3 m, const fr_t *w, size_t n_c, size_t n_pub1,
-                size_t n, fr_t one, fr_t mone) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    fr_t av = fr_t::zero(), bv = fr_t::zero(), cv = fr_t::zero();
-    if (i < n_c) {
-        /* A long row's value is there already (spmv_long_kernel ran first). */
-        av = row_long(m.m[0], i) ? fr_t::load(a + i) : row_dot(m.m[0], w, i, one, mone);
-        bv = row_long(m.m[1], i) ? fr_t::load(b + i) : row_dot(m.m[1], w, i, one, mone);
-        cv = m.m[2].rp == nullptr  ? av * bv
-             : row_long(m.m[2], i) ? fr_t::load(c + i)
-                                   : row_dot(m.m[2], w, i, one, mone);
-    } else if (i < n_c + n_pub1) {
-        av = fr_t::load_ro(w + (i - n_c));
-    }
-    av.store(a + i);
-    bv.store(b + i);
-    cv.store(c + i);
-}
-
-/* The resident key slot holding pk with cs, or NULL. */
-resident_key *find_slot(czk__gpu_backend *b, const czk_groth16_pk *pk, const czk_r1cs *cs) {
-    for (int k = 0; k < RESIDENT_KEYS; k++)
-        if (b->keys[k].pk == pk && b->keys[k].circ.cs == cs && cs != NULL)
-            return &b->keys[k];
-    return NULL;
-}
-
 /* The arena a whole proof of (pk, cs) needs when no MSM batch exceeds `cap` points; see the
  * layout in the DESIGN block. */
 int sums_arena_bytes(czk_gpu *g, const czk_groth16_pk *pk, const czk_r1cs *cs, size_t cap,
@@ -305,9 +222,9 @@ out:
 /* The largest arena any resident circuit needs. */
 size_t arena_min_of(const czk__gpu_backend *b) {
     size_t m = 0;
-    for (int k = 0; k < RESIDENT_KEYS; k++)
-        if (b->keys[k].pk != NULL && b->keys[k].circ.cs != NULL)
-            m = max_sz(m, b->keys[k].circ.arena_bytes);
+    for (const resident_key *k = b->keys; k != NULL; k = k->next)
+        if (k->pk != NULL && k->circ.cs != NULL)
+            m = max_sz(m, k->circ.arena_bytes);
     return m;
 }
 
@@ -751,18 +668,22 @@ out:
 
 } // namespace czk_whole
 
-int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                        const czk_witness_pack *wp, czk_backend_sums *out, czk_groth16_timings *tm,
-                        czk_pool *pool, czk_err *err) {
+int czk__gpu_prove_sums(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
+                        const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                        czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
+                        czk_err *err) {
     czk__gpu_backend *b = (czk__gpu_backend *)ctx;
     czk_gpu *g = b->g;
     int rc = CZK_OK;
-    resident_key *k = find_slot(b, pk, cs);
+    const resident_key *k = key;
     int *d_count = NULL;
     uint64_t t0, t1;
     (void)pool; /* everything runs on the device */
-    if (k == NULL)
-        return czk_err_set(err, CZK_EUNSUPPORTED, "gpu: key and circuit not resident");
+    if (k == NULL || k->circ.cs == NULL)
+        return czk_err_set(err, CZK_EUNSUPPORTED, "gpu: key and circuit not attached");
+    if (k->owner != b || k->pk != pk || k->circ.cs != cs)
+        return czk_err_set(err, CZK_EINVAL, "gpu: the key was attached %s",
+                           k->owner != b ? "to another backend" : "for another key or circuit");
     if (k->circ.streamed) {
         b->h_host = NULL;
         rc = czk__gpu_enter(g, err);
@@ -821,10 +742,8 @@ int czk__gpu_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs,
     for (int i = 0; i < 3; i++)
         CZK_CUDA_TRY(err, spmv_long(g->stream, (fr_t *)dv[i], mats.m[i], (const fr_t *)d_w,
                                     c->long_rows[i], c->n_long[i], 0, one_d, mone_d));
-    spmv_kernel<<<(unsigned)((n + 255) / 256), 256, 0, g->stream>>>(
-        (fr_t *)dv[0], (fr_t *)dv[1], (fr_t *)dv[2], mats, (const fr_t *)d_w, cs->n_constraints,
-        n_pub1, n, one_d, mone_d);
-    CZK_CUDA_TRY(err, cudaGetLastError());
+    CZK_CUDA_TRY(err, spmv_rows(g->stream, (fr_t *)dv[0], (fr_t *)dv[1], (fr_t *)dv[2], mats,
+                                (const fr_t *)d_w, cs->n_constraints, n_pub1, n, one_d, mone_d));
     CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
     t1 = czk_time_ns();
     if (tm != NULL)

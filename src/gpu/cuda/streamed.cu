@@ -38,29 +38,6 @@ using namespace czk_whole;
 
 namespace czk_whole {
 
-/* Rows [r0, r0 + rows) of one streamed matrix: m.rp holds the rows + 1 row pointers from
- * r0, m.cols and the coefficients the entries from m.rp[0] on. */
-__global__ void __launch_bounds__(256)
-    spmv_chunk_kernel(fr_t *out, csr1 m, const fr_t *w, size_t r0, size_t rows, fr_t one,
-                      fr_t mone) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= rows || row_long(m, i)) /* a long row: spmv_long_kernel's */
-        return;
-    row_dot(m, w, i, one, mone, m.rp[0]).store(out + r0 + i);
-}
-
-/* Rows [n_c, n): the inputs' rows w[0..n_in) (A only: n_in = 0 for B and C), then zeros. */
-__global__ void spmv_tail_kernel(fr_t *out, const fr_t *w, size_t n_c, size_t n_in, size_t n) {
-    size_t i = n_c + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    (i - n_c < n_in ? fr_t::load_ro(w + (i - n_c)) : fr_t::zero()).store(out + i);
-}
-
-unsigned grid(size_t n) {
-    return (unsigned)((n + 255) / 256);
-}
-
 /* Bytes of one CSR chunk of rows [r0, r1) in a buffer: row pointers, columns, coefficients
  * of cb bytes each (2 coded, 32 not). */
 size_t chunk_bytes(const uint64_t *rp, size_t r0, size_t r1, size_t cb) {
@@ -144,15 +121,11 @@ int spmv_streamed(czk__gpu_backend *b, const czk_r1cs_matrix *mat, const uint16_
             CZK_CUDA_TRY(
                 err, spmv_long(g->stream, out, m, d_w, lr_dev + lo, hi - lo, r0, one_d, mone_d));
         }
-        spmv_chunk_kernel<<<grid(rows), 256, 0, g->stream>>>(out, m, d_w, r0, rows, one_d, mone_d);
-        CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_CUDA_TRY(err, spmv_chunk(g->stream, out, m, d_w, r0, rows, one_d, mone_d));
         CZK_CUDA_TRY(err, cudaEventRecord(b->freed[k & 1], g->stream));
         r0 = r1;
     }
-    if (n > n_c) {
-        spmv_tail_kernel<<<grid(n - n_c), 256, 0, g->stream>>>(out, d_w, n_c, n_in, n);
-        CZK_CUDA_TRY(err, cudaGetLastError());
-    }
+    CZK_CUDA_TRY(err, spmv_tail(g->stream, out, d_w, n_c, n_in, n));
 out:
     return rc;
 }
@@ -399,6 +372,6 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
 out:
     attach_end(b, k, rc, ta, tb, ci, dict, lr);
     if (rc != CZK_OK || !*placed)
-        k->pk = NULL; /* the slot stays free */
+        k->pk = NULL; /* k holds nothing: the caller frees it */
     return rc;
 }

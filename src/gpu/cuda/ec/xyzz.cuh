@@ -19,28 +19,15 @@
 namespace czk_cuda {
 
 /*
- * The field products of the formulas below. CZK_XYZZ_WIDE_MUL = 1 (the default) takes
- * mul_wide/sqr_wide (ff/mont.cuh, ff/fp2.cuh): bit for bit operator* and sqr, in about 65 %
- * fewer instructions on sm_90 (432 against 1248 SASS for one Fp product, tools/sass_count.sh).
- * 0 keeps the operators, for comparing the two on a device.
+ * The field products of the formulas below: mul_wide/sqr_wide (ff/mont.cuh, ff/fp2.cuh), bit
+ * for bit operator* and sqr in about 65 % fewer instructions on sm_90 (432 against 1248 SASS
+ * for one Fp product, bench/gpu/sass_count.sh, whose probes count both forms).
  */
-#ifndef CZK_XYZZ_WIDE_MUL
-#define CZK_XYZZ_WIDE_MUL 1
-#endif
-
 template <class F> __device__ __forceinline__ F fmul(const F &a, const F &b) {
-#if CZK_XYZZ_WIDE_MUL
     return F::mul_wide(a, b);
-#else
-    return a * b;
-#endif
 }
 template <class F> __device__ __forceinline__ F fsqr(const F &a) {
-#if CZK_XYZZ_WIDE_MUL
     return a.sqr_wide();
-#else
-    return a.sqr();
-#endif
 }
 
 template <class F> struct __align__(16) affine_t {

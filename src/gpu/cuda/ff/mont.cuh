@@ -122,7 +122,7 @@ __device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) 
  * register, loaded once per kernel), not as an immediate. Knowing m = t[0]·PINV = −t[0],
  * ptxas rewrites the low halves of m·r_j as t[0]·(−r_j) and so splits every 64-bit
  * multiply-add of the reduction into IMAD and IMAD.HI: 288 SASS for one Fr mul_wide against
- * 240 with the value hidden (sm_90, tools/sass_count.sh).
+ * 240 with the value hidden (sm_90, bench/gpu/sass_count.sh).
  */
 static __constant__ uint32_t fr_pinv_opaque = 0xffffffffu;
 

@@ -18,12 +18,10 @@
  * into the worst-case parts (checked part by part; if a smaller c would not fit, the call
  * keeps the worst case's c, which always fits).
  */
-#include <atomic>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>
-#include <stdlib.h>
 #include <string.h>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -37,17 +35,9 @@
 
 using czk_cuda::fr_t;
 
-/* Sorted entries per thread in the first accumulation level (the default: CZK_GPU_MSM_L0
- * picks 32, 64, 128 or 256), and in the later ones. */
-#define MSM_L0 64
-/* Variants of the G1 accumulation kernel (CZK_GPU_MSM_ACC_MINB, czk__gpu_msm_force_acc):
- * 1 .. 4 = 128 threads a block with launch bounds of that many blocks per SM; 5, 6 = 256
- * threads with 1 or 2. (ptxas with the two-accumulator products: 194 registers at one
- * block of 256 a SM, 168 at three of 128, 128 with small spills at four; the arithmetic
- * benchmark of run 19, with the older products, added fastest at 256 threads.) */
-#define MSM_ACC_VARIANTS 6
-/* The automatic choice (msm_l0): the range, and the threads to keep. H200 run 13, 2^24
- * uniform G1 (2.2·10^8 entries): L0 = 32, 64, 128, 256 gave 160, 152, 147, 144 ms of
+/* Sorted entries per thread in the first accumulation level (msm_l0 picks between the two
+ * bounds), and in the later ones (MSM_L1). The range, and the threads to keep: H200 run 13,
+ * 2^24 uniform G1 (2.2·10^8 entries): L0 = 32, 64, 128, 256 gave 160, 152, 147, 144 ms of
  * accumulation with 158 registers, 144, 138, 134, 134 ms with 128 (4 blocks per SM). */
 #define MSM_L0_MIN 32
 #define MSM_L0_MAX 256
@@ -70,13 +60,12 @@ static_assert(MSM_LG_SEGMENT >= 1 && MSM_LG_SEGMENT_UP >= 2 &&
               "step 5 needs at most MSM_MAX_LEVELS levels for c <= 22");
 /* Entries one block adds up when reducing the segment sums (and the chunk sums of ones). */
 #define MSM_REDUCE 128
-/* Steps 1-4 run over groups of windows with at most 2^MSM_GROUP_LG sort entries each
- * (CZK_GPU_MSM_GROUP_LG overrides, 20..31): the pairs, 16 bytes an entry, are most of an
- * MSM's scratch, and sorting all W windows at once made a 2^27 MSM's 27 GiB. The work is
- * the same (each group sorts and accumulates only its windows' entries into the global
- * buckets; step 5 runs once over all windows) but each group has its launch tails: on the
- * H200 (run 3 of this slice) groups of 2^26 entries made 2^26 uniform 441 ms against 421
- * in one group, and a PoRep mix at 2^24 16.0 against 12.2 ms (a window-count cap, since
+/* Steps 1-4 run over groups of windows with at most 2^MSM_GROUP_LG sort entries each: the
+ * pairs, 16 bytes an entry, are most of an MSM's scratch, and sorting all W windows at once made a
+ * 2^27 MSM's 27 GiB. The work is the same (each group sorts and accumulates only its windows'
+ * entries into the global buckets; step 5 runs once over all windows) but each group has its launch
+ * tails: on the H200 (run 3 of this slice) groups of 2^26 entries made 2^26 uniform 441 ms against
+ * 421 in one group, and a PoRep mix at 2^24 16.0 against 12.2 ms (a window-count cap, since
  * replaced by an entry cap). 2^28 keeps 2^24 and below in one group and the pairs of any
  * size up to 2^26 under 4 GiB. Above that the cap is four windows' entries (msm_group_entries):
  * a group recodes its scalars again, and with keys counted from a group's first window four
@@ -161,131 +150,35 @@ bool msm_c_valid(unsigned long x) {
     return x >= 8 && x <= 22;
 }
 
-/* CZK_GPU_MSM_C (benchmarks): a fixed window in [8, 22], read once; 0 = choose by n. */
-unsigned msm_env_c(void) {
-    static const unsigned c = czk__gpu_env_uint("CZK_GPU_MSM_C", msm_c_valid);
-    return c;
-}
-
-/* czk__gpu_msm_force_window's setting (0: none), above the environment's. */
-std::atomic<unsigned> msm_forced_c{0};
-
-/* CZK_GPU_MSM_ACC_MINB (tuning): the G1 accumulation kernel's launch-bounds variant, blocks
- * per SM in 1..4 or 256-thread blocks (5, 6; MSM_ACC_VARIANTS), read once; 0 = the default,
- * CZK_MSM_ACC_G1_VARIANT. */
-bool msm_minb_valid(unsigned long x) {
-    return x >= 1 && x <= MSM_ACC_VARIANTS;
-}
-
-unsigned msm_env_minb(void) {
-    static const unsigned b = czk__gpu_env_uint("CZK_GPU_MSM_ACC_MINB", msm_minb_valid);
-    return b;
-}
-
-bool msm_l0_valid(unsigned long x) {
-    return x == 32 || x == 64 || x == 128 || x == 256;
-}
-
-/* CZK_GPU_MSM_L0 (tuning): entries per thread of the first accumulation level, 32, 64, 128
- * or 256, read once; 0 = MSM_L0. */
-unsigned msm_env_l0(void) {
-    static const unsigned l = czk__gpu_env_uint("CZK_GPU_MSM_L0", msm_l0_valid);
-    return l;
-}
-
-bool msm_group_valid(unsigned long x) {
-    return x >= 20 && x <= 31;
-}
-
 /* The most sort entries of one window group for an MSM of n points (MSM_GROUP_LG). */
 size_t msm_group_entries(size_t n) {
-    static const unsigned lg = czk__gpu_env_uint("CZK_GPU_MSM_GROUP_LG", msm_group_valid);
     const size_t cap = (size_t)1 << MSM_GROUP_LG;
-    if (lg != 0)
-        return (size_t)1 << lg;
     return 4 * n > cap ? 4 * n : cap;
-}
-
-/* czk__gpu_msm_force_acc's settings (0: none), above the environment's. */
-std::atomic<unsigned> msm_forced_minb{0}, msm_forced_l0{0};
-
-/*
- * Batch-affine pairing levels over each group's sorted entries before the chained
- * accumulation (msm.cuh, msm_pair_kernel): czk__gpu_msm_force_pair, else
- * CZK_GPU_MSM_PAIR_LEVELS (1 .. 3; 4 for none), else MSM_PAIR_LEVELS. A level runs only where
- * buckets average MSM_PAIR_MIN_RUN entries or more (shorter runs leave too few pairs).
- * Off by default: measured slower for G1 on the H200 (run 47, 2^26 uniform with scratch held:
- * 410 ms without, 429 with one level, 436 with two), slightly faster for G2 (2^24: 383, 370,
- * 366). A pair saves one mixed addition of the chains but its two passes gather its points
- * at random twice, and with the count and scan passes it costs more than it saves; and the
- * scratch grows by ~0.8 of the entries' points (the 16 GiB partition needs more batches:
- * 1.71 → 2.63 s).
- */
-#define MSM_PAIR_LEVELS 0
-#define MSM_PAIR_MAX_LEVELS 3
-#define MSM_PAIR_MIN_RUN 4
-#define MSM_PAIR_K 64
-
-bool msm_pair_valid(unsigned long v) {
-    return v >= 1 && v <= MSM_PAIR_MAX_LEVELS + 1;
-}
-
-std::atomic<unsigned> msm_forced_pair{0};
-
-unsigned msm_pair_levels(void) {
-    static const unsigned env = czk__gpu_env_uint("CZK_GPU_MSM_PAIR_LEVELS", msm_pair_valid);
-    const unsigned f = msm_forced_pair.load(std::memory_order_relaxed);
-    const unsigned v = f != 0 ? f : env != 0 ? env : MSM_PAIR_LEVELS;
-    return v > MSM_PAIR_MAX_LEVELS ? 0 : v;
-}
-
-/* The G1 accumulation variant to launch: forced, else the environment's, else the default. */
-unsigned msm_acc_minb(void) {
-    unsigned b = msm_forced_minb.load(std::memory_order_relaxed);
-    if (b == 0)
-        b = msm_env_minb();
-    return b != 0 ? b : CZK_MSM_ACC_G1_VARIANT;
 }
 
 /*
  * L0 for a new plan of m0 sorted entries (plans keep theirs: sizes and launches must agree):
- * forced, else the environment's, else the longest chunk that still gives MSM_L0_THREADS
- * threads (longer chunks leave fewer runs cut in two, hence fewer partial sums, but the
- * device must stay full: a split-off handful of "others" gets short chunks).
+ * the longest chunk that still gives MSM_L0_THREADS threads (longer chunks leave fewer runs
+ * cut in two, hence fewer partial sums, but the device must stay full: a split-off handful of
+ * "others" gets short chunks).
  */
 unsigned msm_l0(size_t m0) {
-    unsigned l = msm_forced_l0.load(std::memory_order_relaxed);
-    if (l == 0)
-        l = msm_env_l0();
-    if (l != 0)
-        return l;
+    unsigned l;
     for (l = MSM_L0_MAX; l > MSM_L0_MIN && m0 / l < MSM_L0_THREADS; l /= 2) {
     }
     return l;
 }
 
-/* CZK_GPU_MSM_PROFILE=1: time the steps with CUDA events (czk__gpu_msm_last_profile). */
-bool msm_env_profile(void) {
-    static const bool on = [] {
-        const char *v = getenv("CZK_GPU_MSM_PROFILE");
-        return v != NULL && strcmp(v, "1") == 0;
-    }();
-    return on;
-}
-
 /*
  * Window c minimising W·(n + 3·2^(c−1)) mixed-addition equivalents: one per non-zero digit
  * plus about three per bucket for the running sums (a full addition costs about 1.4 mixed
- * ones). Measured tuning is still to be done on the H200 (CZK_GPU_MSM_C overrides).
+ * ones). The H200's window sweep at 2^24 (BENCHMARKS.md run 2) found the fastest c where
+ * this model puts it (20 for uniform G1, 14 for a PoRep mix's others); bench_gpu_msm --sweep
+ * repeats it through czk__gpu_msm_opts.c.
  */
 unsigned msm_pick_c(size_t n) {
     unsigned best_c = 8;
     double best = 0;
-    unsigned forced = msm_forced_c.load(std::memory_order_relaxed);
-    if (forced != 0)
-        return forced;
-    if (msm_env_c() != 0)
-        return msm_env_c();
     for (unsigned c = 8; c <= 22; c++) {
         unsigned w = (256 + c - 1) / c;
         double cost = (double)w * ((double)n + 3.0 * (double)((size_t)1 << (c - 1)));
@@ -295,6 +188,12 @@ unsigned msm_pick_c(size_t n) {
         }
     }
     return best_c;
+}
+
+/* The window of an MSM of n points: opts->c when set (checked by msm_opts_check), else the
+ * cost model's. */
+unsigned msm_c_for(size_t n, const czk__gpu_msm_opts *opts) {
+    return opts != NULL && opts->c != 0 ? opts->c : msm_pick_c(n);
 }
 
 /*
@@ -405,50 +304,11 @@ size_t msm_ones_slots(size_t n) {
 struct msm_layout {
     size_t cls, idx_other, idx_one, counts, select, ones;
     size_t pairs, sort, buckets, pkeys, pvals, segments;
-    size_t pair; /* the pairing levels' buffers (msm_pair_make), 0 when they are off */
     size_t total() const {
         return cls + idx_other + idx_one + counts + select + ones + pairs + sort + buckets + pkeys +
-               pvals + segments + pair;
+               pvals + segments;
     }
 };
-
-/*
- * The pairing levels' buffers for groups of at most p->m0 entries, as offsets from the part's
- * start: two (keys, points) outputs (level k writes the one level k − 1 did not; a level's
- * output holds at most half its input plus one entry for every bucket boundary inside a
- * pair, and a group has gw·half buckets), the running products (K a thread), the threads'
- * counts and first outputs (one more entry: the scan's total), CUB's scan storage.
- */
-struct msm_pair_parts {
-    size_t keys[2], pts[2], pref, counts, offs, scan, total;
-    size_t threads; /* level 1's grid, in threads */
-};
-
-size_t msm_pair_threads(size_t m) {
-    return div_up(div_up(div_up(m, 2), MSM_PAIR_K), 128) * 128;
-}
-
-int msm_pair_make(msm_pair_parts *pp, const msm_plan *p, size_t as, size_t fs, czk_err *err) {
-    int rc = CZK_OK;
-    const size_t bounds = (size_t)p->gw * p->half;
-    const size_t out1 = div_up(p->m0, 2) + bounds, out2 = div_up(out1, 2) + bounds;
-    size_t off = 0, scan = 0;
-    pp->threads = msm_pair_threads(p->m0);
-    CZK_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(nullptr, scan, (const uint32_t *)nullptr,
-                                                    (uint32_t *)nullptr, (int)(pp->threads + 1),
-                                                    (cudaStream_t)0));
-    pp->keys[0] = off, off += align_up(out1 * sizeof(uint32_t));
-    pp->pts[0] = off, off += align_up(out1 * as);
-    pp->keys[1] = off, off += align_up(out2 * sizeof(uint32_t));
-    pp->pts[1] = off, off += align_up(out2 * as);
-    pp->pref = off, off += align_up(pp->threads * MSM_PAIR_K * fs);
-    pp->counts = off, off += align_up((pp->threads + 1) * sizeof(uint32_t));
-    pp->offs = off, off += align_up((pp->threads + 1) * sizeof(uint32_t));
-    pp->scan = off, off += align_up(scan);
-    pp->total = off;
-out:
-    return rc;
-}
 
 /* The layout for n points, given CUB's select storage and the worst-case plan (sort set). */
 void msm_layout_make(msm_layout *l, size_t n, size_t select_bytes, const msm_plan *pw, size_t xs) {
@@ -464,7 +324,6 @@ void msm_layout_make(msm_layout *l, size_t n, size_t select_bytes, const msm_pla
     l->pkeys = align_up(pw->bytes_pkeys);
     l->pvals = align_up(pw->bytes_pvals);
     l->segments = align_up(pw->bytes_segments);
-    l->pair = 0;
 }
 
 /* Whether plan p fits the Pippenger parts of layout l. */
@@ -475,18 +334,15 @@ bool msm_plan_fits(const msm_plan *p, const msm_layout *l) {
 }
 
 /* The worst-case layout of an MSM of n > 0 points (queries CUB on the current device). */
-template <class GR> int msm_layout_for(msm_layout *l, msm_plan *pw, size_t n, czk_err *err) {
+template <class GR>
+int msm_layout_for(msm_layout *l, msm_plan *pw, size_t n, const czk__gpu_msm_opts *opts,
+                   czk_err *err) {
     int rc = CZK_OK;
     size_t sel = 0;
-    msm_plan_make(pw, n, msm_pick_c(n), sizeof(typename GR::X), 0);
+    msm_plan_make(pw, n, msm_c_for(n, opts), sizeof(typename GR::X), 0);
     CZK_TRY(msm_plan_sort(pw, err));
     CZK_TRY(msm_select_temp(n, &sel, err));
     msm_layout_make(l, n, sel, pw, sizeof(typename GR::X));
-    if (msm_pair_levels() > 0) {
-        msm_pair_parts pp;
-        CZK_TRY(msm_pair_make(&pp, pw, sizeof(typename GR::A), sizeof(decltype(GR::A::x)), err));
-        l->pair = pp.total;
-    }
 out:
     return rc;
 }
@@ -498,17 +354,13 @@ int msm_check_n(size_t n, czk_err *err) {
     if (n == 0)
         return CZK_OK;
     /* The worst case (every scalar "other") must fit one sort; the point size is irrelevant. */
-    msm_plan_make(&p, n, msm_pick_c(n), 1, MSM_L0);
+    msm_plan_make(&p, n, msm_pick_c(n), 1, MSM_L0_MIN);
     if (p.m0 > (size_t)0x7fffffff)
         return czk_err_set(err, CZK_EINVAL, "n = %zu too large for one sort", n);
     return CZK_OK;
 }
 
-/* The profile of the last MSM run on this thread (contexts are used by one thread at a time). */
-thread_local czk__gpu_msm_profile tl_profile;
-thread_local const czk_gpu *tl_profile_g;
-
-/* CUDA events of one profiled call; all NULL when profiling is off. */
+/* CUDA events of one profiled call (czk__gpu_msm_opts.profile); all NULL otherwise. */
 enum { EV_BEGIN, EV_SPLIT, EV_ONES, EV_DIGITS, EV_SORT, EV_ACC, EV_WINDOWS, EV_COUNT };
 
 struct msm_events {
@@ -523,7 +375,7 @@ out:
     return rc;
 }
 
-/* Milliseconds between two recorded events (0 when profiling is off). */
+/* Milliseconds between two recorded events (0 when the call is not profiled). */
 float msm_elapsed(const msm_events *e, int a, int b) {
     float ms = 0;
     if (e->ev[a] == NULL || cudaEventElapsedTime(&ms, e->ev[a], e->ev[b]) != cudaSuccess)
@@ -581,77 +433,16 @@ out:
 
 /*
  * Launches step 3 (msm_acc_points_kernel) over the plan's m0 sorted entries in chunks of
- * p->L0, with the launch-bounds variant msm_acc_minb() for G1 (MSM_ACC_VARIANTS; G2 has
- * only the variant with 1). The caller checks cudaGetLastError.
+ * p->L0, in blocks of MSM_ACC_G1_BLOCK threads for G1 and MSM_ACC_G2_BLOCK for G2 (msm.cuh).
+ * The caller checks cudaGetLastError.
  */
-template <class A, class X, unsigned BLOCK, unsigned MINB>
-void msm_acc_launch_v(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *pk, X *pv,
-                      const uint32_t *keys, const uint32_t *vals, const A *pts, uint32_t empty) {
-    const unsigned grid = (unsigned)div_up(div_up(p->m0, p->L0), BLOCK);
-    czk_cuda::msm_acc_points_kernel<A, X, BLOCK, MINB>
-        <<<grid, BLOCK, 0, g->stream>>>(buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
-}
-
 template <class A, class X>
 void msm_acc_launch(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *pk, X *pv,
                     const uint32_t *keys, const uint32_t *vals, const A *pts, uint32_t empty) {
-    if constexpr (sizeof(A) == 96) {
-        switch (msm_acc_minb()) {
-        case 2:
-            return msm_acc_launch_v<A, X, 128, 2>(g, p, buckets, pk, pv, keys, vals, pts, empty);
-        case 3:
-            return msm_acc_launch_v<A, X, 128, 3>(g, p, buckets, pk, pv, keys, vals, pts, empty);
-        case 4:
-            return msm_acc_launch_v<A, X, 128, 4>(g, p, buckets, pk, pv, keys, vals, pts, empty);
-        case 5:
-            return msm_acc_launch_v<A, X, 256, 1>(g, p, buckets, pk, pv, keys, vals, pts, empty);
-        case 6:
-            return msm_acc_launch_v<A, X, 256, 2>(g, p, buckets, pk, pv, keys, vals, pts, empty);
-        default:
-            break;
-        }
-    }
-    msm_acc_launch_v<A, X, 128, 1>(g, p, buckets, pk, pv, keys, vals, pts, empty);
-}
-
-/*
- * Up to `levels` pairing levels (msm.cuh, msm_pair_kernel) over a group's *m sorted entries
- * (*keys, *vals, *pts), in pp's buffers at base; on return the three describe the entries the
- * accumulation is to add (the last level's output: points in place, vals NULL), *m of them.
- * The count of a level's outputs comes back to the host before the next level (a stream sync a
- * level: the levels are off by default). All-EMPTY input leaves the entries as they were.
- */
-template <class A>
-int msm_pair_run(czk_gpu *g, const msm_pair_parts *pp, char *base, unsigned levels, uint32_t empty,
-                 uint32_t **keys, const uint32_t **vals, const A **pts, size_t *m, czk_err *err) {
-    int rc = CZK_OK;
-    uint32_t *counts = (uint32_t *)(base + pp->counts), *offs = (uint32_t *)(base + pp->offs);
-    for (unsigned lev = 0; lev < levels && *m >= 2; lev++) {
-        const size_t T = msm_pair_threads(*m);
-        uint32_t *okeys = (uint32_t *)(base + pp->keys[lev & 1]), total = 0;
-        A *opts = (A *)(base + pp->pts[lev & 1]);
-        size_t scan = pp->total - pp->scan;
-        czk_cuda::msm_pair_count_kernel<MSM_PAIR_K>
-            <<<(unsigned)(T / 128), 128, 0, g->stream>>>(counts, *keys, *m, empty);
-        CZK_CUDA_TRY(err, cudaGetLastError());
-        CZK_CUDA_TRY(err, cudaMemsetAsync(counts + T, 0, sizeof(uint32_t), g->stream));
-        CZK_CUDA_TRY(err, cub::DeviceScan::ExclusiveSum(base + pp->scan, scan, counts, offs,
-                                                        (int)(T + 1), g->stream));
-        czk_cuda::msm_pair_kernel<A, MSM_PAIR_K><<<(unsigned)(T / 128), 128, 0, g->stream>>>(
-            okeys, opts, offs, *keys, *vals, *pts, *m, empty, (decltype(A::x) *)(base + pp->pref));
-        CZK_CUDA_TRY(err, cudaGetLastError());
-        CZK_CUDA_TRY(err, cudaMemcpyAsync(&total, offs + T, sizeof(total), cudaMemcpyDeviceToHost,
-                                          g->stream));
-        CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
-        if (total == 0) /* every digit was zero: the unpaired (all EMPTY) entries say so too */
-            break;
-        *keys = okeys;
-        *vals = nullptr;
-        *pts = opts;
-        *m = total;
-    }
-out:
-    return rc;
+    constexpr unsigned block = sizeof(A) == 96 ? MSM_ACC_G1_BLOCK : MSM_ACC_G2_BLOCK;
+    const unsigned grid = (unsigned)div_up(div_up(p->m0, p->L0), block);
+    czk_cuda::msm_acc_points_kernel<A, X, block, 1>
+        <<<grid, block, 0, g->stream>>>(buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
 }
 
 /*
@@ -671,9 +462,6 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     X *buckets, *area, *pv, *pv2, *res;
     const X *in;
     czk_cuda::msm_levels<X> lv;
-    char *pair_base;
-    msm_pair_parts pp;
-    unsigned pair_levels = l->pair > 0 ? msm_pair_levels() : 0;
 
     keys = (uint32_t *)cur;
     cur += l->pairs;
@@ -691,16 +479,6 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
     cur += l->pvals;
     pv2 = pv + p->m1;
     area = (X *)cur;
-    cur += l->segments;
-    pair_base = cur; /* l->pair bytes (msm_pair_make's parts), when the levels are on */
-
-    /* The pairing levels' buffers, once, for the plan's largest group (every group's fit
-     * them); none when the layout, sized for the worst case, does not hold them. */
-    if (pair_levels > 0) {
-        CZK_TRY(msm_pair_make(&pp, p, sizeof(typename GR::A), sizeof(decltype(GR::A::x)), err));
-        if (pp.total > l->pair)
-            pair_levels = 0;
-    }
 
     /* 1-4 per group of windows: digits, one sort of the group's (bucket, point) pairs,
      * balanced accumulation into the (global) buckets. With several groups the profile's
@@ -734,16 +512,7 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
         }
         if (w0 == 0)
             CZK_TRY(msm_mark(g, ev, EV_SORT, err));
-        const typename GR::A *apts = d_pts;
-        const uint32_t *avals = sv;
-        uint32_t *akeys = sk;
-        if (pair_levels > 0 && q.m0 >= (size_t)MSM_PAIR_MIN_RUN * nw * p->half) {
-            CZK_TRY(msm_pair_run<typename GR::A>(g, &pp, pair_base, pair_levels, empty, &akeys,
-                                                 &avals, &apts, &q.m0, err));
-            q.m1 = 2 * div_up(q.m0, q.L0);
-            q.m2 = 2 * div_up(q.m1, MSM_L1);
-        }
-        msm_acc_launch<typename GR::A, X>(g, &q, gb, pk, pv, akeys, avals, apts, empty);
+        msm_acc_launch<typename GR::A, X>(g, &q, gb, pk, pv, sk, sv, d_pts, empty);
         CZK_CUDA_TRY(err, cudaGetLastError());
         CZK_TRY(msm_reduce_partials<X>(g, &q, gb, pk, pv, pk2, pv2, empty, err));
     }
@@ -776,44 +545,52 @@ out:
     return rc;
 }
 
-template <class GR> int msm_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err) {
+/* CZK_OK when opts (NULL: the defaults) holds values an MSM takes. */
+int msm_opts_check(const czk__gpu_msm_opts *opts, czk_err *err) {
+    if (opts == NULL)
+        return CZK_OK;
+    if (opts->c != 0 && !msm_c_valid(opts->c))
+        return czk_err_set(err, CZK_EINVAL, "MSM window %u outside [8, 22]", opts->c);
+    if (opts->ones_levels_lg != 0 && (opts->ones_levels_lg < 10 || opts->ones_levels_lg > 32))
+        return czk_err_set(err, CZK_EINVAL, "MSM ones' levels from 2^%u: outside [10, 32]",
+                           opts->ones_levels_lg);
+    return CZK_OK;
+}
+
+template <class GR>
+int msm_scratch(czk_gpu *g, size_t n, const czk__gpu_msm_opts *opts, size_t *bytes, czk_err *err) {
     int rc = CZK_OK;
     msm_plan pw;
     msm_layout l;
     *bytes = 0;
     if (n == 0)
         return CZK_OK;
+    CZK_TRY(msm_opts_check(opts, err));
     CZK_TRY(msm_check_n(n, err));
     CZK_TRY(czk__gpu_enter(g, err));
-    CZK_TRY(msm_layout_for<GR>(&l, &pw, n, err));
+    CZK_TRY(msm_layout_for<GR>(&l, &pw, n, opts, err));
     *bytes = l.total();
 out:
     return rc;
 }
 
 /*
- * Batch-affine levels for the ones (msm_ones_levels) run while at least 2^lg points are left:
- * czk__gpu_msm_force_tree, else CZK_GPU_MSM_TREE_MIN (lg in [10, 32]; 32: never), else
- * MSM_TREE_MIN_LG. With Fermat's inversion (~490 products a thread, over K = 64 pairs) they
- * measured slower than the chains of mixed XYZZ additions (run 39, ones of a PoRep mix at
- * 2^26: 21.8 against 12.4 ms); with the binary GCD (~70 products, bingcd.cuh) faster (run 42:
+ * Batch-affine levels for the ones (msm_ones_levels) run while at least 2^MSM_TREE_MIN_LG
+ * points are left (czk__gpu_msm_opts.ones_levels_lg moves the bound, for the tests that keep
+ * both paths checked at small sizes). With Fermat's inversion (~490 products a thread, over K = 64
+ * pairs) they measured slower than the chains of mixed XYZZ additions (run 39, ones of a PoRep mix
+ * at 2^26: 21.8 against 12.4 ms); with the binary GCD (~70 products, bingcd.cuh) faster (run 42:
  * 10.7 against 12.4 ms), the levels with K = 16 excepted, which lost (2^24: 3.9 against 3.3).
  * So levels take K = 64 pairs a thread, or 32 once the pairs are too few to fill the device
  * with 64, and stop below 2^21 points, where even K = 32 leaves it half idle.
  */
 #define MSM_TREE_MIN_LG 21
 
-bool msm_tree_valid(unsigned long v) {
-    return v >= 10 && v <= 32;
-}
-
-std::atomic<unsigned> msm_forced_tree{0};
-
-size_t msm_tree_min(void) {
-    static const unsigned env = czk__gpu_env_uint("CZK_GPU_MSM_TREE_MIN", msm_tree_valid);
-    const unsigned forced = msm_forced_tree.load(std::memory_order_relaxed);
-    const unsigned lg = forced != 0 ? forced : env != 0 ? env : MSM_TREE_MIN_LG;
-    return lg == 0 || lg >= 32 ? SIZE_MAX : (size_t)1 << lg;
+/* The fewest points the ones' levels run on (SIZE_MAX: none). */
+size_t msm_tree_min(const czk__gpu_msm_opts *opts) {
+    const unsigned lg =
+        opts != NULL && opts->ones_levels_lg != 0 ? opts->ones_levels_lg : MSM_TREE_MIN_LG;
+    return lg >= 32 ? SIZE_MAX : (size_t)1 << lg;
 }
 
 /* Pairs a thread of the ones' levels: MSM_ONES_K while that still gives 2^15 threads, else
@@ -832,22 +609,22 @@ void msm_pairs_launch(czk_gpu *g, A *dst, const A *src, const uint32_t *idx, siz
 
 /*
  * The sum of the ones, level by level in affine coordinates (msm.cuh, msm_affine_pairs_kernel)
- * while at least msm_tree_min() points are left and the two ping-pong arrays and the running
+ * while at least min_points are left (msm_tree_min) and the two ping-pong arrays and the running
  * products fit in [buf, buf + bytes): in, *src[*idx[j]] for j < *m; out, the points left (*idx
  * NULL, *m of them). Leaves the inputs as they are when it runs no level.
  */
 template <class A>
 int msm_ones_levels(czk_gpu *g, const A **src, const uint32_t **idx, size_t *m, char *buf,
-                    size_t bytes, czk_err *err) {
+                    size_t bytes, size_t min_points, czk_err *err) {
     typedef decltype(A::x) F;
     int rc = CZK_OK;
     const size_t half0 = div_up(*m, 2), quarter0 = div_up(half0, 2);
     const size_t need = (half0 + quarter0) * sizeof(A) + (*m / 2 + 128 * MSM_ONES_K) * sizeof(F);
     A *ping = (A *)buf, *pong = ping + half0;
     F *pref = (F *)(pong + quarter0);
-    if (*m < msm_tree_min() || need > bytes)
+    if (*m < min_points || need > bytes)
         return CZK_OK;
-    while (*m >= msm_tree_min()) {
+    while (*m >= min_points) {
         A *dst = *src == ping ? pong : ping;
         if (*m / 2 >= ((size_t)MSM_ONES_K << 15))
             msm_pairs_launch<A, MSM_ONES_K>(g, dst, *src, *idx, *m, pref);
@@ -864,7 +641,8 @@ out:
 
 template <class GR>
 int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const void *sc_dev,
-            size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
+            size_t n, void *scratch, size_t scratch_bytes, const czk__gpu_msm_opts *opts,
+            czk_err *err) {
     typedef typename GR::X X;
     int rc = CZK_OK;
     msm_plan pw, pr;
@@ -886,15 +664,16 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
         GR::jacobian_inf(out);
         return CZK_OK;
     }
+    CZK_TRY(msm_opts_check(opts, err));
     CZK_TRY(msm_check_n(n, err));
     CZK_TRY(czk__gpu_enter(g, err));
-    CZK_TRY(msm_layout_for<GR>(&l, &pw, n, err));
+    CZK_TRY(msm_layout_for<GR>(&l, &pw, n, opts, err));
     if (scratch == NULL || l.total() > scratch_bytes) {
         rc = czk_err_set(err, CZK_EINVAL, "MSM of %zu points needs %zu scratch bytes, got %zu", n,
                          l.total(), scratch_bytes);
         goto out;
     }
-    if (msm_env_profile()) {
+    if (opts != NULL && opts->profile != NULL) {
         for (int k = 0; k < EV_COUNT; k++)
             CZK_CUDA_TRY(err, cudaEventCreate(&ev.ev[k]));
     }
@@ -947,8 +726,9 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
         const typename GR::A *src = d_pts;
         const uint32_t *src_idx = idx_one;
         size_t m = n_one;
-        CZK_TRY(msm_ones_levels<typename GR::A>(
-            g, &src, &src_idx, &m, cur, scratch_bytes - (size_t)(cur - (char *)scratch), err));
+        CZK_TRY(msm_ones_levels<typename GR::A>(g, &src, &src_idx, &m, cur,
+                                                scratch_bytes - (size_t)(cur - (char *)scratch),
+                                                msm_tree_min(opts), err));
         size_t chunks = div_up(m, MSM_L_ONES);
         czk_cuda::msm_sum_ones_kernel<typename GR::A, X>
             <<<(unsigned)div_up(chunks, 128), 128, 0, g->stream>>>(ones_a, src_idx, src, m,
@@ -966,8 +746,8 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
          * else the worst case's chunk length, whose partial sums the layout holds, else its
          * window too, which always fits; never more sort entries a group than the worst
          * case's pairs hold. */
-        const unsigned tries[3][2] = {
-            {msm_pick_c(n_other), 0}, {msm_pick_c(n_other), pw.L0}, {pw.c, pw.L0}};
+        const unsigned c_other = msm_c_for(n_other, opts);
+        const unsigned tries[3][2] = {{c_other, 0}, {c_other, pw.L0}, {pw.c, pw.L0}};
         bool fits = false;
         for (int t = 0; t < 3 && !fits; t++) {
             msm_plan_make(&pr, n_other, tries[t][0], sizeof(X), tries[t][1], pw.m0);
@@ -1002,7 +782,7 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
     GR::to_jacobian(out, &acc);
 
     if (ev.ev[0] != NULL) {
-        czk__gpu_msm_profile *pf = &tl_profile;
+        czk__gpu_msm_profile *pf = opts->profile;
         memset(pf, 0, sizeof(*pf));
         pf->group = GR::group;
         pf->n = n;
@@ -1017,7 +797,6 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
         pf->acc_ms = msm_elapsed(&ev, EV_SORT, EV_ACC);
         pf->windows_ms = msm_elapsed(&ev, EV_ACC, EV_WINDOWS);
         pf->total_ms = msm_elapsed(&ev, EV_BEGIN, EV_WINDOWS);
-        tl_profile_g = g;
     }
 out:
     if (rc != CZK_OK)
@@ -1060,7 +839,7 @@ int msm_var(czk_gpu *g, typename GR::jacobian *out, const typename GR::affine *p
     }
     CZK_TRY(msm_check_n(n, err));
     CZK_TRY(czk__gpu_enter(g, err));
-    CZK_TRY(msm_scratch<GR>(g, n, &scratch_bytes, err));
+    CZK_TRY(msm_scratch<GR>(g, n, NULL, &scratch_bytes, err));
     if (where == CZK_GPU_MEM_HOST) {
         CZK_TRY(czk__gpu_malloc(g, &d_pts, n * sizeof(*pts), err));
         CZK_TRY(czk__gpu_malloc(g, &d_sc, n * sizeof(czk_fr), err));
@@ -1073,7 +852,7 @@ int msm_var(czk_gpu *g, typename GR::jacobian *out, const typename GR::affine *p
         d_sc = (void *)sc;
     }
     CZK_TRY(czk__gpu_malloc(g, &scratch, scratch_bytes, err));
-    CZK_TRY(msm_run<GR>(g, out, d_pts, d_sc, n, scratch, scratch_bytes, err));
+    CZK_TRY(msm_run<GR>(g, out, d_pts, d_sc, n, scratch, scratch_bytes, NULL, err));
 out:
     if (rc != CZK_OK)
         (void)cudaStreamSynchronize(g->stream);
@@ -1096,29 +875,52 @@ int czk__gpu_msm_g2_check_n(size_t n, czk_err *err) {
 }
 
 int czk__gpu_msm_g1_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err) {
-    return msm_scratch<msm_g1>(g, n, bytes, err);
+    return msm_scratch<msm_g1>(g, n, NULL, bytes, err);
 }
 
 int czk__gpu_msm_g2_scratch(czk_gpu *g, size_t n, size_t *bytes, czk_err *err) {
-    return msm_scratch<msm_g2>(g, n, bytes, err);
+    return msm_scratch<msm_g2>(g, n, NULL, bytes, err);
 }
 
 int czk__gpu_msm_g1_run(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev, const void *sc_dev,
                         size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
-    return msm_run<msm_g1>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, err);
+    return msm_run<msm_g1>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, NULL, err);
 }
 
 int czk__gpu_msm_g2_run(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev, const void *sc_dev,
                         size_t n, void *scratch, size_t scratch_bytes, czk_err *err) {
-    return msm_run<msm_g2>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, err);
+    return msm_run<msm_g2>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, NULL, err);
 }
 
-/* Every MSM kernel of group GR (and the acc variants of G1), as cudaFuncGetAttributes takes,
- * into fns (the first MSM_KERNELS of them); returns how many there are. */
+int czk__gpu_msm_g1_scratch_opts(czk_gpu *g, size_t n, const czk__gpu_msm_opts *opts, size_t *bytes,
+                                 czk_err *err) {
+    return msm_scratch<msm_g1>(g, n, opts, bytes, err);
+}
+
+int czk__gpu_msm_g2_scratch_opts(czk_gpu *g, size_t n, const czk__gpu_msm_opts *opts, size_t *bytes,
+                                 czk_err *err) {
+    return msm_scratch<msm_g2>(g, n, opts, bytes, err);
+}
+
+int czk__gpu_msm_g1_run_opts(czk_gpu *g, czk_g1_jacobian *out, const void *pts_dev,
+                             const void *sc_dev, size_t n, void *scratch, size_t scratch_bytes,
+                             const czk__gpu_msm_opts *opts, czk_err *err) {
+    return msm_run<msm_g1>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, opts, err);
+}
+
+int czk__gpu_msm_g2_run_opts(czk_gpu *g, czk_g2_jacobian *out, const void *pts_dev,
+                             const void *sc_dev, size_t n, void *scratch, size_t scratch_bytes,
+                             const czk__gpu_msm_opts *opts, czk_err *err) {
+    return msm_run<msm_g2>(g, out, pts_dev, sc_dev, n, scratch, scratch_bytes, opts, err);
+}
+
+/* Every MSM kernel of group GR, as cudaFuncGetAttributes takes, into fns (the first
+ * MSM_KERNELS of them); returns how many there are. */
 #define MSM_KERNELS 16
 template <class GR> static size_t msm_kernels(const void *(&fns)[MSM_KERNELS]) {
     typedef typename GR::A A;
     typedef typename GR::X X;
+    constexpr unsigned acc_block = sizeof(A) == 96 ? MSM_ACC_G1_BLOCK : MSM_ACC_G2_BLOCK;
     size_t k = 0;
     auto put = [&](const void *f) {
         if (k < MSM_KERNELS)
@@ -1127,20 +929,12 @@ template <class GR> static size_t msm_kernels(const void *(&fns)[MSM_KERNELS]) {
     };
     put((const void *)czk_cuda::msm_affine_pairs_kernel<A, MSM_ONES_K>);
     put((const void *)czk_cuda::msm_affine_pairs_kernel<A, MSM_ONES_K / 2>);
-    put((const void *)czk_cuda::msm_pair_kernel<A, MSM_PAIR_K>);
     put((const void *)czk_cuda::msm_sum_ones_kernel<A, X>);
-    put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 1>);
+    put((const void *)czk_cuda::msm_acc_points_kernel<A, X, acc_block, 1>);
     put((const void *)czk_cuda::msm_acc_partials_kernel<X>);
     put((const void *)czk_cuda::msm_window_segments_kernel<X>);
     put((const void *)czk_cuda::msm_window_reduce_kernel<X>);
     put((const void *)czk_cuda::msm_window_combine_kernel<X>);
-    if constexpr (sizeof(A) == 96) {
-        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 2>);
-        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 3>);
-        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 128, 4>);
-        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 256, 1>);
-        put((const void *)czk_cuda::msm_acc_points_kernel<A, X, 256, 2>);
-    }
     return k;
 }
 
@@ -1165,30 +959,6 @@ int czk__gpu_msm_local_bytes(const czk_gpu *g, size_t *bytes, czk_err *err) {
     *bytes = most * (size_t)threads * (size_t)g->sm_count;
 out:
     return rc;
-}
-
-void czk__gpu_msm_force_window(unsigned c) {
-    msm_forced_c.store(msm_c_valid(c) ? c : 0, std::memory_order_relaxed);
-}
-
-void czk__gpu_msm_force_pair(unsigned levels) {
-    msm_forced_pair.store(msm_pair_valid(levels) ? levels : 0, std::memory_order_relaxed);
-}
-
-void czk__gpu_msm_force_tree(unsigned lg) {
-    msm_forced_tree.store(msm_tree_valid(lg) ? lg : 0, std::memory_order_relaxed);
-}
-
-void czk__gpu_msm_force_acc(unsigned minb, unsigned l0) {
-    msm_forced_minb.store(msm_minb_valid(minb) ? minb : 0, std::memory_order_relaxed);
-    msm_forced_l0.store(msm_l0_valid(l0) ? l0 : 0, std::memory_order_relaxed);
-}
-
-int czk__gpu_msm_last_profile(const czk_gpu *g, czk__gpu_msm_profile *out) {
-    if (g == NULL || out == NULL || tl_profile_g != g)
-        return 0;
-    *out = tl_profile;
-    return 1;
 }
 
 extern "C" size_t czk_gpu_msm_g1_scratch_bytes(size_t n) {

@@ -51,7 +51,7 @@
  *
  * References: Pippenger (1976) through Bernstein et al., "Faster batch forgery
  * identification" (INDOCRYPT 2012, §4) for the bucket method; sorted buckets and balanced
- * accumulation as in the ZPrize 2022 MSM entries (Yrrid, Matter Labs; GPU.md §2.2).
+ * accumulation as in the ZPrize 2022 MSM entries (Yrrid, Matter Labs).
  */
 #ifndef CZK_GPU_CUDA_MSM_MSM_CUH
 #define CZK_GPU_CUDA_MSM_MSM_CUH
@@ -213,7 +213,7 @@ __device__ __forceinline__ A affine_finish(const A &a, const A &b, int mode,
  * `pref` on the way up, the inverse of their product comes back down, two products a pair. A pair
  * costs 6 products (1 up, 2 down, λ, λ², y) and 1/K of an inversion (~70 Fp products by the binary
  * GCD, bingcd.cuh; Fermat's ~490 made this slower than XYZZ chains): a thread's lanes cannot share
- * one (each lane pays the whole inversion's time), so only a large K pays (GPU.md §4.3), which a
+ * one (each lane pays the whole inversion's time), so only a large K pays, which a
  * flat sum of millions of points allows and a bucket of a few dozen does not. The K running
  * products go to `pref` (K·T entries for T threads, from the MSM's scratch): a local array would be
  * local memory, which the driver reserves for every resident thread of the device (K·96 bytes × 270
@@ -259,111 +259,6 @@ __global__ void __launch_bounds__(128)
     }
 }
 
-/*
- * Batch-affine pairing of sorted bucket entries (msm.cu, CZK_GPU_MSM_PAIR_LEVELS): entries 2i
- * and 2i + 1 of a sorted array of m (keys, with EMPTY ones last) become one entry, their
- * affine sum, when their keys are equal, else stay two; EMPTY entries drop out. The output is
- * sorted like the input and holds about half its entries, which the chained accumulation
- * then adds with mixed XYZZ additions. Thread t pairs entries [2·t·KP, 2·(t + 1)·KP).
- *
- * msm_pair_count_kernel: counts[t] = the thread's outputs (keys only; threads past the end
- * count 0). An exclusive scan of the counts gives each thread's first output.
- */
-template <unsigned KP>
-__global__ void __launch_bounds__(128)
-    msm_pair_count_kernel(uint32_t *counts, const uint32_t *keys, size_t m, uint32_t empty) {
-    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, half = (m + 1) / 2;
-    const size_t i0 = t * KP, i1 = i0 + KP < half ? i0 + KP : half;
-    uint32_t c = 0;
-    for (size_t i = i0; i < i1; i++) {
-        const uint32_t ka = keys[2 * i];
-        if (ka == empty)
-            break; /* EMPTY keys sort last */
-        const uint32_t kb = 2 * i + 1 < m ? keys[2 * i + 1] : empty;
-        c += kb == ka || kb == empty ? 1 : 2;
-    }
-    counts[t] = c;
-}
-
-/*
- * The pairing itself: thread t writes its outputs to [offs[t], offs[t + 1]) (offs: the
- * exclusive scan of the counts, T + 1 entries), keys to okeys and points to out. In: entry e is
- * point points[vals[e] & 0x7fffffff], negated when bit 31 of vals[e] is set, or with vals NULL
- * points[e] itself. A pair of equal keys goes through Montgomery's trick as in
- * msm_affine_pairs_kernel (one inversion a thread, running products at pref[j·T
- * + t]; infinity, P = Q and P = −Q inside the batch); a sum at infinity stays in the output,
- * where the accumulation skips it.
- */
-template <class A, unsigned KP>
-__global__ void __launch_bounds__(128)
-    msm_pair_kernel(uint32_t *okeys, A *out, const uint32_t *offs, const uint32_t *keys,
-                    const uint32_t *vals, const A *points, size_t m, uint32_t empty,
-                    decltype(A::x) *pref) {
-    typedef decltype(A::x) F;
-    const size_t T = (size_t)gridDim.x * blockDim.x, half = (m + 1) / 2;
-    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const size_t i0 = t * KP, i1 = i0 + KP < half ? i0 + KP : half;
-    if (i0 >= i1)
-        return;
-    auto point = [&](size_t e) {
-        if (vals == nullptr)
-            return A::load_ro(points + e);
-        const uint32_t v = vals[e];
-        A p = A::load_ro(points + (v & 0x7fffffffu));
-        if (v >> 31)
-            p.y = p.y.neg();
-        return p;
-    };
-    F *const my = pref + t;
-    F acc = F::one();
-    /* The scan's next entry is where this thread's outputs end; they are written backwards. */
-    uint32_t pos = offs[t + 1];
-    size_t end = i0;
-    for (size_t i = i0; i < i1; i++) {
-        const uint32_t ka = keys[2 * i];
-        if (ka == empty)
-            break;
-        end = i + 1;
-        const uint32_t kb = 2 * i + 1 < m ? keys[2 * i + 1] : empty;
-        if (kb == ka) {
-            int mode;
-            const F d = affine_denominator(point(2 * i), point(2 * i + 1), &mode);
-            acc.store(my + (i - i0) * T);
-            acc = fmul(acc, d);
-        }
-    }
-    F inv = acc.inv();
-    for (size_t i = end; i-- > i0;) {
-        const uint32_t ka = keys[2 * i];
-        const uint32_t kb = 2 * i + 1 < m ? keys[2 * i + 1] : empty;
-        const A a = point(2 * i);
-        if (kb == ka) {
-            const A b = point(2 * i + 1);
-            int mode;
-            const F d = affine_denominator(a, b, &mode);
-            const F dinv = fmul(inv, F::load(my + (i - i0) * T));
-            inv = fmul(inv, d);
-            const A r = affine_finish(a, b, mode, dinv);
-            pos--;
-            okeys[pos] = ka;
-            r.x.store(&out[pos].x);
-            r.y.store(&out[pos].y);
-            continue;
-        }
-        if (kb != empty) {
-            const A b = point(2 * i + 1);
-            pos--;
-            okeys[pos] = kb;
-            b.x.store(&out[pos].x);
-            b.y.store(&out[pos].y);
-        }
-        pos--;
-        okeys[pos] = ka;
-        a.x.store(&out[pos].x);
-        a.y.store(&out[pos].y);
-    }
-}
-
 /* Stores a finished run, or writes it to a partial slot; see the DESIGN block. */
 template <class X>
 __device__ __forceinline__ void msm_store_bucket(X *buckets, uint32_t key, uint32_t empty,
@@ -373,17 +268,15 @@ __device__ __forceinline__ void msm_store_bucket(X *buckets, uint32_t key, uint3
 }
 
 /*
- * The G1 accumulation variant used without CZK_GPU_MSM_ACC_MINB (msm.cu's MSM_ACC_VARIANTS:
- * launch bounds of 1 .. 4 blocks of 128 threads per SM, 5 and 6 blocks of 256 with 1 or 2);
- * G2 always takes 128 threads and 1 (a G2 point is 48 registers). H200, 2^24 uniform,
- * accumulation step: run 13, 144 ms with 128 threads and 158 registers (3 blocks), 134 ms
- * with 128 registers (4); run 20, 124-125 ms with 256 threads and 182 registers (one block,
- * 8 warps: the arithmetic benchmark's fastest shape too) against 128-129 ms for 4.
- * -DCZK_MSM_ACC_G1_VARIANT=n changes it.
+ * Threads a block of the accumulation kernel, launched with bounds of one block an SM: 256
+ * for G1, 128 for G2 (a G2 point is 48 registers). H200, 2^24 uniform, accumulation step
+ * (BENCHMARKS.md, fourth slice): run 13, 144 ms with 128 threads and 158 registers (3 blocks
+ * an SM), 134 ms with 128 registers (4); run 20, 124-125 ms with 256 threads and 182
+ * registers (one block, 8 warps: the arithmetic benchmark's fastest shape too) against
+ * 128-129 ms for 4 blocks of 128. The other shapes were removed after run 67.
  */
-#ifndef CZK_MSM_ACC_G1_VARIANT
-#define CZK_MSM_ACC_G1_VARIANT 5
-#endif
+#define MSM_ACC_G1_BLOCK 256
+#define MSM_ACC_G2_BLOCK 128
 
 /* 16-byte asynchronous copy global -> shared (sm_80+), cached in L2 only: the points are
  * read once each per window, at random, so L1 would not keep them. */
@@ -440,7 +333,10 @@ __global__ void __launch_bounds__(BLOCK, MINB)
     bool first_run = true, front_done = false, back_done = false;
     X acc = X::inf();
     if (first_key != empty) {
-        /* vals NULL: entry e is points[e] (what msm_pair_kernel leaves). */
+        /* vals NULL: entry e is points[e]. msm.cu always passes vals since the pairing
+         * levels that left such arrays were removed, but without this branch ptxas gives the
+         * G1 kernel 194 registers instead of 180 and G2 more spills: kept, so that the
+         * kernel stays the one BENCHMARKS.md measured. */
         uint32_t k = first_key, v = vals != nullptr ? vals[begin] : (uint32_t)begin;
         msm_prefetch_point(&stage[0][threadIdx.x], points + (v & 0x7fffffffu));
         for (size_t e = begin; e < end; e++) {

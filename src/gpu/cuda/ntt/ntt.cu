@@ -13,33 +13,6 @@ using czk_cuda::fr_t;
 
 static_assert((1u << NTT_POW_LEVEL_LG) == CZK__GPU_POW_LEVEL, "power-table levels differ");
 
-/*
- * Launch shapes of the pass kernel: threads a block, blocks an SM (its launch bounds) and lg
- * of the elements a block holds (32 bytes each of shared memory). Shape 0, the default: 2^10
- * elements (32 KiB) for 128 threads, 6 blocks an SM at 80 registers. Measured on the H200
- * (BENCHMARKS.md, runs 62-63): lg 27 forward 41.7 ms against 43.7 for shape 1 (2^11
- * elements for 256 threads, 3 blocks an SM, the earlier default) with the same warps an SM:
- * a barrier then waits for 4 warps instead of 8. Fewer threads a block (shape 2), or more
- * registers and fewer warps (shape 3), were slower. The others are for CZK_GPU_NTT_SHAPE
- * (benchmarks), read once (czk__gpu_env_uint).
- */
-typedef void (*ntt_pass_fn)(fr_t *, unsigned, unsigned, unsigned, unsigned, const fr_t *, unsigned,
-                            const fr_t *, const fr_t *, unsigned, unsigned, unsigned, bool);
-struct ntt_shape {
-    ntt_pass_fn fn;
-    unsigned block, lg_tile;
-};
-template <unsigned BLOCK, unsigned MINB> constexpr ntt_shape ntt_shape_of(unsigned lg_tile) {
-    return ntt_shape{czk_cuda::ntt_dif_pass_kernel<BLOCK, MINB>, BLOCK, lg_tile};
-}
-static const ntt_shape ntt_shapes[] = {ntt_shape_of<128, 6>(10), ntt_shape_of<256, 3>(11),
-                                       ntt_shape_of<64, 12>(9), ntt_shape_of<256, 2>(11)};
-#define NTT_SHAPES (sizeof(ntt_shapes) / sizeof(ntt_shapes[0]))
-
-static bool ntt_shape_valid(unsigned long x) {
-    return x < NTT_SHAPES;
-}
-
 static void fr_pow2k(czk_fr *r, const czk_fr *a, unsigned k) {
     *r = *a;
     for (unsigned i = 0; i < k; i++)
@@ -81,8 +54,6 @@ static int ntt_run(czk_gpu *g, fr_t *d, unsigned lg, bool inverse, const czk_fr 
     const void *twist = NULL, *roots = NULL, *pre = NULL, *post = NULL;
     /* A table of base 1 holds c in every entry: one lookup, one multiplication. */
     const unsigned post_levels = post_base != NULL ? levels : 1;
-    static const unsigned shape = czk__gpu_env_uint("CZK_GPU_NTT_SHAPE", ntt_shape_valid);
-    const ntt_shape &sh = ntt_shapes[shape];
     czk_fr w, wk0, c;
     unsigned passes, s;
 
@@ -110,7 +81,7 @@ static int ntt_run(czk_gpu *g, fr_t *d, unsigned lg, bool inverse, const czk_fr 
     for (unsigned p = 0; p < passes; p++) {
         unsigned k = ntt_pass_bits(lg, p);
         unsigned lgM = s - k;
-        unsigned lgT = k >= sh.lg_tile ? 0 : sh.lg_tile - k;
+        unsigned lgT = k >= NTT_PASS_LG_TILE ? 0 : NTT_PASS_LG_TILE - k;
         unsigned groups_lg = lg - k; /* lg of the number of columns over all groups */
         if (lgM > 0 && lgT > lgM)
             lgT = lgM;
@@ -133,9 +104,10 @@ static int ntt_run(czk_gpu *g, fr_t *d, unsigned lg, bool inverse, const czk_fr 
             else
                 CZK_TRY(czk__gpu_pow_table(g, &tw, &wn, &CZK_FR_ONE, err));
         }
-        CZK_CUDA_TRY(err, cudaFuncSetAttribute(sh.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)smem));
-        sh.fn<<<blocks, sh.block, smem, g->stream>>>(
+        CZK_CUDA_TRY(err,
+                     cudaFuncSetAttribute(czk_cuda::ntt_dif_pass_kernel,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        czk_cuda::ntt_dif_pass_kernel<<<blocks, NTT_PASS_THREADS, smem, g->stream>>>(
             d, lg, s, k, lgT, (const fr_t *)roots, k0, (const fr_t *)tw,
             p == 0 ? (const fr_t *)pre : nullptr, levels, tw_shift, tw_levels, tw_flat);
         CZK_CUDA_TRY(err, cudaGetLastError());

@@ -48,6 +48,20 @@ namespace czk_cuda {
 /* Entries per level of a power table (internal.cuh's CZK__GPU_POW_LEVEL; ntt.cu checks). */
 #define NTT_POW_LEVEL_LG 14
 
+/*
+ * The pass kernel's launch shape: 128 threads a block on 2^10 elements (32 KiB of shared
+ * memory), launch bounds of 6 blocks an SM, which leave 80 registers a thread (the 4 elements
+ * of a radix-4 butterfly are 32 of them; unbounded, ptxas takes 116 and 16 warps an SM fit
+ * instead of 24) at a cost of 12 bytes of spills a thread. Measured on the H200
+ * (BENCHMARKS.md runs 62-63, ninth slice): lg 27 forward 41.7 ms against 43.7 for 256 threads
+ * on 2^11 elements and 3 blocks an SM (the earlier default; the same warps an SM, but a
+ * barrier waits for 8 of them instead of 4); 64 threads on 2^9 (42.8 ms) and more registers
+ * for fewer warps (42.3-49.9 ms) were slower. The other shapes were removed after run 67.
+ */
+#define NTT_PASS_THREADS 128
+#define NTT_PASS_BLOCKS_PER_SM 6
+#define NTT_PASS_LG_TILE 10
+
 /* c·b^e from a power table (internal.cuh) for e < 2^(14·levels), levels 1 or 2: one
  * multiplication of two entries at most. */
 __device__ __forceinline__ fr_t pow_lookup(const fr_t *tab, uint32_t e, unsigned levels) {
@@ -153,13 +167,10 @@ __device__ __forceinline__ void ntt_sm_store(uint4 *sm, uint32_t E, uint32_t slo
  * pass; ω_N and 0 in later ones, where N <= 2^14 makes it one level). pre: power table of c·g
  * (NULL unless this is a coset's first pass). levels: table levels for exponents below 2^lg.
  * Dynamic shared memory: 32·2^(k+lgT) bytes.
- * Rounds as in the DESIGN block. BLOCK threads, MINB blocks an SM: ntt.cu's launch shapes.
- * The default, 128 threads and 6 blocks, leaves 80 registers a thread (the 4 elements of a
- * radix-4 butterfly are 32 of them; unbounded, ptxas takes 116 and 16 warps an SM fit
- * instead of 24), which costs 12 bytes of spills a thread.
+ * Rounds as in the DESIGN block. Launched with NTT_PASS_THREADS threads a block, bounds of
+ * NTT_PASS_BLOCKS_PER_SM blocks an SM (below), 2^NTT_PASS_LG_TILE elements a block.
  */
-template <unsigned BLOCK, unsigned MINB>
-__global__ void __launch_bounds__(BLOCK, MINB)
+__global__ void __launch_bounds__(NTT_PASS_THREADS, NTT_PASS_BLOCKS_PER_SM)
     ntt_dif_pass_kernel(fr_t *a, unsigned lg, unsigned s, unsigned k, unsigned lgT,
                         const fr_t *roots, unsigned k0, const fr_t *twist, const fr_t *pre,
                         unsigned levels, unsigned tw_shift, unsigned tw_levels, bool tw_flat) {

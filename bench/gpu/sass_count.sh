@@ -1,8 +1,8 @@
 #!/bin/sh
 # SASS instruction counts of the device field products and the G1 mixed addition (sm_90).
 #
-# Compiles tools/sass_probe.cu (one operation per step of a loop that is not unrolled) to a
-# cubin and prints, per probe kernel, all its instructions and those of the multiply classes:
+# Compiles bench/gpu/sass_probe.cu (one operation per step of a loop that is not unrolled) to
+# a cubin and prints, per probe kernel, all its instructions and those of the multiply classes:
 # IMAD.WIDE (IMAD.WIDE.U32 and .X: one 32x32->64-bit multiply-add), IMAD.HI, and IMAD
 # (IMAD, IMAD.X, IMAD.MOV, IMAD.SHL, ...), then IADD3, MOV (register copies) and NOP
 # (ptxas's padding).
@@ -11,19 +11,21 @@
 # 9 bits of an instruction are its opcode (0x024 IMAD, 0x025 IMAD.WIDE, 0x027 IMAD.HI,
 # 0x010 IADD3, 0x002 MOV, 0x118 NOP on sm_90), the bits above them its operand form.
 #
-# Usage: tools/sass_count.sh [nvcc flags, before -Isrc: -DCZK_XYZZ_WIDE_MUL=0, or -I DIR with
-# another gpu/cuda/ff/mont.cuh to compare against]
+# Needs nvcc only, no GPU. Usage (it runs from the repository root, so paths in the flags are
+# relative to that):
+#   bench/gpu/sass_count.sh [nvcc flags, placed before -Isrc: e.g. -I DIR with another
+#                            gpu/cuda/ff/mont.cuh to compare against]
 # Environment: CUDA (default /usr/local/cuda), NVCC, ARCH (default sm_90), KEEP (a directory
 # that keeps the cubin, and the listing when cuobjdump made one).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cuda=${CUDA:-/usr/local/cuda}
 nvcc=${NVCC:-$cuda/bin/nvcc}
 arch=${ARCH:-sm_90}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 "$nvcc" -std=c++17 -O3 -arch="$arch" -cubin "$@" -Isrc -Iinclude -o "$tmp/probe.cubin" \
-    tools/sass_probe.cu
+    bench/gpu/sass_probe.cu
 objdump=
 if command -v cuobjdump >/dev/null 2>&1; then
     objdump=cuobjdump

@@ -1,5 +1,5 @@
 /*
- * Probe kernels for tools/sass_count.sh: each does exactly one field operation (or one G1
+ * Probe kernels for bench/gpu/sass_count.sh: each does exactly one field operation (or one G1
  * mixed addition) per step of a loop that is not unrolled, so the kernel's SASS is the
  * operation plus a fixed few instructions of loads, loop control and stores. Compiled only by
  * that script (nvcc -cubin), never linked into anything.
