@@ -202,7 +202,7 @@ int main(int argc, char **argv) {
     if (vram_gib > 0)
         cfg.vram_budget_bytes = (uint64_t)(vram_gib * (double)(1ull << 30));
     czk_engine *e = NULL;
-    czk_err err = {0, ""};
+    czk_err err = {0};
     if (czk_engine_create(&e, &cfg, &err) != CZK_OK) {
         fprintf(stderr, "bench_engine: %s\n", err.msg);
         return 1;

@@ -1,5 +1,5 @@
 /*
- * czk: the public C API of the proving engine (DESIGN.md §1, §4, §6).
+ * czk: the public C API of the proving engine (doc/DESIGN.md describes the engine).
  *
  * An engine owns every thread it uses: a synthesis pool (witness generation), N prove
  * workers per device (on the CPU backend the "device" is the CPU itself), and a finalizer
@@ -12,7 +12,7 @@
  * Every public function may be called from any thread at any time between
  * czk_engine_create and czk_engine_destroy (czk_engine_destroy itself excepted: no call may
  * run concurrently with it or follow it). Functions that fail return a negative czk status
- * (util/status.h) and, where they take one, fill `err` (NULL allowed). The library never
+ * (czk_status.h) and, where they take one, fill `err` (NULL allowed). The library never
  * prints: log lines go to the config's `log` callback. Memory the engine hands out (proofs,
  * status arrays, metrics text) is czk_malloc'ed; release it with the matching _clear
  * function or czk_free.
@@ -23,8 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/alloc.h"
-#include "util/status.h"
+#include "czk_status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +38,10 @@ extern "C" {
 #ifndef CZK_NONNULL
 #define CZK_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
 #endif
+
+/* Frees memory the engine handed out (czk_malloc'ed); NULL is a no-op. The same function as
+ * the library's util/alloc.h declares. */
+CZK_API void czk_free(void *p);
 
 /* Bytes of one partition proof: bellperson's A ‖ B ‖ C, zcash-compressed (48 + 96 + 48). */
 #define CZK_PROOF_BYTES 192
@@ -191,7 +194,25 @@ typedef struct czk_job_request {
      * partition takes a copy of the witness made with the circuit (no solving: for runs
      * that measure proving, not synthesis). */
     uint64_t synth_seed;
+    /* Kind-specific request data (a Filecoin kind's vanilla proofs, say), copied at submit;
+     * the generic and synthetic kinds take none and refuse a payload. */
+    const uint8_t *payload;
+    size_t payload_len;
 } czk_job_request;
+
+/* Per-step proving times of a job, summed over its partitions (each partition's attempt that
+ * produced its proof), in microseconds. */
+typedef struct czk_step_times {
+    uint64_t spmv_us;     /* A·w, B·w, C·w (and a filtered key's density pass) */
+    uint64_t h_us;        /* the quotient (NTTs) */
+    uint64_t msm_a_us;    /* Σ w_i·A_i */
+    uint64_t msm_b_g1_us; /* Σ w_i·B_i in G1 */
+    uint64_t msm_b_g2_us; /* Σ w_i·B_i in G2 */
+    uint64_t msm_l_us;    /* Σ_aux w_i·L_i */
+    uint64_t msm_h_us;    /* Σ h_i·H_i */
+    uint64_t prove_us;    /* whole proofs (the kernel regions), steps and assembly included */
+    uint64_t verify_us;   /* verifying every proof before it counts */
+} czk_step_times;
 
 typedef struct czk_job_result {
     czk_job_status status;
@@ -206,6 +227,7 @@ typedef struct czk_job_result {
     uint64_t synthesis_ms;  /* summed over partitions */
     uint64_t gpu_compute_ms; /* proving (kernel region), summed over partitions */
     uint64_t total_ms;       /* submit → finished */
+    czk_step_times steps;    /* COMPLETED: where the proving time went */
 } czk_job_result;
 
 /*
@@ -307,9 +329,10 @@ CZK_API void czk_engine_status_clear(czk_engine_status *st);
  * CZK_OK or CZK_ENOMEM (*text NULL). */
 CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_metrics(czk_engine *e, char **text) CZK_NONNULL(1, 2);
 
-/* Testing hook: the next `n` proving-scratch reservations fail once each, as an allocation
- * failure would (exercises the retry path). Thread-safe. */
-CZK_API void czk_engine_inject_failures(czk_engine *e, unsigned n) CZK_NONNULL(1);
+/* 1 when `id` is a valid request or circuit id: 1..CZK_ID_MAX bytes of printable ASCII
+ * without spaces (0x21..0x7e), else 0. The engine, the daemon and the CLI all check ids
+ * with this. */
+CZK_API int czk_id_valid(const char *id);
 
 /* The name of a job status ("COMPLETED") and of a priority ("CRITICAL"); static strings. */
 CZK_API const char *czk_job_status_name(czk_job_status s);

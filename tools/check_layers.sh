@@ -1,10 +1,10 @@
 #!/bin/sh
-# Checks DESIGN.md §2's layering: a file under src/<layer>/ may include only headers of its own
-# layer or of layers to its left. formats reads and writes the files of r1cs and groth16, so it
-# sits right after them.
+# Checks the layering of doc/DESIGN.md §2: a file under src/<layer>/ may include only headers of
+# its own layer or of layers to its left. formats reads and writes the files of r1cs and groth16,
+# so it sits right after them.
 set -eu
 cd "$(dirname "$0")/.."
-order="util field curve pairing poly msm r1cs groth16 formats gpu engine server cli"
+order="util field curve pairing poly msm r1cs groth16 formats gpu engine kinds server cli"
 rank() {
     i=0
     for l in $order; do

@@ -15,7 +15,9 @@
 #include "util/pool.h"
 #include "util/status.h"
 
-#define CZK_VERSION "0.2.0"
+#ifndef CZK_VERSION /* CMakeLists.txt sets it from project(czk VERSION ...) */
+#define CZK_VERSION "unknown"
+#endif
 
 enum { CZK_EXIT_OK = 0, CZK_EXIT_INVALID = 1, CZK_EXIT_ERROR = 2 };
 
@@ -36,7 +38,7 @@ int czk_cli_bench(int argc, char **argv);
 /* Options most subcommands share. */
 typedef struct czk_cli_common {
     unsigned threads;    /* 0: all online CPUs */
-    const char *backend; /* "auto" or "cpu" */
+    const char *backend; /* "auto", "cpu" or "cuda": the engine opens its devices */
     uint64_t seed;       /* used when have_seed */
     int have_seed;
 } czk_cli_common;
@@ -50,20 +52,12 @@ int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **a
 /* Creates the pool for c->threads (NULL on failure, after printing why). */
 czk_pool *czk_cli_pool(const czk_cli_common *c, const char *cmd);
 
-/* The backend that c->backend names; NULL (after printing why) if it is not available. */
-const czk_backend *czk_cli_backend(const czk_cli_common *c, const char *cmd);
-
 /* 1 when argv holds --help or -h. */
 int czk_cli_wants_help(int argc, char **argv);
 
-/* A czk_err message without its leading "file.c:123: " (for users). */
-const char *czk_cli_user_message(const char *msg);
-
-/* Prints "czk <cmd>: <message>" for an error and returns CZK_EXIT_ERROR. */
+/* Prints "czk <cmd>: <message> (CZK_E...)" (czk_err_describe) for an error and returns
+ * CZK_EXIT_ERROR. */
 int czk_cli_fail(const char *cmd, int rc, const czk_err *err);
-
-/* Draws the blinding scalars r and s: from the OS, or from a seed (tests only). */
-int czk_cli_blinding(czk_fr *r, czk_fr *s, const czk_cli_common *c, czk_err *err);
 
 /* Milliseconds from nanoseconds, for timing lines. */
 static inline double czk_cli_ms(uint64_t ns) {

@@ -18,12 +18,14 @@ static const struct {
     {"synth", czk_cli_synth, "a PoRep-shaped synthetic circuit, witness and keys"},
     {"demo", czk_cli_demo, "synthesize, set up, prove and verify; time every step"},
     {"self-check", czk_cli_self_check, "check the BLS12-381 arithmetic against known answers"},
+#ifdef CZK_HAVE_DAEMON /* built with CZK_DAEMON (CMakeLists.txt) */
     {"daemon", czk_cli_daemon, "serve cuzk.v1.ProvingEngine (gRPC) and HTTP /status, /metrics"},
     {"submit", czk_cli_submit, "submit a proof to a daemon (--wait: and await it)"},
     {"await", czk_cli_await, "await a daemon's job and print its result"},
     {"status", czk_cli_status, "a daemon's status (JSON) or metrics"},
     {"cancel", czk_cli_cancel, "cancel a daemon's job"},
     {"bench", czk_cli_bench, "COUNT proofs against a daemon, INFLIGHT at once; s/proof"},
+#endif
 };
 
 static void usage(FILE *f) {

@@ -1,17 +1,19 @@
 /*
  * czk prove: one Groth16 proof from a snarkjs .zkey and a .wtns (rapidsnark's shape), or from
- * bellperson .params with an R1CS and a .wtns. Every proof is verified before it is written:
- * czk never writes a proof that does not verify.
+ * bellperson .params with an R1CS and a .wtns. The proof is made by an in-process engine, the
+ * same path the daemon takes: the engine picks the device, blinds, checks the witness against
+ * the circuit and verifies the proof before it is handed back, so czk never writes a proof
+ * that does not verify.
  */
 #include "cli/cli.h"
 
+#include "czk.h"
+#include "engine/engine_internal.h"
 #include "formats/bellperson.h"
-#include "formats/circom.h"
 #include "formats/snarkjs_json.h"
-#include "formats/zkey.h"
-#include "groth16/prove.h"
-#include "groth16/verify.h"
+#include "kinds/kinds.h"
 #include "util/alloc.h"
+#include "util/file.h"
 #include "util/memclear.h"
 #include "util/timer.h"
 
@@ -25,11 +27,11 @@ static const char *USAGE =
     "Proves with a snarkjs Groth16 .zkey (BLS12-381) and writes snarkjs proof.json and\n"
     "public.json; or with bellperson .params, the circuit's R1CS (circom .r1cs or czk R1CS)\n"
     "and a .wtns, writing the 192-byte proof (A||B||C compressed) and public.json.\n"
-    "The proof is verified before it is written.\n"
+    "The witness is checked against the circuit and the proof verified before it is written.\n"
     "\n"
     "options:\n"
     "  --threads N            worker threads (default: all CPUs)\n"
-    "  --backend auto|cpu     where to compute (default auto)\n"
+    "  --backend auto|cpu|cuda  where to compute (default auto: a GPU when there is one)\n"
     "  --seed S               derive r and s from S instead of the OS (tests only: a\n"
     "                         seeded proof is not zero-knowledge against who knows S)\n"
     "  --check full|curve     proving-key point checks: on-curve + subgroup, or on-curve\n"
@@ -43,15 +45,23 @@ typedef struct {
     czk_key_check check;
 } prove_args;
 
-static void print_timings(const czk_groth16_timings *t, uint64_t load_ns, uint64_t verify_ns) {
+static void print_timings(const czk_job_result *res, uint64_t load_ms) {
+    const czk_step_times *t = &res->steps;
     fprintf(stderr,
-            "czk prove: load %.1f ms, spmv %.1f ms, h (NTTs) %.1f ms, msm A %.1f ms, "
+            "czk prove: load %llu ms, spmv %.1f ms, h (NTTs) %.1f ms, msm A %.1f ms, "
             "msm B_G1 %.1f ms, msm B_G2 %.1f ms, msm L %.1f ms, msm H %.1f ms, prove %.1f ms, "
             "verify %.1f ms\n",
-            czk_cli_ms(load_ns), czk_cli_ms(t->spmv_ns), czk_cli_ms(t->h_ns),
-            czk_cli_ms(t->msm_a_ns), czk_cli_ms(t->msm_b_g1_ns), czk_cli_ms(t->msm_b_g2_ns),
-            czk_cli_ms(t->msm_l_ns), czk_cli_ms(t->msm_h_ns), czk_cli_ms(t->total_ns),
-            czk_cli_ms(verify_ns));
+            (unsigned long long)load_ms, t->spmv_us / 1e3, t->h_us / 1e3, t->msm_a_us / 1e3,
+            t->msm_b_g1_us / 1e3, t->msm_b_g2_us / 1e3, t->msm_l_us / 1e3, t->msm_h_us / 1e3,
+            t->prove_us / 1e3, t->verify_us / 1e3);
+}
+
+/* Engine log lines worth a user's attention (a GPU that could not be used, say); a failed
+ * job's line is left out: its error is printed once, below. */
+static void log_line(void *arg, int level, const char *line) {
+    (void)arg;
+    if (level <= CZK_LOG_WARN && strncmp(line, "job ", 4) != 0)
+        fprintf(stderr, "czk prove: %s\n", line);
 }
 
 int czk_cli_prove(int argc, char **argv) {
@@ -124,96 +134,92 @@ int czk_cli_prove(int argc, char **argv) {
 
     int exit_code = CZK_EXIT_ERROR, rc;
     czk_err err = {0};
-    czk_groth16_pk pk = {0};
-    czk_groth16_pvk pvk = {0};
-    czk_r1cs cs = {0};
-    czk_fr *w = NULL, r, s;
-    size_t n_w = 0;
+    czk_engine *e = NULL;
+    uint8_t *img = NULL;
+    size_t img_len = 0;
+    czk_fr *pub = NULL;
+    czk_job_result res;
+    memset(&res, 0, sizeof res);
+
+    czk_engine_config cfg;
+    czk_engine_config_default(&cfg);
+    cfg.backend = c.backend;
+    cfg.prove_threads = c.threads;
+    cfg.synth_threads = 1;
+    cfg.workers_per_device = 1;
+    cfg.log = log_line;
+    cfg.log_level = CZK_LOG_WARN;
+    czk_generic_opts opts = {.key_check_set = 1, .key_check = a.check, .check_witness = 1};
+    if ((rc = czk_file_read_all(&img, &img_len, a.wtns, &err)) != CZK_OK ||
+        (rc = czk_engine_create(&e, &cfg, &err)) != CZK_OK ||
+        (rc = czk_kinds_register_generic(e, "prove", bellperson ? a.params : a.zkey, a.r1cs, &opts,
+                                         &err)) != CZK_OK) {
+        exit_code = czk_cli_fail("prove", rc, &err);
+        goto out;
+    }
+    if (c.have_seed)
+        czk__engine_seed_blinding(e, c.seed);
+    uint64_t load_ms = 0;
+    if ((rc = czk_engine_preload(e, "prove", NULL, &load_ms, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail("prove", rc, &err);
+        goto out;
+    }
+    const uint8_t *wtns[1] = {img};
+    size_t wtns_len[1] = {img_len};
+    czk_job_request req = {.request_id = "prove",
+                           .circuit_id = "prove",
+                           .n_partitions = 1,
+                           .wtns = wtns,
+                           .wtns_len = wtns_len};
+    char job_id[128];
+    if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
+        (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail("prove", rc, &err);
+        goto out;
+    }
+    if (res.status != CZK_JOB_COMPLETED) {
+        /* The engine names the partition's fault: a witness that does not fit or satisfy the
+         * circuit, or a proof that did not verify (a key that does not match the circuit). */
+        fprintf(stderr, "czk prove: %s: %s; nothing written\n", a.wtns, res.error);
+        goto out;
+    }
     czk_groth16_proof proof;
-    czk_groth16_timings t = {0};
-    const czk_backend *be = czk_cli_backend(&c, "prove");
-    czk_pool *pool = czk_cli_pool(&c, "prove");
-    if (be == NULL || pool == NULL)
+    size_t n_pub = res.public_len / CZK_FR_BYTES;
+    pub = n_pub > 0 ? czk_malloc(n_pub * sizeof(czk_fr)) : NULL;
+    if (n_pub > 0 && pub == NULL) {
+        exit_code = czk_cli_fail("prove", CZK_ENOMEM, NULL);
         goto out;
-
-    uint64_t t0 = czk_time_ns();
-    if (bellperson) {
-        rc = czk_bellperson_params_read(&pk, a.params, a.check, pool, &err);
-        if (rc == CZK_OK)
-            rc = czk_formats_r1cs_read(&cs, a.r1cs, pool, &err);
-    } else {
-        rc = czk_zkey_read_ex(&pk, &cs, a.zkey, a.check, pool, &err);
     }
-    if (rc == CZK_OK)
-        rc = czk_circom_wtns_read(&w, &n_w, a.wtns, &err);
-    if (rc != CZK_OK) {
+    for (size_t i = 0; i < n_pub; i++) {
+        if ((rc = czk_fr_from_bytes_le(&pub[i], res.public_inputs + i * CZK_FR_BYTES)) != CZK_OK) {
+            exit_code = czk_cli_fail("prove", rc, NULL);
+            goto out;
+        }
+    }
+    if ((rc = czk_bellperson_proof_decode(&proof, res.proof, &err)) != CZK_OK) {
         exit_code = czk_cli_fail("prove", rc, &err);
         goto out;
     }
-    if (n_w != cs.n_vars) {
-        fprintf(stderr, "czk prove: %s has %zu values but the circuit has %zu variables\n", a.wtns,
-                n_w, cs.n_vars);
-        goto out;
-    }
-    /* With C known, name the failing constraint instead of producing a proof that will not
-     * verify; a .zkey carries no C and this check passes trivially. */
-    size_t bad = 0;
-    rc = czk_r1cs_check(&cs, w, &bad, pool, &err);
-    if (rc != CZK_OK) {
-        if (rc == CZK_EVERIFY)
-            fprintf(stderr, "czk prove: %s does not satisfy the circuit: constraint %zu fails\n",
-                    a.wtns, bad);
-        else
-            czk_cli_fail("prove", rc, &err);
-        goto out;
-    }
-    uint64_t load_ns = czk_time_ns() - t0;
-
-    if ((rc = czk_cli_blinding(&r, &s, &c, &err)) != CZK_OK ||
-        (rc = czk_groth16_prove(&proof, &pk, &cs, w, &r, &s, be, pool, &t, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail("prove", rc, &err);
-        goto out;
-    }
-    uint64_t t1 = czk_time_ns();
-    if ((rc = czk_groth16_pvk_prepare(&pvk, &pk.vk, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail("prove", rc, &err);
-        goto out;
-    }
-    rc = czk_groth16_verify(&pvk, &proof, w + 1, cs.n_public, &err);
-    uint64_t verify_ns = czk_time_ns() - t1;
-    if (rc != CZK_OK) {
-        /* A satisfied witness always gives a valid proof, so this is a key that does not
-         * match the circuit or a bug; never write such a proof. */
-        fprintf(stderr,
-                "czk prove: the proof does not verify against the key's own verifying key "
-                "(%s); is the witness for this circuit? nothing written\n",
-                err.msg[0] ? err.msg : czk_strerror(rc));
-        goto out;
-    }
-    if (bellperson) {
+    if (bellperson)
         rc = czk_bellperson_proofs_write(a.proof, &proof, 1, &err);
-    } else {
+    else
         rc = czk_snarkjs_proof_write(a.proof, &proof, &err);
-    }
     if (rc == CZK_OK)
-        rc = czk_snarkjs_public_write(a.pub, w + 1, cs.n_public, &err);
+        rc = czk_snarkjs_public_write(a.pub, pub, n_pub, &err);
     if (rc != CZK_OK) {
         exit_code = czk_cli_fail("prove", rc, &err);
         goto out;
     }
     if (a.timings)
-        print_timings(&t, load_ns, verify_ns);
+        print_timings(&res, load_ms);
     exit_code = CZK_EXIT_OK;
 out:
-    czk_memclear_explicit(&r, sizeof(r));
-    czk_memclear_explicit(&s, sizeof(s));
-    if (w != NULL) {
-        czk_memclear_explicit(w, n_w * sizeof(*w));
-        czk_free(w);
+    czk_engine_destroy(e);
+    czk_job_result_clear(&res);
+    czk_free(pub);
+    if (img != NULL) {
+        czk_memclear_explicit(img, img_len);
+        czk_free(img);
     }
-    czk_groth16_pvk_clear(&pvk);
-    czk_groth16_pk_clear(&pk);
-    czk_r1cs_clear(&cs);
-    czk_pool_destroy(pool);
     return exit_code;
 }

@@ -1,10 +1,254 @@
-/* Internal engine hooks for tests (not part of include/czk.h). */
+/*
+ * The engine's private structures and the functions its files share (not part of
+ * include/czk.h). engine.c's DESIGN comment is the map: which file does what, the threads,
+ * the budgets and the lock order. Everything here is guarded by e->mu unless its comment
+ * says otherwise.
+ */
 #ifndef CZK_ENGINE_ENGINE_INTERNAL_H
 #define CZK_ENGINE_ENGINE_INTERNAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "czk.h"
+#include "engine/kind.h"
 #include "groth16/backend.h"
+#include "groth16/device.h"
 #include "groth16/keys.h"
+#include "groth16/verify.h"
+#include "groth16/witness_pack.h"
+#include "r1cs/r1cs.h"
+#include "util/pool.h"
+#include "util/status.h"
+
+#define CZK__MS(ns) ((uint64_t)((ns) / 1000000ULL))
+#define CZK__MAX_ATTEMPTS 2
+/* How often the finalizers prune expired results. */
+#define CZK__PRUNE_PERIOD_NS (50ULL * 1000 * 1000)
+
+enum czk__circuit_state { C_COLD = 0, C_LOADING = 1, C_HOT = 2 };
+
+typedef struct circuit {
+    struct circuit *next;
+    char id[CZK_ID_MAX + 1];
+    const czk_circuit_kind *kind;
+    void *kstate; /* the kind's; owned */
+    int state;    /* enum czk__circuit_state */
+    czk_groth16_pk pk;
+    czk_r1cs cs;
+    czk_groth16_pvk pvk;
+    uint64_t bytes;      /* reserved from the budget while LOADING or HOT */
+    uint64_t est_bytes;  /* before the first load: an estimate; after: the loaded size */
+    uint64_t part_bytes; /* a partition's working set on the CPU prover; 0 until known */
+    uint64_t w_bytes;    /* of which its witness (n_vars Fr) */
+    uint32_t refs;       /* unfinished jobs on this circuit */
+    uint64_t last_used_ns;
+    int evict_pending;
+    /* Per device: the key attached there (NULL: none), written under that device's lock by
+     * the worker that attaches it and by unload (e->mu, then the device's lock). */
+    czk_device_key **dev_key;
+    /* Bit i: something of the key is attached to device i; circuit_devs: whole proofs run
+     * there from the witness (attach mode WHOLE or STREAMED). Set under devs[i].mu, cleared by
+     * unload under e->mu and devs[i].mu; atomic because readers hold only one of the two. */
+    uint64_t resident_devs;
+    uint64_t circuit_devs;
+} circuit;
+
+enum czk__part_state {
+    P_QUEUED_SYNTH = 0,
+    P_SYNTH,
+    P_QUEUED_PROVE,
+    P_PROVING,
+    P_QUEUED_FIN,
+    P_FIN,
+    P_DONE,
+};
+
+typedef struct part {
+    struct job *job;
+    unsigned idx;
+    int state; /* enum czk__part_state */
+    unsigned attempts;
+    czk_fr *w;
+    uint64_t reserved;
+    czk_groth16_proof proof;
+    czk_groth16_timings tm; /* the latest attempt's step times */
+    int prove_rc;
+    char err[200];
+    uint64_t t_ready_ns; /* entered its current queue */
+    uint64_t queue_ns, synth_ns, lock_wait_ns, kernel_ns, finish_ns, verify_ns;
+    uint64_t kernel_at_ns; /* the kernel region's start, from the engine's creation */
+    czk_device *w_dev;     /* w came from this device's host_alloc (NULL: czk_malloc) */
+    int w_borrowed;        /* w is the kind's shared witness: read only, not ours to free */
+    /* w packed (groth16/witness_pack.h) in wp_dev's staging memory, for a device that moves
+     * packs instead of witnesses; wp_dev NULL: none. */
+    czk_witness_pack wp;
+    czk_witness_pack_mem wp_mem;
+    czk_device *wp_dev;
+    const char *dev_label; /* the device of the latest attempt, for the log */
+} part;
+
+typedef struct job {
+    struct job *next;
+    char id[CZK_ID_MAX + 1];
+    char kind[CZK_ID_MAX + 1];
+    char client[64];
+    circuit *c;
+    void *kjob; /* the circuit kind's job (job_create) */
+    int prio;
+    uint64_t seq;
+    size_t n_parts;
+    part *parts;
+    czk_job_status status; /* PENDING, RUNNING, then final */
+    char error[256];
+    size_t parts_done;
+    unsigned inflight; /* partitions a thread is working on outside e->mu */
+    unsigned waiters;
+    int holds_ref;
+    uint8_t *proof;
+    uint8_t *pub;
+    size_t pub_len;
+    size_t n_public;
+    uint64_t t_submit_ns, t_start_ns, t_done_ns;
+    uint64_t srs_load_ms;
+    uint64_t synth_ns, prove_ns, verify_ns;
+    czk_step_times steps; /* summed over the partitions' proved attempts, in µs */
+} job;
+
+typedef struct logline {
+    struct logline *next;
+    int level;
+    char text[512];
+} logline;
+
+/* One device the engine proves on: a GPU, or the CPU. Set at create and constant afterwards,
+ * except as noted. */
+typedef struct edevice {
+    czk_device *dev; /* guarded by e->mu (czk__engine_set_backends replaces it) */
+    czk_device_info info;
+    pthread_mutex_t mu; /* the device lock */
+    /* guarded by e->mu */
+    uint64_t mem_free; /* as of creation or the latest proof */
+    uint64_t pinned_held;
+    uint64_t vram_reserved;
+    const circuit *need_c; /* the circuit need_bytes was asked for (NULL: none) */
+    uint64_t need_bytes;
+} edevice;
+
+struct czk_engine {
+    czk_engine_config cfg;
+    char backend_name[32];
+    czk_pool *pool;
+    edevice *devs;
+    unsigned n_devs;
+    int gpu;                  /* the devices are GPUs (pinned staging set aside, keys attached) */
+    czk_device *fallback;     /* guarded by mu: a retry runs here, under *fb_lock */
+    pthread_mutex_t *fb_lock; /* &devs[0].mu on the CPU, else &cpu_mu */
+    czk_device **owned_devs;  /* every device opened (devices.c), closed at the end */
+    size_t n_owned;
+    pthread_mutex_t cpu_mu;
+    pthread_cond_t vram_cv; /* with mu: a device's VRAM reservation shrank */
+
+    pthread_mutex_t mu;
+    pthread_cond_t synth_cv, prove_cv, fin_cv, done_cv;
+
+    pthread_mutex_t log_mu; /* a leaf: guards the four fields below */
+    pthread_cond_t log_cv;
+    logline *log_head, *log_tail;
+    int log_quit;
+    pthread_t logger;
+    int logger_started;
+
+    /* guarded by mu */
+    circuit *circuits;
+    job *jobs, *jobs_tail;
+    uint64_t seq;
+    uint64_t budget, reserved;
+    int stopping, quit, joined, stopped;
+    uint64_t part_reserved; /* the part of `reserved` held by partitions */
+    unsigned n_unfinished;
+    uint64_t n_completed, n_failed, n_cancelled;
+    uint64_t n_parts_proved, n_parts_retried, n_parts_failed;
+    uint64_t sum_queue_ms, sum_synth_ms, sum_prove_ms, sum_verify_ms;
+    char **worker_job; /* per prove worker: its current job id ("" when idle) */
+    uint64_t t_create_ns;
+
+    atomic_uint inject; /* pending injected failures; fetch-sub pairs with the store */
+    int blind_seeded;   /* tests and `czk prove --seed`: r, s from blind_rng (under mu) */
+    uint64_t blind_seed;
+    uint64_t blind_count;
+
+    pthread_t *threads;
+    unsigned n_threads;
+    unsigned n_workers;
+};
+
+extern const char *const czk__prio_names[CZK_PRIORITY_COUNT];
+
+/* ---- log.c ---- */
+void czk__elog(czk_engine *e, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int czk__log_start(czk_engine *e, czk_err *err);
+void czk__log_stop(czk_engine *e);
+/* snprintf; messages that embed other messages are cut, by design. */
+void czk__set_msg(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- budget.c (under e->mu) ---- */
+int czk__budget_defaults(czk_engine_config *cfg, czk_err *err);
+int czk__reserve(czk_engine *e, uint64_t need);
+void czk__unreserve(czk_engine *e, uint64_t bytes);
+int czk__engine_lean(const czk_engine *e);
+uint64_t czk__part_need(const czk_engine *e, const circuit *c);
+uint64_t czk__scratch_headroom(const czk_engine *e);
+uint64_t czk__part_floor(const czk_engine *e, const circuit *c);
+/* Called without e->mu. */
+int czk__scratch_reserve(czk_engine *e, part *p, unsigned di, int on_fallback, uint64_t *got,
+                         czk_err *err);
+int czk__vram_reserve(czk_engine *e, edevice *d, const circuit *c, uint64_t *got, czk_err *err);
+void czk__vram_release(czk_engine *e, edevice *d, uint64_t bytes); /* under e->mu */
+
+/* ---- keys.c ---- */
+circuit *czk__find_circuit(czk_engine *e, const char *id);
+void czk__unload_circuit(czk_engine *e, circuit *c);
+int czk__ensure_loaded(czk_engine *e, circuit *c, uint64_t *load_ms, czk_err *err);
+void czk__circuit_free(circuit *c);
+/* With d's lock held, no engine lock: attaches c's key to device di if not yet. */
+void czk__key_attach(czk_engine *e, unsigned di, circuit *c);
+
+/* ---- jobs.c (under e->mu) ---- */
+int czk__job_final(const job *j);
+void czk__part_drop(czk_engine *e, part *p);
+void czk__job_release_circuit(czk_engine *e, job *j);
+void czk__job_finish(czk_engine *e, job *j, czk_job_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int czk__part_return(czk_engine *e, part *p);
+void czk__job_free(job *j);
+void czk__prune(czk_engine *e);
+part *czk__pick(czk_engine *e, int state, int skip_loading);
+/* A device's host_alloc/host_free with the device as a plain context (witness packs). */
+void *czk__dev_alloc(void *ctx, size_t bytes);
+void czk__dev_free(void *ctx, void *p, size_t bytes);
+struct timespec;
+/* *ts = now + ns on CLOCK_MONOTONIC (the engine's condition variables' clock). */
+void czk__timespec_after(struct timespec *ts, uint64_t ns);
+
+/* ---- devices.c ---- */
+int czk__devices_open(czk_engine *e, const char *backend, czk_err *err);
+void czk__devices_close(czk_engine *e);
+
+/* ---- the threads: synth.c, workers.c, finalize.c ---- */
+void *czk__synth_main(void *arg);
+typedef struct czk__worker_arg {
+    czk_engine *e;
+    unsigned index;
+    unsigned dev;
+} czk__worker_arg;
+void *czk__worker_main(void *arg);
+void *czk__fin_main(void *arg);
+
+/* ---- hooks for tests and the CLI (not part of include/czk.h) ---- */
 
 /*
  * Copies the verifying key of a loaded (HOT) circuit into *vk (caller clears it with
@@ -17,9 +261,22 @@ int czk__engine_circuit_vk(czk_engine *e, const char *circuit_id, czk_groth16_vk
  * of every partition) and the fallback backend (retries); NULL leaves one as it is. Only
  * for an engine whose device is the CPU (backend "cpu", or "auto" without a CUDA device),
  * before any job is submitted; both tables must outlive the engine and be thread-safe.
- * Returns CZK_OK, or CZK_EINVAL on an engine with CUDA devices.
+ * Returns CZK_OK, CZK_EINVAL on an engine with GPU devices, or CZK_ENOMEM.
  */
 int czk__engine_set_backends(czk_engine *e, const czk_backend *primary,
                              const czk_backend *fallback);
+
+/*
+ * Testing hook: the next `n` proving-scratch reservations fail once each, as an allocation
+ * failure would (exercises the retry path). Thread-safe.
+ */
+void czk__engine_inject_failures(czk_engine *e, unsigned n);
+
+/*
+ * Derives every later proof's blinding scalars r and s from `seed` instead of the OS (for
+ * tests and `czk prove --seed` only: such a proof is not zero-knowledge against whoever
+ * knows the seed). Call before submitting.
+ */
+void czk__engine_seed_blinding(czk_engine *e, uint64_t seed);
 
 #endif /* CZK_ENGINE_ENGINE_INTERNAL_H */

@@ -1,7 +1,7 @@
 /*
  * Engine tests: small PoRep-shaped circuits (2^8..2^10) with dev keys, every proof decoded and
- * verified against the circuit's verifying key, and the failure rows of CUZK.md exercised one
- * by one.
+ * verified against the circuit's verifying key, and every failure the engine must survive
+ * (doc/DESIGN.md: cancel, timeouts, budgets, device faults and retries) exercised one by one.
  */
 #include "czk.h"
 
@@ -14,13 +14,13 @@
 
 #include "curve/g1.h"
 #include "engine/engine_internal.h"
-#include "engine/witness.h"
 #include "formats/bellperson.h"
 #include "formats/circom.h"
 #include "formats/zkey.h"
 #include "groth16/backend.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
+#include "r1cs/solve.h"
 #include "r1cs/synth.h"
 #include "tests/test.h"
 #include "util/alloc.h"
@@ -101,7 +101,7 @@ static int submit_synth(czk_engine *e, const char *id, const char *circuit, czk_
     req.synth_seed = seed;
     char job_id[128];
     uint32_t pos;
-    czk_err err = {0, ""};
+    czk_err err = {0};
     int rc = czk_engine_submit(e, &req, job_id, &pos, attached, &err);
     if (rc != CZK_OK)
         fprintf(stderr, "submit %s: %s\n", id, err.msg);
@@ -156,21 +156,24 @@ static uint64_t synth_part_bytes(unsigned k) {
 
 /* ---- tests ------------------------------------------------------------------------------ */
 
+/* The synthetic kind's witnesses: solved per seed, satisfying, and distinct across seeds; a
+ * wrong witness image for a generic circuit is refused with a message. */
 CZK_TEST(engine_witness_solver) {
     czk_r1cs cs;
-    czk_fr *w0 = NULL, *w1 = NULL, *w2 = NULL;
+    czk_fr *w0 = NULL;
     CHECK(czk_synth_porep_shaped(&cs, &w0, 8, 42, NULL, NULL) == CZK_OK);
-    CHECK(czk__witness_solve(&w1, &cs, 1, NULL) == CZK_OK);
-    CHECK(czk__witness_solve(&w2, &cs, 2, NULL) == CZK_OK);
+    czk_fr *w1 = czk_malloc(cs.n_vars * sizeof(czk_fr));
+    czk_fr *w2 = czk_malloc(cs.n_vars * sizeof(czk_fr));
+    CHECK(w1 != NULL && w2 != NULL);
+    CHECK(czk_r1cs_solve(w1, &cs, 1, NULL) == CZK_OK);
+    CHECK(czk_r1cs_solve(w2, &cs, 2, NULL) == CZK_OK);
     CHECK(czk_r1cs_check(&cs, w1, NULL, NULL, NULL) == CZK_OK);
     CHECK(czk_r1cs_check(&cs, w2, NULL, NULL, NULL) == CZK_OK);
     CHECK(memcmp(w1, w2, cs.n_vars * sizeof(czk_fr)) != 0); /* seeds give other witnesses */
-    /* A wrong witness image is refused with a message. */
-    czk_fr *bad = NULL;
     uint8_t junk[16] = "wtns";
-    czk_err err = {0, ""};
-    CHECK(czk__wtns_parse(&bad, junk, sizeof junk, cs.n_vars, "junk", &err) != CZK_OK);
-    CHECK(bad == NULL && err.msg[0] != '\0');
+    czk_err err = {0};
+    CHECK(czk_circom_wtns_parse(w1, cs.n_vars, junk, sizeof junk, "junk", &err) != CZK_OK);
+    CHECK(err.msg[0] != '\0');
     czk_free(w0);
     czk_free(w1);
     czk_free(w2);
@@ -406,7 +409,7 @@ CZK_TEST(engine_job_larger_than_budget) {
     CHECKF(ms < 1000, "took %llu ms", (unsigned long long)ms);
     czk_job_result_clear(&res);
     int loaded = -1;
-    czk_err err = {0, ""};
+    czk_err err = {0};
     CHECK(czk_engine_preload(e, "porep10", &loaded, NULL, &err) == CZK_ENOMEM);
     czk_engine_destroy(e);
 }
@@ -423,12 +426,12 @@ CZK_TEST(engine_injected_failure_retried) {
     CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
     czk_groth16_vk vk;
     CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
-    czk_engine_inject_failures(e, 1);
+    czk__engine_inject_failures(e, 1);
     CHECK(submit_synth(e, "retry", "porep8", CZK_PRIORITY_NORMAL, 2, 5, NULL) == CZK_OK);
     int rc = await_verify(e, "retry", &vk, 2);
     czk_groth16_vk_clear(&vk);
     /* Two failures of one single-partition job: retried once, then FAILED naming it. */
-    czk_engine_inject_failures(e, 2);
+    czk__engine_inject_failures(e, 2);
     CHECK(submit_synth(e, "doomed", "porep8", CZK_PRIORITY_NORMAL, 1, 6, NULL) == CZK_OK);
     czk_job_result res;
     czk_engine_await(e, "doomed", 0, &res, NULL);
@@ -651,7 +654,7 @@ CZK_TEST(engine_registered_circuits) {
         req.wtns = imgs;
         req.wtns_len = lens;
         char id[128];
-        czk_err err = {0, ""};
+        czk_err err = {0};
         CHECKF(czk_engine_submit(e, &req, id, NULL, NULL, &err) == CZK_OK, "%s", err.msg);
         czk_job_result res;
         czk_engine_await(e, id, 0, &res, NULL);
@@ -759,36 +762,24 @@ static int fake_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis,
     return cpu->h(cpu->ctx, d, basis, a, b, c, pool, err);
 }
 
-static int fake_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts, const czk_fr *sc,
-                       size_t n, czk_pool *pool, czk_err *err) {
+static int fake_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_backend_key *key,
+                       czk_key_array which, const czk_g1_affine *pts, const czk_fr *sc, size_t n,
+                       czk_pool *pool, czk_err *err) {
     const czk_backend *cpu = czk_backend_cpu();
     if (*(const int *)ctx == FAKE_FAIL)
         return czk_err_set(err, CZK_ECUDA, "fake device fault in msm_g1");
-    int rc = cpu->msm_g1(cpu->ctx, out, pts, sc, n, pool, err);
+    int rc = cpu->msm_g1(cpu->ctx, out, key, which, pts, sc, n, pool, err);
     if (rc == CZK_OK)
         czk_g1_jacobian_add_affine_var(out, out, &CZK_G1_GENERATOR);
     return rc;
 }
 
-static int fake_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts, const czk_fr *sc,
-                       size_t n, czk_pool *pool, czk_err *err) {
+static int fake_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_backend_key *key,
+                       czk_key_array which, const czk_g2_affine *pts, const czk_fr *sc, size_t n,
+                       czk_pool *pool, czk_err *err) {
     (void)ctx;
     const czk_backend *cpu = czk_backend_cpu();
-    return cpu->msm_g2(cpu->ctx, out, pts, sc, n, pool, err);
-}
-
-static int fake_sum_g1(void *ctx, czk_g1_jacobian *out, const czk_g1_affine *pts,
-                       const uint64_t *bitmap, size_t n, czk_pool *pool, czk_err *err) {
-    (void)ctx;
-    const czk_backend *cpu = czk_backend_cpu();
-    return cpu->sum_g1(cpu->ctx, out, pts, bitmap, n, pool, err);
-}
-
-static int fake_sum_g2(void *ctx, czk_g2_jacobian *out, const czk_g2_affine *pts,
-                       const uint64_t *bitmap, size_t n, czk_pool *pool, czk_err *err) {
-    (void)ctx;
-    const czk_backend *cpu = czk_backend_cpu();
-    return cpu->sum_g2(cpu->ctx, out, pts, bitmap, n, pool, err);
+    return cpu->msm_g2(cpu->ctx, out, key, which, pts, sc, n, pool, err);
 }
 
 static czk_backend fake_backend(const char *name, int *mode) {
@@ -801,8 +792,6 @@ static czk_backend fake_backend(const char *name, int *mode) {
     b.h = fake_h;
     b.msm_g1 = fake_msm_g1;
     b.msm_g2 = fake_msm_g2;
-    b.sum_g1 = cpu->sum_g1 != NULL ? fake_sum_g1 : NULL;
-    b.sum_g2 = cpu->sum_g2 != NULL ? fake_sum_g2 : NULL;
     return b;
 }
 
@@ -831,10 +820,11 @@ static void fake_host_free(void *ctx, void *p, size_t bytes) {
     czk_free(p);
 }
 
-static int fake_prove_sums(void *ctx, const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_fr *w,
-                           const czk_witness_pack *wp, czk_backend_sums *out,
-                           czk_groth16_timings *tm, czk_pool *pool, czk_err *err) {
-    (void)ctx, (void)pk, (void)out, (void)tm, (void)pool;
+static int fake_prove_sums(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
+                           const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                           czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
+                           czk_err *err) {
+    (void)ctx, (void)key, (void)pk, (void)out, (void)tm, (void)pool;
     __atomic_fetch_add(&lean_calls, 1, __ATOMIC_RELAXED);
     if (wp != NULL) {
         /* The engine's pack must be the witness it proves. */
@@ -997,7 +987,7 @@ CZK_TEST(engine_gpu_and_fallback_fail) {
 CZK_TEST(engine_backend_selection) {
     czk_engine_config cfg = small_config();
     czk_engine *e = NULL;
-    czk_err err = {0, ""};
+    czk_err err = {0};
     cfg.backend = "gpu";
     CHECK_EQ_INT(czk_engine_create(&e, &cfg, &err), CZK_EINVAL);
     CHECK(e == NULL && strstr(err.msg, "unknown backend") != NULL);

@@ -1,0 +1,163 @@
+/*
+ * The finalizers: finalizer_threads threads that verify each partition proof
+ * (czk_groth16_verify, against the public inputs the kind gives or else the witness's) before
+ * it counts, encode it (the kind's encoding, or bellperson's 192 bytes), retry a failed
+ * partition once on the fallback device, finish jobs, and prune stored results after
+ * result_ttl_ms.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+#include "formats/bellperson.h"
+#include "util/alloc.h"
+#include "util/memclear.h"
+#include "util/timer.h"
+
+#define US(ns) ((ns) / 1000ULL)
+
+/* Adds a proved partition's step times to its job's (in µs). */
+static void add_steps(czk_step_times *s, const czk_groth16_timings *t, uint64_t verify_ns) {
+    s->spmv_us += US(t->spmv_ns);
+    s->h_us += US(t->h_ns);
+    s->msm_a_us += US(t->msm_a_ns);
+    s->msm_b_g1_us += US(t->msm_b_g1_ns);
+    s->msm_b_g2_us += US(t->msm_b_g2_ns);
+    s->msm_l_us += US(t->msm_l_ns);
+    s->msm_h_us += US(t->msm_h_ns);
+    s->prove_us += US(t->total_ns);
+    s->verify_us += US(verify_ns);
+}
+
+/*
+ * Verifies p's proof. The public inputs are the kind's when it gives them (the witness's
+ * must then agree), else the witness's own. Returns CZK_OK or the failure, with p->err set.
+ */
+static int verify_part(circuit *c, part *p) {
+    const size_t n_pub = c->pk.n_public;
+    const czk_fr *pub = p->w + 1;
+    czk_fr *given = NULL;
+    czk_err err = {0};
+    int rc = CZK_OK;
+    if (c->kind->public_inputs != NULL && n_pub > 0) {
+        given = czk_malloc(n_pub * sizeof(czk_fr));
+        if (given == NULL) {
+            czk__set_msg(p->err, sizeof p->err, "out of memory for %zu public inputs", n_pub);
+            return CZK_ENOMEM;
+        }
+        rc = c->kind->public_inputs(c->kstate, p->job->kjob, p->idx, given, n_pub, &err);
+        if (rc != CZK_OK) {
+            czk__set_msg(p->err, sizeof p->err, "public inputs: %s", err.msg);
+            goto out;
+        }
+        for (size_t i = 0; i < n_pub; i++) {
+            if (!czk_fr_equal(&given[i], &p->w[1 + i])) {
+                rc = CZK_EVERIFY;
+                czk__set_msg(p->err, sizeof p->err,
+                             "the witness's public input %zu differs from the request's", i);
+                goto out;
+            }
+        }
+        pub = given;
+    }
+    rc = czk_groth16_verify(&c->pvk, &p->proof, pub, n_pub, &err);
+    if (rc != CZK_OK)
+        czk__set_msg(p->err, sizeof p->err, "proof did not verify: %s", err.msg);
+out:
+    czk_free(given);
+    return rc;
+}
+
+void *czk__fin_main(void *arg) {
+    czk_engine *e = arg;
+    uint64_t last_prune = 0;
+    pthread_mutex_lock(&e->mu);
+    while (!e->quit) {
+        uint64_t now = czk_time_ns();
+        if (now - last_prune >= CZK__PRUNE_PERIOD_NS) {
+            czk__prune(e);
+            last_prune = now;
+        }
+        part *p = czk__pick(e, P_QUEUED_FIN, 0);
+        if (p == NULL) {
+            struct timespec ts;
+            czk__timespec_after(&ts, CZK__PRUNE_PERIOD_NS);
+            pthread_cond_timedwait(&e->fin_cv, &e->mu, &ts);
+            continue;
+        }
+        job *j = p->job;
+        circuit *c = j->c;
+        p->state = P_FIN;
+        j->inflight++;
+        uint64_t t0 = czk_time_ns();
+        p->queue_ns += t0 - p->t_ready_ns;
+        pthread_mutex_unlock(&e->mu);
+
+        int rc = p->prove_rc;
+        uint8_t enc[CZK_PROOF_BYTES];
+        uint64_t tv0 = czk_time_ns();
+        if (rc == CZK_OK)
+            rc = verify_part(c, p);
+        uint64_t tv1 = czk_time_ns();
+        if (rc == CZK_OK) {
+            if (c->kind->encode != NULL)
+                c->kind->encode(c->kstate, &p->proof, enc);
+            else
+                czk_bellperson_proof_encode(enc, &p->proof);
+        }
+        uint64_t t1 = czk_time_ns();
+
+        pthread_mutex_lock(&e->mu);
+        p->verify_ns = tv1 - tv0;
+        p->finish_ns = (t1 - t0) - p->verify_ns;
+        j->verify_ns += p->verify_ns;
+        const char *result = rc == CZK_OK                      ? "ok"
+                             : p->attempts < CZK__MAX_ATTEMPTS ? "retry"
+                                                               : "failed";
+        czk__elog(e, CZK_LOG_INFO,
+                  "partition job=%s part=%u/%zu prio=%s circuit=%s backend=%s attempt=%u "
+                  "queue_ms=%.3f synth_ms=%.3f lock_wait_ms=%.3f kernel_ms=%.3f finish_ms=%.3f "
+                  "verify_ms=%.3f kernel_at_ms=%.3f result=%s%s%s",
+                  j->id, p->idx, j->n_parts, czk__prio_names[j->prio], c->id, p->dev_label,
+                  p->attempts, p->queue_ns / 1e6, p->synth_ns / 1e6, p->lock_wait_ns / 1e6,
+                  p->kernel_ns / 1e6, p->finish_ns / 1e6, p->verify_ns / 1e6, p->kernel_at_ns / 1e6,
+                  result, rc == CZK_OK ? "" : " error=", rc == CZK_OK ? "" : p->err);
+        if (!czk__part_return(e, p))
+            continue;
+        if (rc != CZK_OK) {
+            if (p->attempts < CZK__MAX_ATTEMPTS) {
+                e->n_parts_retried++;
+                p->state = P_QUEUED_PROVE;
+                p->t_ready_ns = t1;
+                p->queue_ns = 0;
+                pthread_cond_signal(&e->prove_cv);
+            } else {
+                e->n_parts_failed++;
+                czk__job_finish(e, j, CZK_JOB_FAILED, "partition %u failed after %u attempts: %s",
+                                p->idx, p->attempts, p->err);
+            }
+            continue;
+        }
+        memcpy(j->proof + (size_t)p->idx * CZK_PROOF_BYTES, enc, CZK_PROOF_BYTES);
+        if (j->pub == NULL && c->pk.n_public > 0) {
+            j->pub = czk_calloc(j->n_parts * c->pk.n_public, CZK_FR_BYTES);
+            if (j->pub != NULL) {
+                j->n_public = c->pk.n_public;
+                j->pub_len = j->n_parts * j->n_public * CZK_FR_BYTES;
+            }
+        }
+        for (size_t i = 0; i < j->n_public; i++)
+            czk_fr_to_bytes_le(j->pub + (p->idx * j->n_public + i) * CZK_FR_BYTES, &p->w[1 + i]);
+        add_steps(&j->steps, &p->tm, p->verify_ns);
+        czk__part_drop(e, p);
+        e->n_parts_proved++;
+        e->sum_queue_ms += CZK__MS(p->queue_ns);
+        e->sum_synth_ms += CZK__MS(p->synth_ns);
+        e->sum_prove_ms += CZK__MS(p->kernel_ns);
+        e->sum_verify_ms += CZK__MS(p->verify_ns);
+        if (++j->parts_done == j->n_parts)
+            czk__job_finish(e, j, CZK_JOB_COMPLETED, NULL);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}

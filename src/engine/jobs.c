@@ -1,0 +1,446 @@
+/*
+ * Jobs and their queues: submit, await, cancel, finish, prune, and picking the next partition.
+ *
+ * A job lives in e->jobs (kept in submit order) from submit until it is pruned; its id is the
+ * client's request id (resubmitting attaches). Its circuit's kind makes the kind's own job
+ * from the request (czk_circuit_kind.job_create): the engine keeps only partitions. Cancel,
+ * failure and shutdown set the final status at once and wake waiters; partitions running in a
+ * thread at that moment finish there and are discarded (`inflight` counts them; a job is
+ * freed only when it is 0 and no thread waits on it).
+ *
+ * The queues are not separate structures: a partition's `state` says which queue it is in
+ * (synthesis, proving, finalizing), and picking scans the job list. Order: priority (higher
+ * first), then job age, then partition index. That is O(queued partitions) per pick, cheap
+ * next to a proof; a heap is the upgrade once thousands of jobs queue.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/engine_internal.h"
+#include "util/alloc.h"
+#include "util/memclear.h"
+#include "util/timer.h"
+
+const char *const czk__prio_names[CZK_PRIORITY_COUNT] = {"DEFAULT", "LOW", "NORMAL", "HIGH",
+                                                         "CRITICAL"};
+
+const char *czk_priority_name(czk_priority p) {
+    return (unsigned)p < CZK_PRIORITY_COUNT ? czk__prio_names[p] : "INVALID";
+}
+
+const char *czk_job_status_name(czk_job_status s) {
+    static const char *const n[] = {"UNKNOWN", "COMPLETED", "FAILED", "CANCELLED",
+                                    "TIMEOUT", "PENDING",   "RUNNING"};
+    return (unsigned)s < sizeof(n) / sizeof(n[0]) ? n[s] : "INVALID";
+}
+
+int czk_id_valid(const char *id) {
+    if (id == NULL || id[0] == '\0')
+        return 0;
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)id; *p != '\0'; p++, n++)
+        if (*p < 0x21 || *p > 0x7e || n >= CZK_ID_MAX)
+            return 0;
+    return 1;
+}
+
+int czk__job_final(const job *j) {
+    return j->status != CZK_JOB_PENDING && j->status != CZK_JOB_RUNNING;
+}
+
+static job *find_job(czk_engine *e, const char *id) {
+    for (job *j = e->jobs; j != NULL; j = j->next) {
+        if (strcmp(j->id, id) == 0)
+            return j;
+    }
+    return NULL;
+}
+
+void *czk__dev_alloc(void *ctx, size_t bytes) {
+    czk_device *d = ctx;
+    return d->ops->host_alloc(d, bytes);
+}
+
+void czk__dev_free(void *ctx, void *p, size_t bytes) {
+    czk_device *d = ctx;
+    d->ops->host_free(d, p, bytes);
+}
+
+/* Frees p's witness pack, cleared first (it is witness data). */
+static void pack_free(part *p) {
+    if (p->wp_dev != NULL)
+        czk_witness_pack_release(&p->wp_mem, czk__dev_free, p->wp_dev);
+    p->wp_dev = NULL;
+    memset(&p->wp, 0, sizeof(p->wp));
+}
+
+void czk__part_drop(czk_engine *e, part *p) {
+    pack_free(p);
+    if (p->w_borrowed) {
+        p->w = NULL;
+        p->w_borrowed = 0;
+    }
+    if (p->w != NULL) {
+        size_t bytes = p->job->c->cs.n_vars * sizeof(czk_fr);
+        czk_memclear_explicit(p->w, bytes);
+        if (p->w_dev != NULL)
+            p->w_dev->ops->host_free(p->w_dev, p->w, bytes);
+        else
+            czk_free(p->w);
+        p->w = NULL;
+        p->w_dev = NULL;
+    }
+    if (p->reserved) {
+        e->part_reserved -= p->reserved;
+        czk__unreserve(e, p->reserved);
+        p->reserved = 0;
+    }
+    p->state = P_DONE;
+}
+
+void czk__job_release_circuit(czk_engine *e, job *j) {
+    if (!j->holds_ref)
+        return;
+    circuit *c = j->c;
+    j->holds_ref = 0;
+    c->refs--;
+    c->last_used_ns = czk_time_ns();
+    if (c->refs == 0 && c->evict_pending && c->state == C_HOT)
+        czk__unload_circuit(e, c);
+}
+
+/* Sets a final status, drops every partition no thread is working on, wakes waiters. */
+void czk__job_finish(czk_engine *e, job *j, czk_job_status st, const char *fmt, ...) {
+    if (czk__job_final(j))
+        return;
+    j->status = st;
+    if (fmt != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(j->error, sizeof j->error, fmt, ap);
+        va_end(ap);
+    }
+    j->t_done_ns = czk_time_ns();
+    for (size_t i = 0; i < j->n_parts; i++) {
+        part *p = &j->parts[i];
+        if (p->state == P_QUEUED_SYNTH || p->state == P_QUEUED_PROVE || p->state == P_QUEUED_FIN ||
+            p->state == P_DONE)
+            czk__part_drop(e, p);
+    }
+    if (j->inflight == 0)
+        czk__job_release_circuit(e, j);
+    e->n_unfinished--;
+    if (st == CZK_JOB_COMPLETED)
+        e->n_completed++;
+    else if (st == CZK_JOB_FAILED)
+        e->n_failed++;
+    else
+        e->n_cancelled++;
+    uint64_t total = j->t_done_ns - j->t_submit_ns;
+    uint64_t work = j->synth_ns + j->prove_ns + j->verify_ns;
+    czk__elog(e, st == CZK_JOB_FAILED ? CZK_LOG_WARN : CZK_LOG_INFO,
+              "job id=%s status=%s circuit=%s prio=%s client=%s parts=%zu total_us=%" PRIu64
+              " synth_us=%" PRIu64 " prove_us=%" PRIu64 " verify_us=%" PRIu64
+              " overhead_us=%" PRIu64 "%s%s",
+              j->id, czk_job_status_name(st), j->c->id, czk__prio_names[j->prio], j->client,
+              j->n_parts, total / 1000, j->synth_ns / 1000, j->prove_ns / 1000, j->verify_ns / 1000,
+              total > work ? (total - work) / 1000 : 0, j->error[0] ? " error=" : "", j->error);
+    pthread_cond_broadcast(&e->done_cv);
+}
+
+/* A thread returns a partition it worked on outside the lock; if the job ended meanwhile
+ * the partition is discarded. Returns 1 when the job is still live. */
+int czk__part_return(czk_engine *e, part *p) {
+    job *j = p->job;
+    j->inflight--;
+    if (!czk__job_final(j))
+        return 1;
+    czk__part_drop(e, p);
+    if (j->inflight == 0)
+        czk__job_release_circuit(e, j);
+    pthread_cond_broadcast(&e->done_cv);
+    return 0;
+}
+
+void czk__job_free(job *j) {
+    if (j->kjob != NULL)
+        j->c->kind->job_destroy(j->c->kstate, j->kjob);
+    czk_free(j->parts);
+    czk_free(j->proof);
+    czk_free(j->pub);
+    czk_free(j);
+}
+
+void czk__prune(czk_engine *e) {
+    uint64_t now = czk_time_ns();
+    uint64_t ttl = e->cfg.result_ttl_ms * 1000000ULL;
+    job **pp = &e->jobs;
+    job *prev = NULL;
+    while (*pp != NULL) {
+        job *j = *pp;
+        if (czk__job_final(j) && j->inflight == 0 && j->waiters == 0 && now - j->t_done_ns >= ttl) {
+            *pp = j->next;
+            if (e->jobs_tail == j)
+                e->jobs_tail = prev;
+            czk__job_free(j);
+            continue;
+        }
+        prev = j;
+        pp = &j->next;
+    }
+}
+
+/* The best partition in `state`: highest priority, then oldest job, then lowest index.
+ * With `skip_loading`, partitions whose circuit is being loaded are passed over. */
+part *czk__pick(czk_engine *e, int state, int skip_loading) {
+    part *best = NULL;
+    for (job *j = e->jobs; j != NULL; j = j->next) {
+        if (czk__job_final(j) || (best != NULL && j->prio <= best->job->prio))
+            continue;
+        if (skip_loading && j->c->state == C_LOADING)
+            continue;
+        for (size_t i = 0; i < j->n_parts; i++) {
+            if (j->parts[i].state == state) {
+                best = &j->parts[i];
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/* Makes the job of `req` on c (under e->mu: the kind's job_create copies the request). */
+static job *job_alloc(const czk_job_request *req, circuit *c, int *rc, czk_err *err) {
+    job *j = czk_calloc(1, sizeof *j);
+    if (j == NULL) {
+        *rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", req->request_id);
+        return NULL;
+    }
+    j->c = c;
+    *rc = c->kind->job_create(c->kstate, req, &j->kjob, &j->n_parts, err);
+    if (*rc == CZK_OK && (j->n_parts == 0 || j->n_parts > 1u << 20))
+        *rc =
+            czk_err_set(err, CZK_EINVAL, "request %s: %zu partitions", req->request_id, j->n_parts);
+    if (*rc == CZK_OK) {
+        j->parts = czk_calloc(j->n_parts, sizeof(part));
+        if (j->parts == NULL)
+            *rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", req->request_id);
+    }
+    if (*rc != CZK_OK) {
+        czk__job_free(j);
+        return NULL;
+    }
+    snprintf(j->id, sizeof j->id, "%s", req->request_id);
+    snprintf(j->kind, sizeof j->kind, "%s", req->kind != NULL ? req->kind : c->id);
+    snprintf(j->client, sizeof j->client, "%s", req->client_id != NULL ? req->client_id : "-");
+    j->prio = req->priority == CZK_PRIORITY_DEFAULT ? CZK_PRIORITY_NORMAL : (int)req->priority;
+    for (size_t i = 0; i < j->n_parts; i++) {
+        j->parts[i].job = j;
+        j->parts[i].idx = (unsigned)i;
+        j->parts[i].state = P_QUEUED_SYNTH;
+    }
+    j->status = CZK_JOB_PENDING;
+    return j;
+}
+
+int czk_engine_submit(czk_engine *e, const czk_job_request *req, char job_id[128],
+                      uint32_t *queue_position, int *attached, czk_err *err) {
+    job_id[0] = '\0';
+    if (queue_position != NULL)
+        *queue_position = 0;
+    if (attached != NULL)
+        *attached = 0;
+    if (!czk_id_valid(req->request_id))
+        return czk_err_set(err, CZK_EINVAL,
+                           "request id missing, longer than %d bytes or not printable ASCII",
+                           CZK_ID_MAX);
+    if (req->circuit_id == NULL)
+        return czk_err_set(err, CZK_EINVAL, "request %s: no circuit id", req->request_id);
+    if ((unsigned)req->priority >= CZK_PRIORITY_COUNT)
+        return czk_err_set(err, CZK_EINVAL, "request %s: priority %d out of range", req->request_id,
+                           (int)req->priority);
+    if (req->n_partitions > 1u << 20)
+        return czk_err_set(err, CZK_EINVAL, "request %s: %zu partitions", req->request_id,
+                           req->n_partitions);
+
+    pthread_mutex_lock(&e->mu);
+    int rc = CZK_OK;
+    circuit *c = NULL;
+    job *j = find_job(e, req->request_id);
+    if (j != NULL) {
+        snprintf(job_id, 128, "%s", j->id);
+        if (attached != NULL)
+            *attached = 1;
+        goto position;
+    }
+    if (e->stopping) {
+        rc = czk_err_set(err, CZK_ECANCELED, "request %s: the engine is shutting down",
+                         req->request_id);
+        goto out;
+    }
+    c = czk__find_circuit(e, req->circuit_id);
+    if (c == NULL) {
+        rc = czk_err_set(err, CZK_EINVAL, "request %s: unknown circuit %s", req->request_id,
+                         req->circuit_id);
+        goto out;
+    }
+    if (e->n_unfinished >= e->cfg.max_queued_jobs) {
+        rc = czk_err_set(err, CZK_ENOMEM, "request %s: %u jobs queued, the limit", req->request_id,
+                         e->n_unfinished);
+        goto out;
+    }
+    j = job_alloc(req, c, &rc, err);
+    if (j == NULL)
+        goto out;
+    j->seq = ++e->seq;
+    j->t_submit_ns = czk_time_ns();
+    for (size_t i = 0; i < j->n_parts; i++)
+        j->parts[i].t_ready_ns = j->t_submit_ns;
+    j->holds_ref = 1;
+    c->refs++;
+    e->n_unfinished++;
+    if (e->jobs_tail != NULL)
+        e->jobs_tail->next = j;
+    else
+        e->jobs = j;
+    e->jobs_tail = j;
+    snprintf(job_id, 128, "%s", j->id);
+    uint64_t key = c->state == C_HOT ? c->bytes : c->est_bytes;
+    if (key + czk__part_floor(e, c) > e->budget) {
+        czk__job_finish(e, j, CZK_JOB_FAILED,
+                        "circuit %s needs %" PRIu64 " bytes (key %" PRIu64
+                        " + one partition %" PRIu64 "), more than the whole host budget of %" PRIu64
+                        " bytes",
+                        c->id, key + czk__part_floor(e, c), key, czk__part_floor(e, c), e->budget);
+        goto out;
+    }
+    j->proof = czk_calloc(j->n_parts, CZK_PROOF_BYTES);
+    if (j->proof == NULL) {
+        czk__job_finish(e, j, CZK_JOB_FAILED, "cannot allocate the job's proof buffer");
+        goto out;
+    }
+    pthread_cond_broadcast(&e->synth_cv);
+    czk__elog(e, CZK_LOG_DEBUG, "submit job=%s circuit=%s prio=%s parts=%zu client=%s", j->id,
+              c->id, czk__prio_names[j->prio], j->n_parts, j->client);
+position:
+    if (queue_position != NULL && !czk__job_final(j)) {
+        uint32_t ahead = 0;
+        for (job *o = e->jobs; o != NULL; o = o->next) {
+            if (o != j && !czk__job_final(o) &&
+                (o->prio > j->prio || (o->prio == j->prio && o->seq < j->seq)))
+                ahead++;
+        }
+        *queue_position = ahead;
+    }
+out:
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+static void fill_result(const job *j, czk_job_result *res) {
+    res->status = j->status;
+    snprintf(res->error, sizeof res->error, "%s", j->error);
+    uint64_t start = j->t_start_ns ? j->t_start_ns : j->t_done_ns;
+    res->queue_wait_ms = start > j->t_submit_ns ? CZK__MS(start - j->t_submit_ns) : 0;
+    res->srs_load_ms = j->srs_load_ms;
+    res->synthesis_ms = CZK__MS(j->synth_ns);
+    res->gpu_compute_ms = CZK__MS(j->prove_ns);
+    res->total_ms = CZK__MS(j->t_done_ns - j->t_submit_ns);
+    if (j->status != CZK_JOB_COMPLETED)
+        return;
+    res->steps = j->steps;
+    res->proof = czk_malloc(j->n_parts * CZK_PROOF_BYTES);
+    if (res->proof == NULL) {
+        res->status = CZK_JOB_FAILED;
+        snprintf(res->error, sizeof res->error, "out of memory copying the proof");
+        return;
+    }
+    memcpy(res->proof, j->proof, j->n_parts * CZK_PROOF_BYTES);
+    res->proof_len = j->n_parts * CZK_PROOF_BYTES;
+    if (j->pub_len > 0) {
+        res->public_inputs = czk_malloc(j->pub_len);
+        if (res->public_inputs != NULL) {
+            memcpy(res->public_inputs, j->pub, j->pub_len);
+            res->public_len = j->pub_len;
+        }
+    }
+}
+
+void czk__timespec_after(struct timespec *ts, uint64_t ns) {
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    uint64_t t = (uint64_t)ts->tv_nsec + ns % 1000000000ULL;
+    ts->tv_sec += (time_t)(ns / 1000000000ULL + t / 1000000000ULL);
+    ts->tv_nsec = (long)(t % 1000000000ULL);
+}
+
+int czk_engine_await(czk_engine *e, const char *job_id, uint64_t timeout_ms, czk_job_result *res,
+                     czk_err *err) {
+    memset(res, 0, sizeof *res);
+    res->status = CZK_JOB_UNKNOWN;
+    if (job_id == NULL) {
+        snprintf(res->error, sizeof res->error, "no job id");
+        return czk_err_set(err, CZK_EINVAL, "no job id");
+    }
+    pthread_mutex_lock(&e->mu);
+    czk__prune(e);
+    job *j = find_job(e, job_id);
+    if (j == NULL) {
+        snprintf(res->error, sizeof res->error, "unknown job %.200s", job_id);
+        pthread_mutex_unlock(&e->mu);
+        return CZK_OK;
+    }
+    struct timespec ts;
+    if (timeout_ms > 0)
+        czk__timespec_after(&ts, timeout_ms * 1000000ULL);
+    j->waiters++;
+    int timed_out = 0;
+    while (!czk__job_final(j)) {
+        if (timeout_ms == 0) {
+            pthread_cond_wait(&e->done_cv, &e->mu);
+        } else if (pthread_cond_timedwait(&e->done_cv, &e->mu, &ts) == ETIMEDOUT) {
+            timed_out = !czk__job_final(j);
+            break;
+        }
+    }
+    j->waiters--;
+    if (timed_out) {
+        res->status = CZK_JOB_TIMEOUT;
+        snprintf(res->error, sizeof res->error, "job %.200s still running after %" PRIu64 " ms",
+                 job_id, timeout_ms);
+    } else {
+        fill_result(j, res);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return CZK_OK;
+}
+
+void czk_job_result_clear(czk_job_result *res) {
+    if (res == NULL)
+        return;
+    czk_free(res->proof);
+    czk_free(res->public_inputs);
+    memset(res, 0, sizeof *res);
+}
+
+int czk_engine_cancel(czk_engine *e, const char *job_id, int *was_running, czk_err *err) {
+    if (was_running != NULL)
+        *was_running = 0;
+    if (job_id == NULL)
+        return czk_err_set(err, CZK_EINVAL, "no job id");
+    pthread_mutex_lock(&e->mu);
+    int rc = CZK_OK;
+    job *j = find_job(e, job_id);
+    if (j == NULL) {
+        rc = czk_err_set(err, CZK_EINVAL, "unknown job %s", job_id);
+    } else if (!czk__job_final(j)) {
+        if (was_running != NULL)
+            *was_running = j->status == CZK_JOB_RUNNING;
+        czk__job_finish(e, j, CZK_JOB_CANCELLED, "cancelled by request");
+    }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}

@@ -1,0 +1,323 @@
+/*
+ * Keys: the circuits an engine knows, their proving keys in host memory (tiers HOT, WARM,
+ * COLD in status) and on devices.
+ *
+ * A circuit is registered COLD by its kind (czk__engine_add_circuit). It is loaded when a job
+ * or a preload needs it: the estimate is reserved from the host budget, the kind loads key
+ * and constraint system with no engine lock held (state LOADING; others wait for it), and the
+ * reservation is corrected to what was loaded (plus what each device's attach will allocate on
+ * the host). A loaded key is attached to a device by the first worker that proves a partition
+ * of it there (czk__key_attach, under that device's lock), which keeps the device's handle.
+ * Unloading (eviction under memory pressure, or on request once no job holds the key) detaches
+ * the key from every device before its host arrays are freed.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+#include "util/alloc.h"
+#include "util/timer.h"
+
+circuit *czk__find_circuit(czk_engine *e, const char *id) {
+    for (circuit *c = e->circuits; c != NULL; c = c->next) {
+        if (strcmp(c->id, id) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+static uint64_t pk_bytes(const czk_groth16_pk *pk) {
+    return (uint64_t)(pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1 + 2 * pk->vk.n_ic) *
+               sizeof(czk_g1_affine) +
+           (uint64_t)pk->n_b_g2 * sizeof(czk_g2_affine);
+}
+
+static uint64_t part_bytes_for(uint64_t n, uint64_t n_vars) {
+    uint64_t mx = n > n_vars ? n : n_vars;
+    return (n_vars + 3 * n + 2 * mx) * sizeof(czk_fr);
+}
+
+/* The key's host arrays and the kind's extras; the budget has been settled by the caller. */
+static void drop_loaded(circuit *c) {
+    if (c->kind->unload != NULL)
+        c->kind->unload(c->kstate);
+    czk_groth16_pk_clear(&c->pk);
+    czk_r1cs_clear(&c->cs);
+    czk_groth16_pvk_clear(&c->pvk);
+}
+
+void czk__unload_circuit(czk_engine *e, circuit *c) {
+    /* The device copies go before the host arrays they mirror. The device lock serialises
+     * this with that device's proofs (lock order e->mu, then a device's mu); no proof of c
+     * runs now, since c has no references. */
+    for (unsigned i = 0; i < e->n_devs; i++) {
+        if (!(__atomic_load_n(&c->resident_devs, __ATOMIC_ACQUIRE) & (1ull << i)))
+            continue;
+        edevice *d = &e->devs[i];
+        pthread_mutex_lock(&d->mu);
+        if (d->dev->ops->detach != NULL)
+            d->dev->ops->detach(d->dev, c->dev_key[i]);
+        c->dev_key[i] = NULL;
+        __atomic_fetch_and(&c->resident_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
+        __atomic_fetch_and(&c->circuit_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
+        pthread_mutex_unlock(&d->mu);
+        czk__elog(e, CZK_LOG_INFO, "key released circuit=%s device=%s", c->id, d->info.label);
+    }
+    drop_loaded(c);
+    e->reserved -= c->bytes;
+    c->bytes = 0;
+    c->state = C_COLD;
+    c->evict_pending = 0;
+    pthread_cond_broadcast(&e->synth_cv);
+}
+
+/* Host bytes every device's attach of cs may allocate (a share per device). Takes each
+ * device's lock in turn: devices answer under it. Called with no engine lock. */
+static uint64_t attach_host_bytes(czk_engine *e, const czk_groth16_pk *pk, const czk_r1cs *cs) {
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < e->n_devs; i++) {
+        edevice *d = &e->devs[i];
+        if (d->dev->ops->attach == NULL)
+            continue;
+        czk_device_need dn;
+        pthread_mutex_lock(&d->mu);
+        if (d->dev->ops->need(d->dev, pk, cs, &dn, NULL) == CZK_OK)
+            sum += dn.attach_host_bytes;
+        pthread_mutex_unlock(&d->mu);
+    }
+    return sum;
+}
+
+/* Loads c outside the lock. Called with e->mu held and c->state == C_LOADING, the estimate
+ * reserved in c->bytes; returns with e->mu held. */
+static int load_unlocked(czk_engine *e, circuit *c, czk_err *err) {
+    czk_groth16_pk pk;
+    czk_r1cs cs;
+    czk_groth16_pvk pvk;
+    memset(&pk, 0, sizeof pk);
+    memset(&cs, 0, sizeof cs);
+    memset(&pvk, 0, sizeof pvk);
+    uint64_t extra = 0, attach = 0;
+    pthread_mutex_unlock(&e->mu);
+
+    int rc = c->kind->load(c->kstate, &pk, &cs, &extra, e->pool, err);
+    if (rc == CZK_OK)
+        rc = czk_groth16_pvk_prepare(&pvk, &pk.vk, err);
+    if (rc == CZK_OK)
+        attach = attach_host_bytes(e, &pk, &cs);
+
+    pthread_mutex_lock(&e->mu);
+    if (rc != CZK_OK) {
+        if (c->kind->unload != NULL)
+            c->kind->unload(c->kstate);
+        czk_groth16_pk_clear(&pk);
+        czk_r1cs_clear(&cs);
+        czk_groth16_pvk_clear(&pvk);
+        czk__unreserve(e, c->bytes);
+        c->bytes = 0;
+        c->state = C_COLD;
+        pthread_cond_broadcast(&e->synth_cv);
+        return rc;
+    }
+    c->pk = pk;
+    c->cs = cs;
+    c->pvk = pvk;
+    /* attach: what each device allocates on the host when it attaches the key (coded matrix
+     * coefficients, 1.7 GB at 2^27), kept while a key too large for the device streams. */
+    uint64_t actual = pk_bytes(&pk) + czk_r1cs_bytes(&cs) + extra + attach;
+    e->reserved = e->reserved - c->bytes + actual;
+    c->bytes = actual;
+    c->est_bytes = actual;
+    c->part_bytes = part_bytes_for(pk.domain_size, pk.n_vars);
+    c->w_bytes = (uint64_t)pk.n_vars * sizeof(czk_fr);
+    c->state = C_HOT;
+    c->last_used_ns = czk_time_ns();
+    pthread_cond_broadcast(&e->synth_cv);
+    return CZK_OK;
+}
+
+/* With e->mu held: makes c HOT, waiting for a load in progress. Returns CZK_OK, CZK_ENOMEM
+ * (the key cannot fit now even after evicting idle keys) or the loader's error. */
+int czk__ensure_loaded(czk_engine *e, circuit *c, uint64_t *load_ms, czk_err *err) {
+    while (c->state == C_LOADING)
+        pthread_cond_wait(&e->synth_cv, &e->mu);
+    if (c->state == C_HOT)
+        return CZK_OK;
+    uint64_t est = c->est_bytes;
+    if (est > e->budget || !czk__reserve(e, est))
+        return czk_err_set(err, CZK_ENOMEM,
+                           "circuit %s: key of about %" PRIu64 " bytes does not fit the host "
+                           "budget (%" PRIu64 " of %" PRIu64 " bytes reserved)",
+                           c->id, est, e->reserved, e->budget);
+    c->bytes = est;
+    c->state = C_LOADING;
+    uint64_t t0 = czk_time_ns();
+    int rc = load_unlocked(e, c, err);
+    if (load_ms != NULL)
+        *load_ms = CZK__MS(czk_time_ns() - t0);
+    if (rc == CZK_OK)
+        czk__elog(e, CZK_LOG_INFO, "load circuit=%s kind=%s bytes=%" PRIu64 " ms=%" PRIu64, c->id,
+                  c->kind->name, c->bytes, CZK__MS(czk_time_ns() - t0));
+    return rc;
+}
+
+/*
+ * Attaches c's key to device di for this and later partitions (what fits: the device
+ * decides). Called with the device's lock held and no engine lock (the order is e->mu before
+ * a device's); c cannot be unloaded meanwhile: the partition's job holds a reference. The
+ * device bytes are the device's own (its budget covers arena and keys); the engine keeps the
+ * handle so that unloading detaches the key before freeing the host arrays.
+ */
+void czk__key_attach(czk_engine *e, unsigned di, circuit *c) {
+    edevice *d = &e->devs[di];
+    if (d->dev->ops->attach == NULL ||
+        ((__atomic_load_n(&c->resident_devs, __ATOMIC_ACQUIRE) >> di) & 1))
+        return;
+    czk_err kerr = {0};
+    czk_device_key *key = NULL;
+    czk_device_attach mode = CZK_DEVICE_ATTACH_NONE;
+    uint64_t t0 = czk_time_ns();
+    int rc = d->dev->ops->attach(d->dev, &c->pk, &c->cs, &key, &mode, &kerr);
+    if (rc != CZK_OK) {
+        czk__elog(e, CZK_LOG_WARN, "key not resident circuit=%s device=%s: %s", c->id,
+                  d->info.label, kerr.msg);
+        return;
+    }
+    if (mode == CZK_DEVICE_ATTACH_NONE)
+        return; /* asked again next time: memory may have been freed by then */
+    c->dev_key[di] = key;
+    __atomic_fetch_or(&c->resident_devs, 1ull << di, __ATOMIC_ACQ_REL);
+    if (mode == CZK_DEVICE_ATTACH_WHOLE || mode == CZK_DEVICE_ATTACH_STREAMED)
+        __atomic_fetch_or(&c->circuit_devs, 1ull << di, __ATOMIC_ACQ_REL);
+    czk_device_info info;
+    d->dev->ops->info(d->dev, &info);
+    czk__elog(e, CZK_LOG_INFO,
+              "key %s circuit=%s device=%s device_bytes=%" PRIu64 " upload_ms=%.1f",
+              mode == CZK_DEVICE_ATTACH_STREAMED ? "streamed" : "resident", c->id, d->info.label,
+              info.mem_keys, (double)(czk_time_ns() - t0) / 1e6);
+}
+
+void czk__circuit_free(circuit *c) {
+    drop_loaded(c);
+    if (c->kind != NULL && c->kind->destroy != NULL)
+        c->kind->destroy(c->kstate);
+    czk_free(c->dev_key);
+    czk_free(c);
+}
+
+int czk__engine_add_circuit(czk_engine *e, const char *circuit_id, const czk_circuit_kind *kind,
+                            void *state, czk_err *err) {
+    if (!czk_id_valid(circuit_id)) {
+        kind->destroy(state);
+        return czk_err_set(err, CZK_EINVAL,
+                           "circuit id missing, longer than %d bytes or not printable ASCII",
+                           CZK_ID_MAX);
+    }
+    circuit *c = czk_calloc(1, sizeof *c);
+    czk_device_key **keys = czk_calloc(e->n_devs, sizeof *keys);
+    if (c == NULL || keys == NULL) {
+        czk_free(c);
+        czk_free(keys);
+        kind->destroy(state);
+        return czk_err_set(err, CZK_ENOMEM, "cannot allocate a circuit");
+    }
+    snprintf(c->id, sizeof c->id, "%s", circuit_id);
+    c->kind = kind;
+    c->kstate = state;
+    c->dev_key = keys;
+    czk_kind_sizes sz;
+    memset(&sz, 0, sizeof sz);
+    kind->estimate(state, &sz);
+    c->est_bytes = sz.key_bytes;
+    if (sz.n_vars > 0 && sz.domain > 0) {
+        c->part_bytes = part_bytes_for(sz.domain, sz.n_vars);
+        c->w_bytes = (uint64_t)sz.n_vars * sizeof(czk_fr);
+    }
+    pthread_mutex_lock(&e->mu);
+    int rc = CZK_OK;
+    if (czk__find_circuit(e, c->id) != NULL) {
+        rc = czk_err_set(err, CZK_EINVAL, "circuit %s is already registered", c->id);
+    } else {
+        c->next = e->circuits;
+        e->circuits = c;
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (rc != CZK_OK)
+        czk__circuit_free(c);
+    return rc;
+}
+
+int czk_engine_preload(czk_engine *e, const char *circuit_id, int *already_loaded,
+                       uint64_t *load_ms, czk_err *err) {
+    if (already_loaded != NULL)
+        *already_loaded = 0;
+    if (load_ms != NULL)
+        *load_ms = 0;
+    pthread_mutex_lock(&e->mu);
+    int rc = CZK_OK;
+    circuit *c = czk__find_circuit(e, circuit_id);
+    if (c == NULL) {
+        rc = czk_err_set(err, CZK_EINVAL, "unknown circuit %s", circuit_id);
+        goto out;
+    }
+    if (c->state == C_HOT) {
+        if (already_loaded != NULL)
+            *already_loaded = 1;
+        c->last_used_ns = czk_time_ns();
+        goto out;
+    }
+    rc = czk__ensure_loaded(e, c, load_ms, err);
+out:
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+int czk_engine_evict(czk_engine *e, const char *circuit_id, int *was_loaded, uint64_t *freed_bytes,
+                     czk_err *err) {
+    if (was_loaded != NULL)
+        *was_loaded = 0;
+    if (freed_bytes != NULL)
+        *freed_bytes = 0;
+    pthread_mutex_lock(&e->mu);
+    int rc = CZK_OK;
+    circuit *c = czk__find_circuit(e, circuit_id);
+    if (c == NULL) {
+        rc = czk_err_set(err, CZK_EINVAL, "unknown circuit %s", circuit_id);
+    } else if (c->state == C_HOT) {
+        if (was_loaded != NULL)
+            *was_loaded = 1;
+        if (freed_bytes != NULL)
+            *freed_bytes = c->bytes;
+        if (c->refs == 0)
+            czk__unload_circuit(e, c);
+        else
+            c->evict_pending = 1;
+        czk__elog(e, CZK_LOG_INFO, "evict circuit=%s reason=request deferred=%d", c->id,
+                  c->state == C_HOT);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+int czk__engine_circuit_vk(czk_engine *e, const char *circuit_id, czk_groth16_vk *vk) {
+    memset(vk, 0, sizeof *vk);
+    pthread_mutex_lock(&e->mu);
+    int rc = CZK_OK;
+    circuit *c = czk__find_circuit(e, circuit_id);
+    if (c == NULL || c->state != C_HOT) {
+        rc = CZK_EINVAL;
+        goto out;
+    }
+    *vk = c->pk.vk;
+    vk->ic = czk_malloc(c->pk.vk.n_ic * sizeof(czk_g1_affine));
+    if (vk->ic == NULL) {
+        memset(vk, 0, sizeof *vk);
+        rc = CZK_ENOMEM;
+        goto out;
+    }
+    memcpy(vk->ic, c->pk.vk.ic, c->pk.vk.n_ic * sizeof(czk_g1_affine));
+out:
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}

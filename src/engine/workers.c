@@ -1,0 +1,146 @@
+/*
+ * The prove workers: workers_per_device threads for each device. A worker picks the best
+ * synthesized partition; reserves the CPU prover's scratch when the proof may need it (lean
+ * mode, budget.c) and the partition's device memory when the device needs some; takes the
+ * device lock only around the kernel region (attaching the key on the first partition, then
+ * the proof); releases what it reserved; and hands the unverified proof to the finalizers.
+ * A partition's first attempt runs on the worker's device; its retry runs on the fallback,
+ * the CPU, under the CPU lock.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+#include "util/alloc.h"
+#include "util/memclear.h"
+#include "util/rng.h"
+#include "util/timer.h"
+
+/* The proof's blinding scalars: from the OS, or (tests, `czk prove --seed`) from the seed and
+ * a per-proof counter. */
+static int draw_blinding(czk_engine *e, czk_fr *r, czk_fr *s) {
+    pthread_mutex_lock(&e->mu);
+    int seeded = e->blind_seeded;
+    uint64_t k = e->blind_count++;
+    uint64_t seed = e->blind_seed;
+    pthread_mutex_unlock(&e->mu);
+    if (seeded) {
+        czk_rng rng;
+        czk_rng_seed(&rng, seed + k * 0x9E3779B97F4A7C15ULL);
+        czk_fr_random(r, &rng);
+        czk_fr_random(s, &rng);
+        czk_memclear_explicit(&rng, sizeof rng);
+        return CZK_OK;
+    }
+    int rc = czk_fr_random_os(r);
+    if (rc == CZK_OK)
+        rc = czk_fr_random_os(s);
+    return rc;
+}
+
+/* Takes one injected failure if any is pending (czk__engine_inject_failures). */
+static int take_injected(czk_engine *e) {
+    unsigned pending = atomic_load_explicit(&e->inject, memory_order_relaxed);
+    while (pending > 0) {
+        /* Pairs with the fetch-add in czk__engine_inject_failures. */
+        if (atomic_compare_exchange_weak_explicit(&e->inject, &pending, pending - 1,
+                                                  memory_order_acq_rel, memory_order_relaxed))
+            return 1;
+    }
+    return 0;
+}
+
+void *czk__worker_main(void *arg) {
+    czk__worker_arg *wa = arg;
+    czk_engine *e = wa->e;
+    const unsigned me = wa->index, di = wa->dev;
+    edevice *d = &e->devs[di];
+    czk_free(wa);
+    pthread_mutex_lock(&e->mu);
+    while (!e->quit) {
+        part *p = czk__pick(e, P_QUEUED_PROVE, 0);
+        if (p == NULL) {
+            pthread_cond_wait(&e->prove_cv, &e->mu);
+            continue;
+        }
+        job *j = p->job;
+        circuit *c = j->c;
+        /* The first attempt runs on this worker's device, the retry on the fallback. */
+        const int on_fallback = p->attempts > 0;
+        czk_device *dev = on_fallback ? e->fallback : d->dev;
+        pthread_mutex_t *lock = on_fallback ? e->fb_lock : &d->mu;
+        p->dev_label = on_fallback ? "cpu" : d->info.label;
+        p->state = P_PROVING;
+        p->attempts++;
+        j->inflight++;
+        snprintf(e->worker_job[me], CZK_ID_MAX + 1, "%s", j->id);
+        uint64_t t0 = czk_time_ns();
+        pthread_mutex_unlock(&e->mu);
+
+        czk_err err = {0};
+        int rc = CZK_OK;
+        uint64_t t1 = t0, t2 = t0, vram = 0, scratch = 0;
+        czk_device_info info;
+        int sampled = 0;
+        memset(&p->tm, 0, sizeof p->tm);
+        if (take_injected(e))
+            rc = czk_err_set(&err, CZK_ENOMEM, "injected allocation failure of prover scratch");
+        if (rc == CZK_OK)
+            rc = czk__scratch_reserve(e, p, di, on_fallback, &scratch, &err);
+        if (rc == CZK_OK && !on_fallback && e->gpu)
+            rc = czk__vram_reserve(e, d, c, &vram, &err);
+        if (rc == CZK_OK) {
+            czk_fr r, s;
+            rc = draw_blinding(e, &r, &s);
+            if (rc != CZK_OK) {
+                czk_err_set(&err, rc, "cannot draw blinding scalars");
+            } else {
+                pthread_mutex_lock(lock);
+                if (!on_fallback)
+                    czk__key_attach(e, di, c);
+                czk_device_key *key = on_fallback ? NULL : c->dev_key[di];
+                t1 = czk_time_ns();
+                rc = dev->ops->prove(dev, key, &c->pk, &c->cs, p->w,
+                                     p->wp_dev != NULL ? &p->wp : NULL, &r, &s, &p->proof, &p->tm,
+                                     e->pool, &err);
+                t2 = czk_time_ns();
+                if (!on_fallback && e->gpu) {
+                    dev->ops->info(dev, &info);
+                    sampled = 1;
+                }
+                pthread_mutex_unlock(lock);
+            }
+            czk_memclear_explicit(&r, sizeof r);
+            czk_memclear_explicit(&s, sizeof s);
+        }
+        uint64_t t3 = czk_time_ns();
+
+        pthread_mutex_lock(&e->mu);
+        if (scratch > 0) {
+            p->reserved -= scratch;
+            e->part_reserved -= scratch;
+            czk__unreserve(e, scratch);
+        }
+        czk__vram_release(e, d, vram);
+        if (sampled) {
+            d->mem_free = info.mem_free;
+            d->pinned_held = info.pinned_held;
+        }
+        e->worker_job[me][0] = '\0';
+        p->queue_ns += t0 - p->t_ready_ns;
+        p->lock_wait_ns = t1 - t0;
+        p->kernel_ns = t2 - t1;
+        p->kernel_at_ns = t1 - e->t_create_ns;
+        j->prove_ns += t2 - t1;
+        p->prove_rc = rc;
+        czk__set_msg(p->err, sizeof p->err, "%s", rc == CZK_OK ? "" : err.msg);
+        if (!czk__part_return(e, p))
+            continue;
+        p->state = P_QUEUED_FIN;
+        p->t_ready_ns = t3;
+        pthread_cond_signal(&e->fin_cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
