@@ -72,6 +72,31 @@ int czk_test_tmpdir(char out[256]) {
     return 0;
 }
 
+uint8_t *czk_test_read_file(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(len > 0 ? (size_t)len : 1);
+    if (b != NULL && fread(b, 1, (size_t)len, f) != (size_t)len) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+int czk_test_write_file(const char *path, const void *p, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        return -1;
+    size_t w = n > 0 ? fwrite(p, 1, n, f) : 0;
+    return fclose(f) == 0 && w == n ? 0 : -1;
+}
+
 void czk_test_rmdir(const char *dir) {
     DIR *d = opendir(dir);
     if (d == NULL)

@@ -47,6 +47,13 @@ int czk_test_tmpdir(char out[256]);
 /* Removes `dir` and the plain files in it (not subdirectories). */
 void czk_test_rmdir(const char *dir);
 
+/* A whole file's bytes (malloc'ed, at least one byte so an empty file is not NULL; *n its
+ * length), or NULL when it cannot be read. Tests read back what they wrote with it. */
+uint8_t *czk_test_read_file(const char *path, size_t *n);
+
+/* Writes n bytes to path (created or truncated). Returns 0, or -1 on any failure. */
+int czk_test_write_file(const char *path, const void *p, size_t n);
+
 /* Fails the test and returns from it when `cond` is false. */
 #define CHECK(cond)                                                                                \
     do {                                                                                           \

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "czk.h"
 #include "field/fr.h"
 #include "groth16/backend.h"
 #include "r1cs/r1cs.h"
@@ -49,11 +50,27 @@ typedef struct czk_cli_common {
  */
 int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **argv, int *i);
 
+/* Parses a whole number in lo..hi for option opt into *out; -1 (after printing why) if not. */
+int czk_cli_parse_long(const char *cmd, const char *opt, const char *v, long lo, long hi,
+                       long *out);
+
 /* Creates the pool for c->threads (NULL on failure, after printing why). */
 czk_pool *czk_cli_pool(const czk_cli_common *c, const char *cmd);
 
 /* 1 when argv holds --help or -h. */
 int czk_cli_wants_help(int argc, char **argv);
+
+/*
+ * What every subcommand with the shared options starts with: on --help prints usage to stdout
+ * and returns CZK_EXIT_OK; else takes the shared options out of argv (*argc shrinks, the
+ * rest keep their order), so the command's own loop sees only its own arguments. Returns -1
+ * to go on, or the exit code to return (CZK_EXIT_ERROR after printing why).
+ */
+int czk_cli_start(czk_cli_common *c, const char *cmd, const char *usage, int *argc, char **argv);
+
+/* The in-process engine's configuration for a one-off proof (`czk prove`, `czk demo`): c's
+ * backend and threads, one synthesis thread and one worker per device, since one job runs. */
+void czk_cli_engine_config(czk_engine_config *cfg, const czk_cli_common *c);
 
 /* Prints "czk <cmd>: <message> (CZK_E...)" (czk_err_describe) for an error and returns
  * CZK_EXIT_ERROR. */

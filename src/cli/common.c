@@ -41,6 +41,19 @@ int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **a
     return 1;
 }
 
+int czk_cli_parse_long(const char *cmd, const char *opt, const char *v, long lo, long hi,
+                       long *out) {
+    char *end = NULL;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno != 0 || end == v || *end != '\0' || n < lo || n > hi) {
+        fprintf(stderr, "czk %s: %s takes %ld..%ld, not '%s'\n", cmd, opt, lo, hi, v);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
 czk_pool *czk_cli_pool(const czk_cli_common *c, const char *cmd) {
     czk_pool *pool = NULL;
     int rc = czk_pool_create(&pool, c->threads);
@@ -63,4 +76,29 @@ int czk_cli_wants_help(int argc, char **argv) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return 1;
     return 0;
+}
+
+int czk_cli_start(czk_cli_common *c, const char *cmd, const char *usage, int *argc, char **argv) {
+    if (czk_cli_wants_help(*argc, argv)) {
+        fputs(usage, stdout);
+        return CZK_EXIT_OK;
+    }
+    int kept = 0;
+    for (int i = 0; i < *argc; i++) {
+        int k = czk_cli_common_option(c, cmd, *argc, argv, &i);
+        if (k < 0)
+            return CZK_EXIT_ERROR;
+        if (k == 0)
+            argv[kept++] = argv[i];
+    }
+    *argc = kept;
+    return -1;
+}
+
+void czk_cli_engine_config(czk_engine_config *cfg, const czk_cli_common *c) {
+    czk_engine_config_default(cfg);
+    cfg->backend = c->backend;
+    cfg->prove_threads = c->threads;
+    cfg->synth_threads = 1;
+    cfg->workers_per_device = 1;
 }

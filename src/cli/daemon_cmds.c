@@ -273,142 +273,153 @@ static int report(const char *cmd, const client_opts *o, const czk_rpc_result *r
     return CZK_EXIT_OK;
 }
 
-int czk_cli_submit(int argc, char **argv) {
-    const char *cmd = "submit";
+/*
+ * What every client command starts with: --help prints usage (exit 0), then its options
+ * (`allowed`, as parse_client takes them), then the one it cannot go without: 'c' --circuit,
+ * '1' the job id, 0 none. Returns -1 to go on, else the exit code to return.
+ */
+static int client_start(client_opts *o, const char *cmd, const char *usage, const char *allowed,
+                        char need, int argc, char **argv) {
     if (czk_cli_wants_help(argc, argv)) {
-        printf("usage: czk submit [--addr ADDR] --circuit ID [--request-id ID] [--wtns F]...\n"
-               "                  [--partitions P] [--seed S] [--priority P] [--wait "
-               "[--out F]]\n"
-               "Submits a proof to a czk daemon (default %s) and prints its job id;\n"
-               "--wait also awaits it (exit 0 only when COMPLETED).\n",
-               DEFAULT_ADDR);
+        fputs(usage, stdout);
         return CZK_EXIT_OK;
     }
-    client_opts o;
-    if (parse_client(&o, cmd, "crwpPsoW", argc, argv) != 0)
+    if (parse_client(o, cmd, allowed, argc, argv) != 0)
         return CZK_EXIT_ERROR;
-    if (o.circuit == NULL) {
+    if (need == 'c' && o->circuit == NULL) {
         fprintf(stderr, "czk %s: --circuit is required\n", cmd);
         return CZK_EXIT_ERROR;
     }
-    wtns_set w;
-    if (wtns_read(&w, &o, cmd) != 0)
+    if (need == '1' && o->positional == NULL) {
+        fprintf(stderr, "czk %s: which job? (czk %s JOB_ID)\n", cmd, cmd);
         return CZK_EXIT_ERROR;
+    }
+    return -1;
+}
+
+/* One command's calls over a connected client: returns a CZK_ status and, when CZK_OK, sets
+ * *code to the exit code. */
+typedef int (*client_call)(czk_grpc_client *c, const char *cmd, const client_opts *o,
+                           const wtns_set *w, int *code, czk_err *err);
+
+/* Connects to o->addr and runs call; a failure to connect or a failed call is printed once,
+ * here, and exits CZK_EXIT_ERROR. */
+static int with_client(const char *cmd, const client_opts *o, const wtns_set *w, client_call call) {
     czk_grpc_client *c = NULL;
     czk_err err = {0};
-    int code = CZK_EXIT_ERROR;
-    int rc = czk_grpc_client_create(&c, o.addr, &err);
-    if (rc == CZK_OK) {
-        czk_rpc_request req;
-        fill_request(&req, &o, &w);
-        char job_id[128];
-        uint32_t pos = 0;
-        int attached = 0;
-        rc = czk_grpc_client_submit(c, &req, job_id, &pos, &attached, &err);
-        if (rc == CZK_OK) {
-            printf("job %s queue_position=%u%s\n", job_id, pos, attached ? " attached" : "");
-            code = CZK_EXIT_OK;
-            if (o.wait) {
-                czk_rpc_result res;
-                rc = czk_grpc_client_await(c, job_id, 0, &res, &err);
-                code = rc == CZK_OK ? report(cmd, &o, &res) : CZK_EXIT_ERROR;
-                czk_rpc_result_clear(&res);
-            }
-        }
-    }
+    int code = CZK_EXIT_OK;
+    int rc = czk_grpc_client_create(&c, o->addr, &err);
+    if (rc == CZK_OK)
+        rc = call(c, cmd, o, w, &code, &err);
     if (rc != CZK_OK)
         code = czk_cli_fail(cmd, rc, &err);
     czk_grpc_client_destroy(c);
+    return code;
+}
+
+static int submit_call(czk_grpc_client *c, const char *cmd, const client_opts *o, const wtns_set *w,
+                       int *code, czk_err *err) {
+    czk_rpc_request req;
+    fill_request(&req, o, w);
+    char job_id[128];
+    uint32_t pos = 0;
+    int attached = 0;
+    int rc = czk_grpc_client_submit(c, &req, job_id, &pos, &attached, err);
+    if (rc != CZK_OK)
+        return rc;
+    printf("job %s queue_position=%u%s\n", job_id, pos, attached ? " attached" : "");
+    *code = CZK_EXIT_OK;
+    if (o->wait) {
+        czk_rpc_result res;
+        rc = czk_grpc_client_await(c, job_id, 0, &res, err);
+        if (rc == CZK_OK)
+            *code = report(cmd, o, &res);
+        czk_rpc_result_clear(&res);
+    }
+    return rc;
+}
+
+int czk_cli_submit(int argc, char **argv) {
+    client_opts o;
+    int done = client_start(
+        &o, "submit",
+        "usage: czk submit [--addr ADDR] --circuit ID [--request-id ID] [--wtns F]...\n"
+        "                  [--partitions P] [--seed S] [--priority P] [--wait [--out F]]\n"
+        "Submits a proof to a czk daemon (default " DEFAULT_ADDR ") and prints its job id;\n"
+        "--wait also awaits it (exit 0 only when COMPLETED).\n",
+        "crwpPsoW", 'c', argc, argv);
+    if (done >= 0)
+        return done;
+    wtns_set w;
+    if (wtns_read(&w, &o, "submit") != 0)
+        return CZK_EXIT_ERROR;
+    int code = with_client("submit", &o, &w, submit_call);
     wtns_clear(&w);
     return code;
 }
 
+static int await_call(czk_grpc_client *c, const char *cmd, const client_opts *o, const wtns_set *w,
+                      int *code, czk_err *err) {
+    (void)w;
+    czk_rpc_result res;
+    int rc = czk_grpc_client_await(c, o->positional, o->timeout_ms, &res, err);
+    if (rc == CZK_OK)
+        *code = report(cmd, o, &res);
+    czk_rpc_result_clear(&res);
+    return rc;
+}
+
 int czk_cli_await(int argc, char **argv) {
-    const char *cmd = "await";
-    if (czk_cli_wants_help(argc, argv)) {
-        printf("usage: czk await [--addr ADDR] JOB_ID [--timeout-ms T] [--out F]\n"
-               "Waits for a job (T = 0: forever) and prints its status and timings; exit 0\n"
-               "when COMPLETED, 1 for FAILED, CANCELLED, TIMEOUT or UNKNOWN.\n");
-        return CZK_EXIT_OK;
-    }
     client_opts o;
-    if (parse_client(&o, cmd, "to1", argc, argv) != 0)
-        return CZK_EXIT_ERROR;
-    if (o.positional == NULL) {
-        fprintf(stderr, "czk %s: which job? (czk await JOB_ID)\n", cmd);
-        return CZK_EXIT_ERROR;
-    }
-    czk_grpc_client *c = NULL;
-    czk_err err = {0};
-    int code = CZK_EXIT_ERROR;
-    int rc = czk_grpc_client_create(&c, o.addr, &err);
-    if (rc == CZK_OK) {
-        czk_rpc_result res;
-        rc = czk_grpc_client_await(c, o.positional, o.timeout_ms, &res, &err);
-        if (rc == CZK_OK)
-            code = report(cmd, &o, &res);
-        czk_rpc_result_clear(&res);
-    }
-    if (rc != CZK_OK)
-        code = czk_cli_fail(cmd, rc, &err);
-    czk_grpc_client_destroy(c);
-    return code;
+    int done =
+        client_start(&o, "await",
+                     "usage: czk await [--addr ADDR] JOB_ID [--timeout-ms T] [--out F]\n"
+                     "Waits for a job (T = 0: forever) and prints its status and timings; exit 0\n"
+                     "when COMPLETED, 1 for FAILED, CANCELLED, TIMEOUT or UNKNOWN.\n",
+                     "to1", '1', argc, argv);
+    return done >= 0 ? done : with_client("await", &o, NULL, await_call);
+}
+
+static int status_call(czk_grpc_client *c, const char *cmd, const client_opts *o, const wtns_set *w,
+                       int *code, czk_err *err) {
+    (void)cmd, (void)w, (void)code;
+    char *text = NULL;
+    int rc = o->metrics ? czk_grpc_client_metrics(c, &text, err)
+                        : czk_grpc_client_status_json(c, &text, err);
+    if (rc == CZK_OK)
+        fputs(text, stdout);
+    free(text);
+    return rc;
 }
 
 int czk_cli_status(int argc, char **argv) {
-    const char *cmd = "status";
-    if (czk_cli_wants_help(argc, argv)) {
-        printf("usage: czk status [--addr ADDR] [--metrics]\n"
-               "Prints a daemon's GetStatus as JSON, or its GetMetrics (Prometheus text).\n");
-        return CZK_EXIT_OK;
-    }
     client_opts o;
-    if (parse_client(&o, cmd, "M", argc, argv) != 0)
-        return CZK_EXIT_ERROR;
-    czk_grpc_client *c = NULL;
-    czk_err err = {0};
-    char *text = NULL;
-    int rc = czk_grpc_client_create(&c, o.addr, &err);
+    int done =
+        client_start(&o, "status",
+                     "usage: czk status [--addr ADDR] [--metrics]\n"
+                     "Prints a daemon's GetStatus as JSON, or its GetMetrics (Prometheus text).\n",
+                     "M", 0, argc, argv);
+    return done >= 0 ? done : with_client("status", &o, NULL, status_call);
+}
+
+static int cancel_call(czk_grpc_client *c, const char *cmd, const client_opts *o, const wtns_set *w,
+                       int *code, czk_err *err) {
+    (void)cmd, (void)w, (void)code;
+    int was_running = 0;
+    int rc = czk_grpc_client_cancel(c, o->positional, &was_running, err);
     if (rc == CZK_OK)
-        rc = o.metrics ? czk_grpc_client_metrics(c, &text, &err)
-                       : czk_grpc_client_status_json(c, &text, &err);
-    int code = CZK_EXIT_OK;
-    if (rc == CZK_OK)
-        fputs(text, stdout);
-    else
-        code = czk_cli_fail(cmd, rc, &err);
-    free(text);
-    czk_grpc_client_destroy(c);
-    return code;
+        printf("job %s cancelled%s\n", o->positional, was_running ? " (was running)" : "");
+    return rc;
 }
 
 int czk_cli_cancel(int argc, char **argv) {
-    const char *cmd = "cancel";
-    if (czk_cli_wants_help(argc, argv)) {
-        printf("usage: czk cancel [--addr ADDR] JOB_ID\n"
-               "Cancels a job: queued partitions are dropped, its waiters get CANCELLED.\n");
-        return CZK_EXIT_OK;
-    }
     client_opts o;
-    if (parse_client(&o, cmd, "1", argc, argv) != 0)
-        return CZK_EXIT_ERROR;
-    if (o.positional == NULL) {
-        fprintf(stderr, "czk %s: which job? (czk cancel JOB_ID)\n", cmd);
-        return CZK_EXIT_ERROR;
-    }
-    czk_grpc_client *c = NULL;
-    czk_err err = {0};
-    int was_running = 0;
-    int rc = czk_grpc_client_create(&c, o.addr, &err);
-    if (rc == CZK_OK)
-        rc = czk_grpc_client_cancel(c, o.positional, &was_running, &err);
-    int code = CZK_EXIT_OK;
-    if (rc == CZK_OK)
-        printf("job %s cancelled%s\n", o.positional, was_running ? " (was running)" : "");
-    else
-        code = czk_cli_fail(cmd, rc, &err);
-    czk_grpc_client_destroy(c);
-    return code;
+    int done =
+        client_start(&o, "cancel",
+                     "usage: czk cancel [--addr ADDR] JOB_ID\n"
+                     "Cancels a job: queued partitions are dropped, its waiters get CANCELLED.\n",
+                     "1", '1', argc, argv);
+    return done >= 0 ? done : with_client("cancel", &o, NULL, cancel_call);
 }
 
 /* ---- bench: cuzk-bench batch mode over Prove ----------------------------------------- */
@@ -484,21 +495,17 @@ static void *bench_worker(void *arg) {
 
 int czk_cli_bench(int argc, char **argv) {
     const char *cmd = "bench";
-    if (czk_cli_wants_help(argc, argv)) {
-        printf("usage: czk bench [--addr ADDR] -c COUNT -j INFLIGHT --circuit ID\n"
-               "                 [--partitions P] [--wtns F]... [--priority P] [--seed S]\n"
-               "COUNT proofs through Prove, at most INFLIGHT at once (cuzk-bench batch mode):\n"
-               "one line per proof, then throughput as wall time / completed proofs (s/proof).\n"
-               "A synthetic circuit's proof i uses seed S + i. Exit 0 when all completed.\n");
-        return CZK_EXIT_OK;
-    }
     client_opts o;
-    if (parse_client(&o, cmd, "cwpPsCJ", argc, argv) != 0)
-        return CZK_EXIT_ERROR;
-    if (o.circuit == NULL) {
-        fprintf(stderr, "czk %s: --circuit is required\n", cmd);
-        return CZK_EXIT_ERROR;
-    }
+    int done = client_start(
+        &o, cmd,
+        "usage: czk bench [--addr ADDR] -c COUNT -j INFLIGHT --circuit ID\n"
+        "                 [--partitions P] [--wtns F]... [--priority P] [--seed S]\n"
+        "COUNT proofs through Prove, at most INFLIGHT at once (cuzk-bench batch mode):\n"
+        "one line per proof, then throughput as wall time / completed proofs (s/proof).\n"
+        "A synthetic circuit's proof i uses seed S + i. Exit 0 when all completed.\n",
+        "cwpPsCJ", 'c', argc, argv);
+    if (done >= 0)
+        return done;
     wtns_set w;
     if (wtns_read(&w, &o, cmd) != 0)
         return CZK_EXIT_ERROR;

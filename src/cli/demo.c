@@ -21,25 +21,15 @@ static const char *USAGE =
     "time of each step.\n";
 
 int czk_cli_demo(int argc, char **argv) {
-    if (czk_cli_wants_help(argc, argv)) {
-        fputs(USAGE, stdout);
-        return CZK_EXIT_OK;
-    }
     czk_cli_common c = {0};
+    int done = czk_cli_start(&c, "demo", USAGE, &argc, argv);
+    if (done >= 0)
+        return done;
     long k = 16;
     for (int i = 0; i < argc; i++) {
-        int o = czk_cli_common_option(&c, "demo", argc, argv, &i);
-        if (o < 0)
-            return CZK_EXIT_ERROR;
-        if (o > 0)
-            continue;
         if (strcmp(argv[i], "--k") == 0 && i + 1 < argc) {
-            char *end;
-            k = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || k < 4 || k > 24) {
-                fprintf(stderr, "czk demo: --k takes 4..24\n");
+            if (czk_cli_parse_long("demo", "--k", argv[++i], 4, 24, &k) != 0)
                 return CZK_EXIT_ERROR;
-            }
         } else {
             fprintf(stderr, "czk demo: bad argument '%s'\n%s", argv[i], USAGE);
             return CZK_EXIT_ERROR;
@@ -53,11 +43,7 @@ int czk_cli_demo(int argc, char **argv) {
     memset(&res, 0, sizeof res);
     memset(&st, 0, sizeof st);
     czk_engine_config cfg;
-    czk_engine_config_default(&cfg);
-    cfg.backend = c.backend;
-    cfg.prove_threads = c.threads;
-    cfg.synth_threads = 1;
-    cfg.workers_per_device = 1;
+    czk_cli_engine_config(&cfg, &c);
     if ((rc = czk_engine_create(&e, &cfg, &err)) != CZK_OK ||
         (rc = czk_engine_register_synthetic(e, "demo", (unsigned)k, &err)) != CZK_OK ||
         (rc = czk_engine_get_status(e, &st)) != CZK_OK)

@@ -65,21 +65,15 @@ static void log_line(void *arg, int level, const char *line) {
 }
 
 int czk_cli_prove(int argc, char **argv) {
-    if (czk_cli_wants_help(argc, argv)) {
-        fputs(USAGE, stdout);
-        return CZK_EXIT_OK;
-    }
     czk_cli_common c = {0};
+    int done = czk_cli_start(&c, "prove", USAGE, &argc, argv);
+    if (done >= 0)
+        return done;
     prove_args a = {0};
     a.check = CZK_KEY_CHECK_CURVE;
     const char *pos[4];
     int npos = 0;
     for (int i = 0; i < argc; i++) {
-        int k = czk_cli_common_option(&c, "prove", argc, argv, &i);
-        if (k < 0)
-            return CZK_EXIT_ERROR;
-        if (k > 0)
-            continue;
         const char **slot = NULL;
         if (strcmp(argv[i], "--params") == 0)
             slot = &a.params;
@@ -142,11 +136,7 @@ int czk_cli_prove(int argc, char **argv) {
     memset(&res, 0, sizeof res);
 
     czk_engine_config cfg;
-    czk_engine_config_default(&cfg);
-    cfg.backend = c.backend;
-    cfg.prove_threads = c.threads;
-    cfg.synth_threads = 1;
-    cfg.workers_per_device = 1;
+    czk_cli_engine_config(&cfg, &c);
     cfg.log = log_line;
     cfg.log_level = CZK_LOG_WARN;
     czk_generic_opts opts = {.key_check_set = 1, .key_check = a.check, .check_witness = 1};

@@ -30,19 +30,13 @@ static const char *USAGE =
     "  --seed S       toxic waste from S instead of the OS (reproducible; tests only)\n";
 
 int czk_cli_setup(int argc, char **argv) {
-    if (czk_cli_wants_help(argc, argv)) {
-        fputs(USAGE, stdout);
-        return CZK_EXIT_OK;
-    }
     czk_cli_common c = {0};
+    int done = czk_cli_start(&c, "setup", USAGE, &argc, argv);
+    if (done >= 0)
+        return done;
     int zkey = 0, npos = 0;
     const char *pos[3];
     for (int i = 0; i < argc; i++) {
-        int k = czk_cli_common_option(&c, "setup", argc, argv, &i);
-        if (k < 0)
-            return CZK_EXIT_ERROR;
-        if (k > 0)
-            continue;
         if (strcmp(argv[i], "--zkey") == 0) {
             zkey = 1;
         } else if ((argv[i][0] == '-' && argv[i][1] != '\0') || npos == 3) {

@@ -43,27 +43,16 @@ static int join(char *out, size_t cap, const char *dir, const char *name) {
 }
 
 int czk_cli_synth(int argc, char **argv) {
-    if (czk_cli_wants_help(argc, argv)) {
-        fputs(USAGE, stdout);
-        return CZK_EXIT_OK;
-    }
-    czk_cli_common c = {0};
-    c.seed = 1;
+    czk_cli_common c = {.seed = 1};
+    int done = czk_cli_start(&c, "synth", USAGE, &argc, argv);
+    if (done >= 0)
+        return done;
     const char *dir = NULL, *keys = NULL;
     long k = -1;
     for (int i = 0; i < argc; i++) {
-        int o = czk_cli_common_option(&c, "synth", argc, argv, &i);
-        if (o < 0)
-            return CZK_EXIT_ERROR;
-        if (o > 0)
-            continue;
         if (strcmp(argv[i], "--porep-shaped") == 0 && i + 1 < argc) {
-            char *end;
-            k = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || k < 4 || k > 28) {
-                fprintf(stderr, "czk synth: --porep-shaped takes K in 4..28\n");
+            if (czk_cli_parse_long("synth", "--porep-shaped", argv[++i], 4, 28, &k) != 0)
                 return CZK_EXIT_ERROR;
-            }
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             dir = argv[++i];
         } else if (strcmp(argv[i], "--keys") == 0 && i + 1 < argc) {

@@ -39,11 +39,18 @@ static int hex_to_bytes(uint8_t *out, size_t n, const char *hex) {
     return 0;
 }
 
+/* k = 0x5a3c7e1f00d15ea5e0123456789abcdef0fedcba98765432100b5e55ed5eed for the known answers. */
+static const uint64_t KAT_SCALAR[4] = {0x32100b5e55ed5eedULL, 0xdef0fedcba987654ULL,
+                                       0xa5e0123456789abcULL, 0x005a3c7e1f00d15eULL};
+
 /* ---- G1 instantiation ------------------------------------------------------------------ */
 
-static const czk_fp G1_B_TEST = {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL,
-                                  0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL,
-                                  0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}};
+/* 4 in Montgomery form: G1's b, and both halves of G2's b = 4(1 + u). */
+#define FOUR_MONT                                                                                  \
+    0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL,    \
+        0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL
+
+static const czk_fp G1_B_TEST = {{FOUR_MONT}};
 
 #define FE czk_fp
 #define FE_SET_ZERO czk_fp_set_zero
@@ -67,36 +74,10 @@ static const czk_fp G1_B_TEST = {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL,
 #define UNCOMP_BYTES CZK_G1_UNCOMPRESSED_BYTES
 #define SNARK_BYTES CZK_G1_SNARKJS_BYTES
 #include "curve/curve_test_impl.inc"
-#undef FE
-#undef FE_SET_ZERO
-#undef FE_SET_ONE
-#undef FE_IS_ZERO
-#undef FE_ADD
-#undef FE_MUL
-#undef FE_SQR
-#undef FE_RANDOM
-#undef FE_IS_SQUARE
-#undef AFF
-#undef JAC
-#undef XYZZ
-#undef EC
-#undef ECS
-#undef TN
-#undef GEN
-#undef B_CONST
-#undef N_FP
-#undef COMP_BYTES
-#undef UNCOMP_BYTES
-#undef SNARK_BYTES
 
 /* ---- G2 instantiation ------------------------------------------------------------------ */
 
-static const czk_fp2 G2_B_TEST = {
-    {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL,
-      0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}},
-    {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL,
-      0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}},
-};
+static const czk_fp2 G2_B_TEST = {{{FOUR_MONT}}, {{FOUR_MONT}}};
 
 #define FE czk_fp2
 #define FE_SET_ZERO czk_fp2_set_zero
@@ -120,88 +101,23 @@ static const czk_fp2 G2_B_TEST = {
 #define UNCOMP_BYTES CZK_G2_UNCOMPRESSED_BYTES
 #define SNARK_BYTES CZK_G2_SNARKJS_BYTES
 #include "curve/curve_test_impl.inc"
-#undef FE
-#undef FE_SET_ZERO
-#undef FE_SET_ONE
-#undef FE_IS_ZERO
-#undef FE_ADD
-#undef FE_MUL
-#undef FE_SQR
-#undef FE_RANDOM
-#undef FE_IS_SQUARE
-#undef AFF
-#undef JAC
-#undef XYZZ
-#undef EC
-#undef ECS
-#undef TN
-#undef GEN
-#undef B_CONST
-#undef N_FP
-#undef COMP_BYTES
-#undef UNCOMP_BYTES
-#undef SNARK_BYTES
 
 /* ---- group-specific tests -------------------------------------------------------------- */
 
-/* k = 0x5a3c7e1f00d15ea5e0123456789abcdef0fedcba98765432100b5e55ed5eed for the known answers. */
-static const uint64_t KAT_SCALAR[4] = {0x32100b5e55ed5eedULL, 0xdef0fedcba987654ULL,
-                                       0xa5e0123456789abcULL, 0x005a3c7e1f00d15eULL};
 #define BLS_X_ABS 0xd201000000010000ULL
 
 CZK_TEST(g1_known_encodings) {
     /* From @noble/curves 2.4.0: G, [2]G and [KAT_SCALAR]G. */
-    static const char *g_c = "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c"
-                             "55e83ff97a1aeffb3af00adb22c6bb";
-    static const char *g_u = "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c"
+    g1_check_known_encodings(t,
+                             "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c"
+                             "55e83ff97a1aeffb3af00adb22c6bb",
+                             "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c"
                              "55e83ff97a1aeffb3af00adb22c6bb08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e0"
-                             "95d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1";
-    static const char *g2_c = "a572cbea904d67468808c8eb50a9450c9721db309128012543902d0ac358a62ae2"
-                              "8f75bb8f1c7c42c39a8c5529bf0f4e";
-    static const char *gk_c = "8a03352165d0bd57e8092ee945edb7b66d01a3252b94d3df96ca66c79ef1ab48a4"
-                              "a6b07e754a53d0a3caccf6ac1cb99c";
-    uint8_t want_c[48], want_u[96], got_c[48], got_u[96];
-    CHECK(hex_to_bytes(want_c, 48, g_c) == 0 && hex_to_bytes(want_u, 96, g_u) == 0);
-    czk_g1_affine_compress(got_c, &CZK_G1_GENERATOR);
-    czk_g1_affine_serialize(got_u, &CZK_G1_GENERATOR);
-    CHECK_MEM(got_c, want_c, 48);
-    CHECK_MEM(got_u, want_u, 96);
-    czk_g1_affine p;
-    CHECK_EQ_INT(czk_g1_affine_uncompress(&p, want_c), CZK_OK);
-    CHECK(czk_g1_affine_equal(&p, &CZK_G1_GENERATOR));
-    CHECK_EQ_INT(czk_g1_affine_deserialize(&p, want_u), CZK_OK);
-    CHECK(czk_g1_affine_equal(&p, &CZK_G1_GENERATOR));
-
-    czk_g1_affine inf;
-    memset(&inf, 0, sizeof(inf));
-    czk_g1_affine_compress(got_c, &inf);
-    czk_g1_affine_serialize(got_u, &inf);
-    memset(want_c, 0, 48);
-    memset(want_u, 0, 96);
-    want_c[0] = 0xc0;
-    want_u[0] = 0x40;
-    CHECK_MEM(got_c, want_c, 48);
-    CHECK_MEM(got_u, want_u, 96);
-
-    czk_g1_jacobian g, r;
-    czk_g1_jacobian_from_affine(&g, &CZK_G1_GENERATOR);
-    czk_g1_jacobian_dbl(&r, &g);
-    czk_g1_jacobian_to_affine(&p, &r);
-    CHECK(hex_to_bytes(want_c, 48, g2_c) == 0);
-    czk_g1_affine_compress(got_c, &p);
-    CHECK_MEM(got_c, want_c, 48);
-
-    czk_fr k;
-    CHECK_EQ_INT(czk_fr_from_limbs(&k, KAT_SCALAR), CZK_OK);
-    CHECK(hex_to_bytes(want_c, 48, gk_c) == 0);
-    czk_g1_jacobian_mul_var(&r, &g, &k);
-    czk_g1_jacobian_to_affine(&p, &r);
-    czk_g1_affine_compress(got_c, &p);
-    CHECK_MEM(got_c, want_c, 48);
-    czk_g1_jacobian_mul(&r, &g, &k);
-    czk_g1_jacobian_to_affine(&p, &r);
-    czk_g1_affine_compress(got_c, &p);
-    CHECK_MEM(got_c, want_c, 48);
+                             "95d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1",
+                             "a572cbea904d67468808c8eb50a9450c9721db309128012543902d0ac358a62ae2"
+                             "8f75bb8f1c7c42c39a8c5529bf0f4e",
+                             "8a03352165d0bd57e8092ee945edb7b66d01a3252b94d3df96ca66c79ef1ab48a4"
+                             "a6b07e754a53d0a3caccf6ac1cb99c");
 }
 
 CZK_TEST(g1_endomorphism) {
@@ -264,66 +180,22 @@ CZK_TEST(g1_endomorphism) {
 }
 
 CZK_TEST(g2_known_encodings) {
-    static const char *g_c =
+    g2_check_known_encodings(
+        t,
         "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac"
         "7d055d042b7e024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326"
-        "a805bbefd48056c8c121bdb8";
-    static const char *g_u =
+        "a805bbefd48056c8c121bdb8",
         "13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac"
         "7d055d042b7e024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326"
         "a805bbefd48056c8c121bdb80606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e"
         "99ab3f370d275cec1da1aaa9075ff05f79be0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a7"
-        "6d429a695160d12c923ac9cc3baca289e193548608b82801";
-    static const char *g2_c =
+        "6d429a695160d12c923ac9cc3baca289e193548608b82801",
         "aa4edef9c1ed7f729f520e47730a124fd70662a904ba1074728114d1031e1572c6c886f6b57ec72a6178"
         "288c47c335771638533957d540a9d2370f17cc7ed5863bc0b995b8825e0ee1ea1e1e4d00dbae81f14b0b"
-        "f3611b78c952aacab827a053";
-    static const char *gk_c =
+        "f3611b78c952aacab827a053",
         "82446ee354d807ae896b38dc014787b8f897b6f5f494d79e7745a11adf7f277d05346a6040c8ccdaa09f"
         "ca932764044b0046daffcebb003c71e921d13916f50ecfeaf374d01b3a3fb0e21747ff73c147868fba52"
-        "61ac4b6109d816d135e2bc8d";
-    uint8_t want_c[96], want_u[192], got_c[96], got_u[192];
-    CHECK(hex_to_bytes(want_c, 96, g_c) == 0 && hex_to_bytes(want_u, 192, g_u) == 0);
-    czk_g2_affine_compress(got_c, &CZK_G2_GENERATOR);
-    czk_g2_affine_serialize(got_u, &CZK_G2_GENERATOR);
-    CHECK_MEM(got_c, want_c, 96);
-    CHECK_MEM(got_u, want_u, 192);
-    czk_g2_affine p;
-    CHECK_EQ_INT(czk_g2_affine_uncompress(&p, want_c), CZK_OK);
-    CHECK(czk_g2_affine_equal(&p, &CZK_G2_GENERATOR));
-    CHECK_EQ_INT(czk_g2_affine_deserialize(&p, want_u), CZK_OK);
-    CHECK(czk_g2_affine_equal(&p, &CZK_G2_GENERATOR));
-
-    czk_g2_affine inf;
-    memset(&inf, 0, sizeof(inf));
-    czk_g2_affine_compress(got_c, &inf);
-    czk_g2_affine_serialize(got_u, &inf);
-    memset(want_c, 0, 96);
-    memset(want_u, 0, 192);
-    want_c[0] = 0xc0;
-    want_u[0] = 0x40;
-    CHECK_MEM(got_c, want_c, 96);
-    CHECK_MEM(got_u, want_u, 192);
-
-    czk_g2_jacobian g, r;
-    czk_g2_jacobian_from_affine(&g, &CZK_G2_GENERATOR);
-    czk_g2_jacobian_dbl(&r, &g);
-    czk_g2_jacobian_to_affine(&p, &r);
-    CHECK(hex_to_bytes(want_c, 96, g2_c) == 0);
-    czk_g2_affine_compress(got_c, &p);
-    CHECK_MEM(got_c, want_c, 96);
-
-    czk_fr k;
-    CHECK_EQ_INT(czk_fr_from_limbs(&k, KAT_SCALAR), CZK_OK);
-    CHECK(hex_to_bytes(want_c, 96, gk_c) == 0);
-    czk_g2_jacobian_mul_var(&r, &g, &k);
-    czk_g2_jacobian_to_affine(&p, &r);
-    czk_g2_affine_compress(got_c, &p);
-    CHECK_MEM(got_c, want_c, 96);
-    czk_g2_jacobian_mul(&r, &g, &k);
-    czk_g2_jacobian_to_affine(&p, &r);
-    czk_g2_affine_compress(got_c, &p);
-    CHECK_MEM(got_c, want_c, 96);
+        "61ac4b6109d816d135e2bc8d");
 }
 
 CZK_TEST(g2_endomorphism) {

@@ -67,31 +67,6 @@ static void tmp_remove(const char *dir) {
     rmdir(dir);
 }
 
-static int put_file(const char *path, const uint8_t *b, size_t n) {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return -1;
-    size_t w = n > 0 ? fwrite(b, 1, n, f) : 0;
-    return fclose(f) == 0 && w == n ? 0 : -1;
-}
-
-static uint8_t *get_file(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(len > 0 ? (size_t)len : 1);
-    if (b != NULL && fread(b, 1, (size_t)len, f) != (size_t)len) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *n = (size_t)len;
-    return b;
-}
-
 static off_t file_size(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 ? st.st_size : -1;
@@ -316,7 +291,7 @@ static void damage_point(uint8_t *p, int g2, int cls, czk_rng *rng) {
 /* Reads `bytes` as a .params file; returns the code, the message in *err, pk cleared. */
 static int read_params_bytes(const char *path, const uint8_t *b, size_t n, czk_key_check check,
                              czk_pool *pool, czk_err *err) {
-    if (put_file(path, b, n) != 0)
+    if (czk_test_write_file(path, b, n) != 0)
         return 1;
     czk_groth16_pk pk;
     int rc = czk_bellperson_params_read(&pk, path, check, pool, err);
@@ -381,7 +356,7 @@ CZK_TEST(bp_known_encodings) {
     tmp_file(path, dir, "gen.vk");
     CHECK_EQ_INT(czk_bellperson_vk_write(path, &vk, NULL), CZK_OK);
     size_t n = 0;
-    uint8_t *b = get_file(path, &n);
+    uint8_t *b = czk_test_read_file(path, &n);
     CHECK(b != NULL);
     CHECK_EQ_INT(n, 868 + 96);
     static const size_t g1_at[] = {0, 96, 576}, g2_at[] = {192, 384, 672};
@@ -426,7 +401,7 @@ CZK_TEST(bp_vk_roundtrip) {
         CHECK_EQ_INT(czk_alloc_in_use(), before);
         CHECK_EQ_INT(file_size(path), 868 + 96 * n_ics[k]);
         size_t n = 0, ni = 0;
-        uint8_t *b = get_file(path, &n);
+        uint8_t *b = czk_test_read_file(path, &n);
         static const size_t zero[5];
         static const void *const none[5];
         uint8_t *img = image(&vk, zero, none, 0, &ni);
@@ -463,7 +438,7 @@ CZK_TEST(bp_params_roundtrip) {
                      96 * (off_t)(s->n_h + s->n_l + s->n_a + s->n_b) + 192 * (off_t)s->n_b;
         CHECK_EQ_INT(file_size(path), want);
         size_t n = 0, ni = 0;
-        uint8_t *b = get_file(path, &n);
+        uint8_t *b = czk_test_read_file(path, &n);
         uint8_t *img = pk_image(&pk, &ni);
         CHECK(b != NULL && img != NULL && n == ni);
         CHECK_MEM(b, img, n);
@@ -642,7 +617,7 @@ CZK_TEST(bp_proofs_file) {
     for (int i = 0; i < 10; i++)
         CHECK(proof_equal(&back[i], &ps[i]));
     czk_free(back);
-    uint8_t *b = get_file(path, &len);
+    uint8_t *b = czk_test_read_file(path, &len);
     CHECK(b != NULL && len == 1920);
     for (int i = 0; i < 10; i++) {
         uint8_t enc[192];
@@ -653,7 +628,7 @@ CZK_TEST(bp_proofs_file) {
     /* Wrong sizes: 0, 191, 193, 1919. */
     static const size_t sizes[] = {0, 191, 193, 1919};
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-        CHECK(put_file(path, b, sizes[k]) == 0);
+        CHECK(czk_test_write_file(path, b, sizes[k]) == 0);
         czk_err err = {0};
         static czk_groth16_proof sentinel;
         back = &sentinel; /* must be reset to NULL */
@@ -664,7 +639,7 @@ CZK_TEST(bp_proofs_file) {
     }
     /* A bad C in proof 6 is reported with its index. */
     b[192 * 6 + 144] &= 0x7f;
-    CHECK(put_file(path, b, 1920) == 0);
+    CHECK(czk_test_write_file(path, b, 1920) == 0);
     czk_err err = {0};
     CHECK_EQ_INT(czk_bellperson_proofs_read(&back, &n, path, &err), CZK_EFLAGS);
     CHECKF(strstr(err.msg, "p.proof: proof 6 of 10: C at offset 1296") != NULL, "%s", err.msg);
@@ -899,14 +874,14 @@ CZK_TEST(bp_vk_corrupt) {
     CHECK(make_vk(&vk, 4, &t->rng) == 0);
     CHECK_EQ_INT(czk_bellperson_vk_write(path, &vk, NULL), CZK_OK);
     size_t n = 0;
-    uint8_t *b = get_file(path, &n);
+    uint8_t *b = czk_test_read_file(path, &n);
     CHECK(b != NULL && n == 868 + 4 * 96);
     czk_groth16_vk_clear(&vk);
     uint8_t *c = malloc(n + 96);
     CHECK(c != NULL);
     czk_err err = {0};
 #define READ_VK(bytes, len)                                                                        \
-    (put_file(path, (bytes), (len)) != 0 ? 1 : czk_bellperson_vk_read(&back, path, &err))
+    (czk_test_write_file(path, (bytes), (len)) != 0 ? 1 : czk_bellperson_vk_read(&back, path, &err))
 
     /* Truncation at every 7th byte and in the last 100. */
     for (size_t len = 0; len < n; len += len + 100 < n ? 7 : 1) {

@@ -49,35 +49,10 @@ static void data_path(char *out, size_t n, const char *name) {
     snprintf(out, n, "%.*stests/data/snarkjs/%s", root, me, name);
 }
 
-static uint8_t *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc(sz > 0 ? (size_t)sz : 1);
-    if (buf != NULL && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = (size_t)sz;
-    return buf;
-}
-
 static uint8_t *slurp_data(const char *name, size_t *len) {
     char p[512];
     data_path(p, sizeof(p), name);
-    return slurp(p, len);
-}
-
-static int spit(const char *path, const void *data, size_t len) {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return -1;
-    size_t w = len > 0 ? fwrite(data, 1, len, f) : 0;
-    return (fclose(f) == 0 && w == len) ? 0 : -1;
+    return czk_test_read_file(p, len);
 }
 
 /* ---- a container parser of our own, to edit fixtures ------------------------------------- */
@@ -197,7 +172,7 @@ static int tbin_save(const tbin *b, const char *path) {
         memcpy(p, b->s[i].data, b->s[i].size);
         p += b->s[i].size;
     }
-    int rc = spit(path, out, len);
+    int rc = czk_test_write_file(path, out, len);
     free(out);
     return rc;
 }
@@ -787,7 +762,7 @@ static void zkey_roundtrip_body(czk_test_ctx *t, const char *dir) {
         /* Sections 1-9 are snarkjs's bytes exactly (section 4's order included); only
          * section 10, the ceremony transcript, differs. */
         size_t la, lb;
-        uint8_t *a = slurp(zp, &la), *b = slurp(out, &lb);
+        uint8_t *a = czk_test_read_file(zp, &la), *b = czk_test_read_file(out, &lb);
         tbin ta, tb;
         CHECK(a != NULL && b != NULL && tbin_load(&ta, a, la) == 0 && tbin_load(&tb, b, lb) == 0);
         free(a);
@@ -946,7 +921,7 @@ static void zkey_pool_body(czk_test_ctx *t, const char *dir) {
     /* Break H[1500] (off the curve) and H[600] (outside G1). */
     tbin b;
     size_t len;
-    uint8_t *d = slurp(out, &len);
+    uint8_t *d = czk_test_read_file(out, &len);
     int loaded = d != NULL && tbin_load(&b, d, len) == 0;
     free(d);
     if (loaded) {
@@ -1003,7 +978,7 @@ static void truncated_body(czk_test_ctx *t, const char *dir) {
         uint8_t *d = slurp_data(FIXTURES[f].name, &len);
         CHECKF(d != NULL, "missing fixture %s", FIXTURES[f].name);
         /* The untouched file reads. */
-        CHECK(spit(p, d, len) == 0);
+        CHECK(czk_test_write_file(p, d, len) == 0);
         czk_err e = {0};
         CHECKF(FIXTURES[f].fn(p, &e) == CZK_OK, "%s: %s", FIXTURES[f].name, e.msg);
         /* JSON may lose trailing whitespace and stay valid; nothing else may go. */
@@ -1012,14 +987,14 @@ static void truncated_body(czk_test_ctx *t, const char *dir) {
             while (end > 0 && (d[end - 1] == '\n' || d[end - 1] == ' ' || d[end - 1] == '\r'))
                 end--;
         for (size_t cut = 0; cut < end; cut++) {
-            CHECK(spit(p, d, cut) == 0);
+            CHECK(czk_test_write_file(p, d, cut) == 0);
             CHECK_FAILS(FIXTURES[f].fn, p, 0, NULL);
         }
         /* Binary files may not grow either; JSON may not gain non-space text. */
         uint8_t *g = malloc(len + 1);
         memcpy(g, d, len);
         g[len] = FIXTURES[f].json ? 'x' : 0;
-        CHECK(spit(p, g, len + 1) == 0);
+        CHECK(czk_test_write_file(p, g, len + 1) == 0);
         CHECK_FAILS(FIXTURES[f].fn, p, CZK_EFORMAT,
                     FIXTURES[f].json ? "after the JSON" : "trailing");
         free(g);
@@ -1423,7 +1398,7 @@ static void corrupt_zkey_body(czk_test_ctx *t, const char *dir) {
             uint32_t types[] = {orig.s[i].type % 10 + 1, 11, 0, 0x80000001u};
             for (size_t k2 = 0; k2 < 4; k2++) {
                 put32(d + pos, types[k2]);
-                CHECK(spit(p, d, len) == 0);
+                CHECK(czk_test_write_file(p, d, len) == 0);
                 if (orig.s[i].type == 10 && k2 > 0) {
                     /* Section 10 (the ceremony transcript) is not needed to prove. */
                     czk_err e = {0};
@@ -1438,13 +1413,13 @@ static void corrupt_zkey_body(czk_test_ctx *t, const char *dir) {
             uint64_t sizes[] = {sz - 1, sz + 1, UINT64_MAX, (uint64_t)1 << 40};
             for (size_t k2 = 0; k2 < 4; k2++) {
                 put64(d + pos + 4, sizes[k2]);
-                CHECK(spit(p, d, len) == 0);
+                CHECK(czk_test_write_file(p, d, len) == 0);
                 CHECK_FAILS(rd_zkey, p, 0, NULL);
             }
             for (int byte = 0; byte < 8; byte++) {
                 memcpy(d + pos, saved, 12);
                 d[pos + 4 + byte] ^= 0x80;
-                CHECK(spit(p, d, len) == 0);
+                CHECK(czk_test_write_file(p, d, len) == 0);
                 CHECK_FAILS(rd_zkey, p, 0, NULL);
             }
             memcpy(d + pos, saved, 12);
@@ -1503,12 +1478,12 @@ static void corrupt_json_body(czk_test_ctx *t, const char *dir) {
     const char *texts[] = {"",         "{",   "nul",   "{\"pi_a\": [1,2,3]",
                            "[\"1\",]", "{}x", "\"1\"", "{\"a\":1}{\"b\":2}"};
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-        CHECK(spit(p, texts[i], strlen(texts[i])) == 0);
+        CHECK(czk_test_write_file(p, texts[i], strlen(texts[i])) == 0);
         CHECK_FAILS(rd_proof, p, CZK_EFORMAT, NULL);
         CHECK_FAILS(rd_public, p, CZK_EFORMAT, NULL);
         CHECK_FAILS(rd_vk, p, CZK_EFORMAT, NULL);
     }
-    CHECK(spit(p, "[]", 2) == 0);
+    CHECK(czk_test_write_file(p, "[]", 2) == 0);
     CHECK_FAILS(rd_proof, p, CZK_EFORMAT, "top level");
 
     /* proof.json */
@@ -1614,7 +1589,7 @@ static void corrupt_json_body(czk_test_ctx *t, const char *dir) {
     snprintf(rbuf, sizeof(rbuf), "[\"1\", \"%s\"]", r_dec);
     pubs[0] = rbuf;
     for (size_t i = 0; i < sizeof(pubs) / sizeof(pubs[0]); i++) {
-        CHECK(spit(p, pubs[i], strlen(pubs[i])) == 0);
+        CHECK(czk_test_write_file(p, pubs[i], strlen(pubs[i])) == 0);
         CHECK_FAILS(rd_public, p, i == 0 ? CZK_ERANGE : CZK_EFORMAT,
                     i == 0 ? "[1]: value not below r" : NULL);
     }
@@ -1692,7 +1667,7 @@ static void random_flips_body(czk_test_ctx *t, const char *dir) {
                     at %= len < 64 ? len : 64;
                 g[at] ^= (uint8_t)(1u << (czk_rng_u64(&t->rng) % 8));
             }
-            CHECK(spit(p, g, len) == 0);
+            CHECK(czk_test_write_file(p, g, len) == 0);
             CHECK_NO_CRASH(FIXTURES[f].fn, p);
         }
         free(g);
@@ -1745,7 +1720,7 @@ CZK_TEST(snarkjs_wtns_parse_image) {
     char wp[512];
     data_path(wp, sizeof(wp), "mul.wtns");
     size_t len = 0;
-    uint8_t *img = slurp(wp, &len);
+    uint8_t *img = czk_test_read_file(wp, &len);
     CHECK(img != NULL);
     czk_err e = {0};
     czk_fr *ref = NULL;

@@ -19,24 +19,25 @@ static int cpu_h(void *ctx, const czk_ntt_domain *d, czk_groth16_h_basis basis, 
     return czk_err_set(err, CZK_EINVAL, "cpu backend: unknown H basis %d", (int)basis);
 }
 
-/* The CPU keeps no keys (it reads every key's host arrays), so key and which are unused.
- * czk_msm_g1/g2 split zeros and ones off in their first pass (msm.h). */
+/* The CPU keeps no keys (it reads every key's host arrays), so key and which are unused: a key
+ * here was attached by another backend. czk_msm_g1/g2 split zeros and ones off in their first
+ * pass (msm.h). */
+static int foreign_key(czk_err *err) {
+    return czk_err_set(err, CZK_EINVAL, "cpu backend: a key attached to another backend");
+}
+
 static int cpu_msm_g1(void *ctx, czk_g1_jacobian *out, const czk_backend_key *key,
                       czk_key_array which, const czk_g1_affine *pts, const czk_fr *sc, size_t n,
                       czk_pool *pool, czk_err *err) {
     (void)ctx, (void)which;
-    if (key != NULL)
-        return czk_err_set(err, CZK_EINVAL, "cpu backend: a key attached to another backend");
-    return czk_msm_g1(out, pts, sc, n, pool, err);
+    return key != NULL ? foreign_key(err) : czk_msm_g1(out, pts, sc, n, pool, err);
 }
 
 static int cpu_msm_g2(void *ctx, czk_g2_jacobian *out, const czk_backend_key *key,
                       czk_key_array which, const czk_g2_affine *pts, const czk_fr *sc, size_t n,
                       czk_pool *pool, czk_err *err) {
     (void)ctx, (void)which;
-    if (key != NULL)
-        return czk_err_set(err, CZK_EINVAL, "cpu backend: a key attached to another backend");
-    return czk_msm_g2(out, pts, sc, n, pool, err);
+    return key != NULL ? foreign_key(err) : czk_msm_g2(out, pts, sc, n, pool, err);
 }
 
 static const czk_backend CPU_BACKEND = {

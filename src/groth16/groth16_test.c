@@ -455,32 +455,56 @@ CZK_TEST(g16_density_layouts) {
 
 /* ---- rejections -------------------------------------------------------------------------- */
 
-static void wrong_input(czk_test_ctx *t, czk_groth16_h_basis basis) {
+/* A test circuit with DEV keys, a proof of its witness and the prepared verifying key: what
+ * the rejection tests tamper with. */
+typedef struct proved {
     tcirc c;
-    CHECK_EQ_INT(test_circuit(&c, 3, 100, &t->rng), CZK_OK);
     czk_groth16_pk pk;
-    CHECK_EQ_INT(czk_groth16_setup_dev(&pk, &c.cs, basis, &t->rng, NULL, NULL), CZK_OK);
     czk_groth16_proof proof;
-    CHECK_EQ_INT(prove_verify(&pk, &c, czk_backend_cpu(), NULL, &t->rng, &proof), CZK_OK);
     czk_groth16_pvk pvk;
-    CHECK_EQ_INT(czk_groth16_pvk_prepare(&pvk, &pk.vk, NULL), CZK_OK);
+} proved;
+
+static void proved_steps(czk_test_ctx *t, proved *p, size_t n_public, size_t n_cons,
+                         czk_groth16_h_basis basis) {
+    CHECK_EQ_INT(test_circuit(&p->c, n_public, n_cons, &t->rng), CZK_OK);
+    CHECK_EQ_INT(czk_groth16_setup_dev(&p->pk, &p->c.cs, basis, &t->rng, NULL, NULL), CZK_OK);
+    CHECK_EQ_INT(prove_verify(&p->pk, &p->c, czk_backend_cpu(), NULL, &t->rng, &p->proof), CZK_OK);
+    CHECK_EQ_INT(czk_groth16_pvk_prepare(&p->pvk, &p->pk.vk, NULL), CZK_OK);
+}
+
+/* Makes p, checking every step; 0 when one failed (the test has failed, the caller returns). */
+static int proved_make(czk_test_ctx *t, proved *p, size_t n_public, size_t n_cons,
+                       czk_groth16_h_basis basis) {
+    int before = t->failures;
+    proved_steps(t, p, n_public, n_cons, basis);
+    return t->failures == before;
+}
+
+static void proved_clear(proved *p) {
+    czk_groth16_pvk_clear(&p->pvk);
+    czk_groth16_pk_clear(&p->pk);
+    tcirc_clear(&p->c);
+}
+
+static void wrong_input(czk_test_ctx *t, czk_groth16_h_basis basis) {
+    proved p;
+    if (!proved_make(t, &p, 3, 100, basis))
+        return;
     czk_fr in[3];
-    memcpy(in, c.w + 1, sizeof(in));
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 3, NULL), CZK_OK);
+    memcpy(in, p.c.w + 1, sizeof(in));
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &p.proof, in, 3, NULL), CZK_OK);
     for (int i = 0; i < 3; i++) {
         czk_fr saved = in[i], one;
         czk_fr_set_one(&one);
         czk_fr_add(&in[i], &in[i], &one);
-        CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 3, NULL), CZK_EVERIFY);
+        CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &p.proof, in, 3, NULL), CZK_EVERIFY);
         in[i] = saved;
     }
     czk_err err;
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 2, &err), CZK_EINVAL);
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &p.proof, in, 2, &err), CZK_EINVAL);
     CHECK(strstr(err.msg, "public inputs") != NULL);
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 4, NULL), CZK_EINVAL);
-    czk_groth16_pvk_clear(&pvk);
-    czk_groth16_pk_clear(&pk);
-    tcirc_clear(&c);
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &p.proof, in, 4, NULL), CZK_EINVAL);
+    proved_clear(&p);
 }
 
 CZK_TEST(g16_wrong_public_input_rejected) {
@@ -488,61 +512,57 @@ CZK_TEST(g16_wrong_public_input_rejected) {
     wrong_input(t, CZK_H_ODD_COSET);
 }
 
-CZK_TEST(g16_tampered_proof_rejected) {
-    tcirc c;
-    CHECK_EQ_INT(test_circuit(&c, 2, 100, &t->rng), CZK_OK);
-    czk_groth16_pk pk;
-    CHECK_EQ_INT(czk_groth16_setup_dev(&pk, &c.cs, CZK_H_MONOMIAL, &t->rng, NULL, NULL), CZK_OK);
-    czk_groth16_proof proof, bad;
-    CHECK_EQ_INT(prove_verify(&pk, &c, czk_backend_cpu(), NULL, &t->rng, &proof), CZK_OK);
-    czk_groth16_pvk pvk;
-    CHECK_EQ_INT(czk_groth16_pvk_prepare(&pvk, &pk.vk, NULL), CZK_OK);
-    const czk_fr *in = c.w + 1;
-    czk_g1_jacobian j1, g1;
-    czk_g2_jacobian j2, g2;
-    czk_g1_jacobian_from_affine(&g1, &CZK_G1_GENERATOR);
-    czk_g2_jacobian_from_affine(&g2, &CZK_G2_GENERATOR);
+/* p += G, for a proof element that no longer fits. */
+static void g1_add_generator(czk_g1_affine *p) {
+    czk_g1_jacobian j, g;
+    czk_g1_jacobian_from_affine(&g, &CZK_G1_GENERATOR);
+    czk_g1_jacobian_from_affine(&j, p);
+    czk_g1_jacobian_add(&j, &j, &g);
+    czk_g1_jacobian_to_affine(p, &j);
+}
 
-    bad = proof; /* A + G */
-    czk_g1_jacobian_from_affine(&j1, &bad.a);
-    czk_g1_jacobian_add(&j1, &j1, &g1);
-    czk_g1_jacobian_to_affine(&bad.a, &j1);
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
-    bad = proof; /* B + G2 */
+CZK_TEST(g16_tampered_proof_rejected) {
+    proved p;
+    if (!proved_make(t, &p, 2, 100, CZK_H_MONOMIAL))
+        return;
+    czk_groth16_proof bad;
+    const czk_fr *in = p.c.w + 1;
+    bad = p.proof; /* A + G */
+    g1_add_generator(&bad.a);
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = p.proof; /* B + G2 */
+    czk_g2_jacobian j2, g2;
+    czk_g2_jacobian_from_affine(&g2, &CZK_G2_GENERATOR);
     czk_g2_jacobian_from_affine(&j2, &bad.b);
     czk_g2_jacobian_add(&j2, &j2, &g2);
     czk_g2_jacobian_to_affine(&bad.b, &j2);
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
-    bad = proof; /* C + G */
-    czk_g1_jacobian_from_affine(&j1, &bad.c);
-    czk_g1_jacobian_add(&j1, &j1, &g1);
-    czk_g1_jacobian_to_affine(&bad.c, &j1);
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
-    bad = proof; /* −A */
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = p.proof; /* C + G */
+    g1_add_generator(&bad.c);
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = p.proof; /* −A */
     czk_g1_affine_neg(&bad.a, &bad.a);
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
-    bad = proof; /* A and C swapped */
-    bad.a = proof.c;
-    bad.c = proof.a;
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
-    bad = proof; /* A at infinity is a group element: the pairing refuses it */
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = p.proof; /* A and C swapped */
+    bad.a = p.proof.c;
+    bad.c = p.proof.a;
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    bad = p.proof; /* A at infinity is a group element: the pairing refuses it */
     memset(&bad.a, 0, sizeof(bad.a));
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EVERIFY);
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &bad, in, 2, NULL), CZK_EVERIFY);
     /* Points outside the subgroups never reach the pairing. */
-    bad = proof;
+    bad = p.proof;
     czk_g1_random_on_curve(&bad.a, &t->rng);
     CHECK(!czk_g1_affine_is_in_group(&bad.a));
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EINVAL);
-    bad = proof;
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &bad, in, 2, NULL), CZK_EINVAL);
+    bad = p.proof;
     czk_g2_random_on_curve(&bad.b, &t->rng);
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EINVAL);
-    bad = proof;
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &bad, in, 2, NULL), CZK_EINVAL);
+    bad = p.proof;
     bad.c.y = bad.c.x; /* off the curve */
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &bad, in, 2, NULL), CZK_EINVAL);
-    CHECK_EQ_INT(czk_groth16_verify(&pvk, &proof, in, 2, NULL), CZK_OK);
-    czk_groth16_pvk_clear(&pvk);
-    czk_groth16_pk_clear(&pk);
-    tcirc_clear(&c);
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &bad, in, 2, NULL), CZK_EINVAL);
+    CHECK_EQ_INT(czk_groth16_verify(&p.pvk, &p.proof, in, 2, NULL), CZK_OK);
+    proved_clear(&p);
 }
 
 /* A witness that breaks one constraint still "proves", and the proof does not verify. */

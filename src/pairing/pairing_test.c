@@ -81,23 +81,23 @@ static void fp12_pow_fr(czk_fp12 *r, const czk_fp12 *a, const czk_fr *k) {
     czk_fp12_pow_var(r, a, e, CZK_FR_LIMBS);
 }
 
-/* Fp12 as g0 + g1·w + ... + g5·w^5 over Fp2 (the mapping documented in fp12.h). */
+/* Fp12 as g0 + g1·w + ... + g5·w^5 over Fp2 (the mapping documented in fp12.h): g_i sits in
+ * the tower at v^(i/2) w^(i%2), since v = w^2. */
+static czk_fp2 *fp12_w_coeff(czk_fp12 *a, int i) {
+    czk_fp6 *h = i % 2 == 0 ? &a->c0 : &a->c1;
+    czk_fp2 *c[3] = {&h->c0, &h->c1, &h->c2};
+    return c[i / 2];
+}
+
 static void fp12_to_w(czk_fp2 g[6], const czk_fp12 *a) {
-    g[0] = a->c0.c0;
-    g[1] = a->c1.c0;
-    g[2] = a->c0.c1;
-    g[3] = a->c1.c1;
-    g[4] = a->c0.c2;
-    g[5] = a->c1.c2;
+    czk_fp12 copy = *a;
+    for (int i = 0; i < 6; i++)
+        g[i] = *fp12_w_coeff(&copy, i);
 }
 
 static void fp12_from_w(czk_fp12 *a, const czk_fp2 g[6]) {
-    a->c0.c0 = g[0];
-    a->c1.c0 = g[1];
-    a->c0.c1 = g[2];
-    a->c1.c1 = g[3];
-    a->c0.c2 = g[4];
-    a->c1.c2 = g[5];
+    for (int i = 0; i < 6; i++)
+        *fp12_w_coeff(a, i) = g[i];
 }
 
 /* Schoolbook product in Fp2[w]/(w^6 - ξ): 36 Fp2 products, independent of the tower code. */

@@ -404,133 +404,131 @@ CZK_TEST(ntt_threads) {
         czk_pool_destroy(pools[w]);
 }
 
+/* One quotient run's inputs: a, b, c on the domain (c = a∘b when satisfied) and, in ca, cb,
+ * cc, their coefficients, so a check can evaluate A, B, C anywhere. The quotient overwrites a. */
+typedef struct quot_io {
+    size_t n;
+    unsigned lg;
+    int cfg, satisfied;
+    const czk_ntt_domain *d;
+    const czk_fr *w;
+    czk_fr *a, *b, *c, *ca, *cb, *cc;
+} quot_io;
+
+typedef int (*quotient_fn)(const czk_ntt_domain *d, czk_fr *a, czk_fr *b, czk_fr *c, czk_pool *pool,
+                           czk_err *err);
+
+/* A(x)·B(x) − C(x), from the coefficients by Horner. */
+static void abc_at(czk_fr *r, const quot_io *q, const czk_fr *x) {
+    czk_fr va, vb, vc;
+    horner(&va, q->ca, q->n, x);
+    horner(&vb, q->cb, q->n, x);
+    horner(&vc, q->cc, q->n, x);
+    czk_fr_mul(r, &va, &vb);
+    czk_fr_sub(r, r, &vc);
+}
+
+/*
+ * Runs quotient h for lg 0..8, both root conventions with default tuning and with small
+ * blocks and the two-level table, on a satisfied and an unsatisfied system each, and hands
+ * every result to check. pad zeroes the last "constraints", as the prover passes them.
+ */
+static void quotient_sweep(czk_test_ctx *t, quotient_fn h, int pad,
+                           void (*check)(czk_test_ctx *t, const quot_io *q)) {
+    for (unsigned lg = 0; lg <= 8; lg++) {
+        size_t n = (size_t)1 << lg;
+        quot_io q = {.n = n, .lg = lg};
+        q.a = fr_alloc(n), q.b = fr_alloc(n), q.c = fr_alloc(n);
+        q.ca = fr_alloc(n), q.cb = fr_alloc(n), q.cc = fr_alloc(n);
+        CHECK(q.a != NULL && q.b != NULL && q.c != NULL && q.ca != NULL && q.cb != NULL &&
+              q.cc != NULL);
+        for (q.cfg = 0; q.cfg < 4; q.cfg++) {
+            int root = q.cfg & 1;
+            czk_ntt_domain *d = NULL;
+            if (q.cfg < 2)
+                CHECK_EQ_INT(czk_ntt_domain_create(&d, lg, (czk_ntt_root)root, NULL), CZK_OK);
+            else
+                CHECK_EQ_INT(
+                    czk__ntt_domain_create_tuned(&d, lg, (czk_ntt_root)root, lg / 2, 0, NULL),
+                    CZK_OK);
+            q.d = d;
+            q.w = czk_ntt_domain_omega(d);
+            for (q.satisfied = 1; q.satisfied >= 0; q.satisfied--) {
+                fr_random_vec(q.a, n, &t->rng);
+                fr_random_vec(q.b, n, &t->rng);
+                fr_random_vec(q.c, n, &t->rng);
+                if (pad && n >= 4)
+                    q.a[n - 1] = q.b[n - 2] = CZK_FR_ZERO;
+                if (q.satisfied)
+                    for (size_t i = 0; i < n; i++)
+                        czk_fr_mul(&q.c[i], &q.a[i], &q.b[i]);
+                naive_interp(q.ca, q.a, n, q.w);
+                naive_interp(q.cb, q.b, n, q.w);
+                naive_interp(q.cc, q.c, n, q.w);
+                CHECK_EQ_INT(h(d, q.a, q.b, q.c, NULL, NULL), CZK_OK);
+                int failures = t->failures;
+                check(t, &q);
+                if (t->failures != failures)
+                    return;
+            }
+            czk_ntt_domain_destroy(d);
+        }
+        czk_free(q.a);
+        czk_free(q.b);
+        czk_free(q.c);
+        czk_free(q.ca);
+        czk_free(q.cb);
+        czk_free(q.cc);
+    }
+}
+
 /*
  * bellperson's quotient. Satisfied system (c = a∘b): h·Z = A·B − C at a random point and
  * deg h <= n − 2. Unsatisfied (random c): the result is still bellperson's, the interpolant
  * of (A·B − C)/(g^n − 1) on the coset 7·ω^i, so check it there point by point.
  */
-CZK_TEST(quotient_monomial) {
-    for (unsigned lg = 0; lg <= 8; lg++) {
-        size_t n = (size_t)1 << lg;
-        czk_fr *a = fr_alloc(n), *b = fr_alloc(n), *c = fr_alloc(n);
-        czk_fr *ca = fr_alloc(n), *cb = fr_alloc(n), *cc = fr_alloc(n);
-        CHECK(a != NULL && b != NULL && c != NULL && ca != NULL && cb != NULL && cc != NULL);
-        for (int cfg = 0; cfg < 4; cfg++) {
-            /* Both conventions, default tuning and small blocks with the two-level table. */
-            int root = cfg & 1;
-            czk_ntt_domain *d = NULL;
-            if (cfg < 2)
-                CHECK_EQ_INT(czk_ntt_domain_create(&d, lg, (czk_ntt_root)root, NULL), CZK_OK);
-            else
-                CHECK_EQ_INT(
-                    czk__ntt_domain_create_tuned(&d, lg, (czk_ntt_root)root, lg / 2, 0, NULL),
-                    CZK_OK);
-            const czk_fr *w = czk_ntt_domain_omega(d);
-            for (int satisfied = 1; satisfied >= 0; satisfied--) {
-                fr_random_vec(a, n, &t->rng);
-                fr_random_vec(b, n, &t->rng);
-                fr_random_vec(c, n, &t->rng);
-                /* Zero padding past the "constraints", as the prover passes it. */
-                if (n >= 4)
-                    a[n - 1] = b[n - 2] = CZK_FR_ZERO;
-                if (satisfied)
-                    for (size_t i = 0; i < n; i++)
-                        czk_fr_mul(&c[i], &a[i], &b[i]);
-                naive_interp(ca, a, n, w);
-                naive_interp(cb, b, n, w);
-                naive_interp(cc, c, n, w);
-                CHECK_EQ_INT(czk_poly_h_monomial(d, a, b, c, NULL, NULL), CZK_OK);
-                czk_fr x, va, vb, vc, vh, z, lhs, rhs, g, zinv;
-                if (satisfied) {
-                    CHECKF(czk_fr_is_zero(&a[n - 1]), "h[n-1] != 0 at lg %u", lg);
-                    czk_fr_random(&x, &t->rng);
-                    horner(&va, ca, n, &x);
-                    horner(&vb, cb, n, &x);
-                    horner(&vc, cc, n, &x);
-                    horner(&vh, a, n, &x);
-                    fr_pow_u64(&z, &x, n);
-                    czk_fr_sub(&z, &z, &CZK_FR_ONE);
-                    czk_fr_mul(&lhs, &vh, &z);
-                    czk_fr_mul(&rhs, &va, &vb);
-                    czk_fr_sub(&rhs, &rhs, &vc);
-                    CHECKF(czk_fr_equal(&lhs, &rhs), "h·Z != AB − C at lg %u cfg %d", lg, cfg);
-                    continue;
-                }
-                czk_fr_set_u64(&g, 7);
-                fr_pow_u64(&zinv, &g, n);
-                czk_fr_sub(&zinv, &zinv, &CZK_FR_ONE);
-                czk_fr_inv(&zinv, &zinv);
-                x = g;
-                for (size_t i = 0; i < n; i++) {
-                    horner(&va, ca, n, &x);
-                    horner(&vb, cb, n, &x);
-                    horner(&vc, cc, n, &x);
-                    horner(&vh, a, n, &x);
-                    czk_fr_mul(&rhs, &va, &vb);
-                    czk_fr_sub(&rhs, &rhs, &vc);
-                    czk_fr_mul(&rhs, &rhs, &zinv);
-                    CHECKF(czk_fr_equal(&vh, &rhs), "h(7·w^%zu) at lg %u cfg %d", i, lg, cfg);
-                    czk_fr_mul(&x, &x, w);
-                }
-            }
-            czk_ntt_domain_destroy(d);
-        }
-        czk_free(a);
-        czk_free(b);
-        czk_free(c);
-        czk_free(ca);
-        czk_free(cb);
-        czk_free(cc);
+static void check_monomial(czk_test_ctx *t, const quot_io *q) {
+    size_t n = q->n;
+    czk_fr x, vh, z, lhs, rhs, g, zinv;
+    if (q->satisfied) {
+        CHECKF(czk_fr_is_zero(&q->a[n - 1]), "h[n-1] != 0 at lg %u", q->lg);
+        czk_fr_random(&x, &t->rng);
+        horner(&vh, q->a, n, &x);
+        fr_pow_u64(&z, &x, n);
+        czk_fr_sub(&z, &z, &CZK_FR_ONE);
+        czk_fr_mul(&lhs, &vh, &z);
+        abc_at(&rhs, q, &x);
+        CHECKF(czk_fr_equal(&lhs, &rhs), "h·Z != AB − C at lg %u cfg %d", q->lg, q->cfg);
+        return;
+    }
+    czk_fr_set_u64(&g, 7);
+    fr_pow_u64(&zinv, &g, n);
+    czk_fr_sub(&zinv, &zinv, &CZK_FR_ONE);
+    czk_fr_inv(&zinv, &zinv);
+    x = g;
+    for (size_t i = 0; i < n; i++) {
+        horner(&vh, q->a, n, &x);
+        abc_at(&rhs, q, &x);
+        czk_fr_mul(&rhs, &rhs, &zinv);
+        CHECKF(czk_fr_equal(&vh, &rhs), "h(7·w^%zu) at lg %u cfg %d", i, q->lg, q->cfg);
+        czk_fr_mul(&x, &x, q->w);
     }
 }
 
+CZK_TEST(quotient_monomial) {
+    quotient_sweep(t, czk_poly_h_monomial, 1, check_monomial);
+}
+
 /* snarkjs's quotient: A·B − C on the odd coset ω_2n·ω^i, against Horner evaluation. */
-CZK_TEST(quotient_odd_coset) {
-    for (unsigned lg = 0; lg <= 8; lg++) {
-        size_t n = (size_t)1 << lg;
-        czk_fr *a = fr_alloc(n), *b = fr_alloc(n), *c = fr_alloc(n);
-        czk_fr *ca = fr_alloc(n), *cb = fr_alloc(n), *cc = fr_alloc(n);
-        CHECK(a != NULL && b != NULL && c != NULL && ca != NULL && cb != NULL && cc != NULL);
-        for (int cfg = 0; cfg < 4; cfg++) {
-            /* Both conventions, default tuning and small blocks with the two-level table. */
-            int root = cfg & 1;
-            czk_ntt_domain *d = NULL;
-            if (cfg < 2)
-                CHECK_EQ_INT(czk_ntt_domain_create(&d, lg, (czk_ntt_root)root, NULL), CZK_OK);
-            else
-                CHECK_EQ_INT(
-                    czk__ntt_domain_create_tuned(&d, lg, (czk_ntt_root)root, lg / 2, 0, NULL),
-                    CZK_OK);
-            const czk_fr *w = czk_ntt_domain_omega(d);
-            for (int satisfied = 1; satisfied >= 0; satisfied--) {
-                fr_random_vec(a, n, &t->rng);
-                fr_random_vec(b, n, &t->rng);
-                fr_random_vec(c, n, &t->rng);
-                if (satisfied)
-                    for (size_t i = 0; i < n; i++)
-                        czk_fr_mul(&c[i], &a[i], &b[i]);
-                naive_interp(ca, a, n, w);
-                naive_interp(cb, b, n, w);
-                naive_interp(cc, c, n, w);
-                CHECK_EQ_INT(czk_poly_h_odd_coset(d, a, b, c, NULL, NULL), CZK_OK);
-                czk_fr x = *czk_ntt_domain_omega_2n(d), va, vb, vc, rhs;
-                for (size_t i = 0; i < n; i++) {
-                    horner(&va, ca, n, &x);
-                    horner(&vb, cb, n, &x);
-                    horner(&vc, cc, n, &x);
-                    czk_fr_mul(&rhs, &va, &vb);
-                    czk_fr_sub(&rhs, &rhs, &vc);
-                    CHECKF(czk_fr_equal(&a[i], &rhs), "odd coset [%zu] lg %u cfg %d", i, lg, cfg);
-                    czk_fr_mul(&x, &x, w);
-                }
-            }
-            czk_ntt_domain_destroy(d);
-        }
-        czk_free(a);
-        czk_free(b);
-        czk_free(c);
-        czk_free(ca);
-        czk_free(cb);
-        czk_free(cc);
+static void check_odd_coset(czk_test_ctx *t, const quot_io *q) {
+    czk_fr x = *czk_ntt_domain_omega_2n(q->d), rhs;
+    for (size_t i = 0; i < q->n; i++) {
+        abc_at(&rhs, q, &x);
+        CHECKF(czk_fr_equal(&q->a[i], &rhs), "odd coset [%zu] lg %u cfg %d", i, q->lg, q->cfg);
+        czk_fr_mul(&x, &x, q->w);
     }
+}
+
+CZK_TEST(quotient_odd_coset) {
+    quotient_sweep(t, czk_poly_h_odd_coset, 0, check_odd_coset);
 }

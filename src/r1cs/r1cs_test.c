@@ -114,31 +114,6 @@ static void tmp_path(char *out, size_t n, const char *tag) {
     snprintf(out, n, "%s/czk_r1cs_%ld_%s.bin", dir && *dir ? dir : "/tmp", (long)getpid(), tag);
 }
 
-static int write_file(const char *path, const void *p, size_t n) {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return -1;
-    size_t k = n ? fwrite(p, 1, n, f) : 0;
-    return (fclose(f) == 0 && k == n) ? 0 : -1;
-}
-
-static unsigned char *read_file(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *p = malloc(len > 0 ? (size_t)len : 1);
-    if (p != NULL && fread(p, 1, (size_t)len, f) != (size_t)len) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    *n = (size_t)len;
-    return p;
-}
-
 static uint64_t get_u64(const unsigned char *p) {
     uint64_t v;
     memcpy(&v, p, 8);
@@ -580,7 +555,7 @@ CZK_TEST(r1cs_file_round_trip) {
 /* Writes `img`, loads it, and expects CZK_EFORMAT with the path in the message. */
 static int expect_eformat(czk_test_ctx *t, const char *path, const unsigned char *img, size_t len,
                           unsigned flags, const char *what, const char *needle) {
-    if (write_file(path, img, len) != 0) {
+    if (czk_test_write_file(path, img, len) != 0) {
         czk_test_fail(t, __FILE__, __LINE__, "%s: cannot write %s", what, path);
         return 0;
     }
@@ -629,7 +604,7 @@ CZK_TEST(r1cs_file_rejects_corruption) {
     CHECK_EQ_INT(random_system(&cs, &t->rng, 2, 60, 50, 4, 1), CZK_OK);
     CHECKF(czk_r1cs_save(&cs, path, &err) == CZK_OK, "%s", err.msg);
     size_t len = 0;
-    unsigned char *good = read_file(path, &len);
+    unsigned char *good = czk_test_read_file(path, &len);
     CHECK(good != NULL && len > 256);
     unsigned char *img = malloc(len + 4096);
     CHECK(img != NULL);
@@ -787,7 +762,7 @@ CZK_TEST(r1cs_file_rejects_corruption) {
             img[at] ^= (unsigned char)(1u + czk_rng_u64(&t->rng) % 255);
         }
         CHECK_EQ_INT(czk__r1cs_file_reseal(img, len), CZK_OK);
-        CHECK(write_file(bad, img, len) == 0);
+        CHECK(czk_test_write_file(bad, img, len) == 0);
         czk_r1cs back;
         int rc = czk_r1cs_load(&back, bad, &err);
         CHECKF(rc == CZK_OK || rc == CZK_EFORMAT, "iteration %ld: %s", it, czk_status_name(rc));
@@ -797,7 +772,7 @@ CZK_TEST(r1cs_file_rejects_corruption) {
         }
     }
     /* The good image still loads (the test's own sanity). */
-    CHECK(write_file(bad, good, len) == 0);
+    CHECK(czk_test_write_file(bad, good, len) == 0);
     czk_r1cs back;
     CHECK_EQ_INT(czk_r1cs_load(&back, bad, &err), CZK_OK);
     czk_r1cs_clear(&back);

@@ -76,36 +76,37 @@ static const char *value_of(int argc, char **argv, int *i) {
     return argv[++*i];
 }
 
+/* The options that set one config key each (command-line values override the file's). */
+static const struct {
+    const char *flag, *key;
+} key_flags[] = {
+    {"--listen", "daemon.listen"},
+    {"--status-listen", "daemon.status_listen"},
+    {"--circuit", "circuits.register"},
+    {"--synthetic", "circuits.synthetic"},
+};
+
 /* Applies the command line over cfg (which already holds the file's values). */
 static int parse_args(czk_server_config *cfg, int argc, char **argv, czk_err *err) {
     int listen_seen = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = NULL;
+        size_t f = 0;
+        while (f < sizeof key_flags / sizeof key_flags[0] && strcmp(a, key_flags[f].flag) != 0)
+            f++;
+        int known = f < sizeof key_flags / sizeof key_flags[0];
+        if (!known && strcmp(a, "--config") != 0 && strcmp(a, "--set") != 0)
+            return czk_err_set(err, CZK_EINVAL, "unknown option '%s' (see czk daemon --help)", a);
+        const char *v = value_of(argc, argv, &i);
+        if (v == NULL)
+            return CZK_EINVAL;
         int rc = CZK_OK;
-        if (strcmp(a, "--config") == 0) {
-            if (value_of(argc, argv, &i) == NULL)
-                return CZK_EINVAL;
-        } else if (strcmp(a, "--listen") == 0) {
-            if ((v = value_of(argc, argv, &i)) == NULL)
-                return CZK_EINVAL;
-            rc = czk_server_config_set(cfg, "daemon.listen", v, !listen_seen, err);
-            listen_seen = 1;
-        } else if (strcmp(a, "--status-listen") == 0) {
-            if ((v = value_of(argc, argv, &i)) == NULL)
-                return CZK_EINVAL;
-            rc = czk_server_config_set(cfg, "daemon.status_listen", v, 0, err);
-        } else if (strcmp(a, "--circuit") == 0) {
-            if ((v = value_of(argc, argv, &i)) == NULL)
-                return CZK_EINVAL;
-            rc = czk_server_config_set(cfg, "circuits.register", v, 0, err);
-        } else if (strcmp(a, "--synthetic") == 0) {
-            if ((v = value_of(argc, argv, &i)) == NULL)
-                return CZK_EINVAL;
-            rc = czk_server_config_set(cfg, "circuits.synthetic", v, 0, err);
+        if (known) {
+            /* The first --listen replaces the file's list; later ones add to it. */
+            int replace = strcmp(a, "--listen") == 0 && !listen_seen;
+            listen_seen |= strcmp(a, "--listen") == 0;
+            rc = czk_server_config_set(cfg, key_flags[f].key, v, replace, err);
         } else if (strcmp(a, "--set") == 0) {
-            if ((v = value_of(argc, argv, &i)) == NULL)
-                return CZK_EINVAL;
             const char *eq = strchr(v, '=');
             char key[128];
             if (eq == NULL || (size_t)(eq - v) >= sizeof key)
@@ -113,8 +114,6 @@ static int parse_args(czk_server_config *cfg, int argc, char **argv, czk_err *er
             memcpy(key, v, (size_t)(eq - v));
             key[eq - v] = '\0';
             rc = czk_server_config_set(cfg, key, eq + 1, 0, err);
-        } else {
-            return czk_err_set(err, CZK_EINVAL, "unknown option '%s' (see czk daemon --help)", a);
         }
         if (rc != CZK_OK)
             return rc;
