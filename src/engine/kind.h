@@ -15,13 +15,14 @@
  * (one per registered circuit: paths, options, what it keeps while the key is loaded). The
  * engine calls the entries below; "state" is that pointer and "job" the one job_create gave.
  *
- * Threads and memory: estimate, key_path and job_create run under the engine's lock and must
- * be quick and must not call back into the engine (job_create may copy the request's data:
- * that is what it is for); load runs on a synthesis thread or a preloading client with no
- * engine lock held, one load per circuit at a time; shared_witness and synthesize run on
- * synthesis threads, several partitions of one job at once, with no lock held; they may read
- * pk and cs (the engine keeps the key loaded while a job holds it). Every host allocation a
- * kind makes for a loaded key is reported in load's extra_bytes, so the host budget counts it.
+ * Threads and memory: estimate runs once, at registration. job_create runs under the engine's
+ * lock: it must be quick and must not call back into the engine (it may copy the request's
+ * data: that is what it is for). key_path serves messages and checks before any job. load runs
+ * on a synthesis thread or a preloading client with no engine lock held, one load per circuit
+ * at a time. shared_witness and synthesize run on synthesis threads, several partitions of
+ * one job at once, with no lock held; they may read pk and cs (the engine keeps the key
+ * loaded while a job holds it). Every host allocation a kind makes for a loaded key is
+ * reported in load's extra_bytes, so that the host budget counts it.
  */
 #ifndef CZK_ENGINE_KIND_H
 #define CZK_ENGINE_KIND_H
