@@ -682,6 +682,38 @@ CZK_TEST(engine_registered_circuits) {
     req.request_id = "nowtns";
     req.wtns = NULL;
     CHECK(czk_engine_submit(e, &req, id, NULL, NULL, NULL) == CZK_EINVAL);
+    /* A witness that does not satisfy the circuit (its last variable changed) is its own
+     * fault, not the device's: the partition fails at once, naming the constraint, with no
+     * retry. The .params circuit carries C, so the engine can tell. */
+    czk_fr one;
+    czk_fr_set_one(&one);
+    czk_fr_add(&w[cs.n_vars - 1], &w[cs.n_vars - 1], &one);
+    CHECK(czk_circom_wtns_write(wtns, w, cs.n_vars, NULL) == CZK_OK);
+    uint8_t *bad_img = NULL;
+    size_t bad_len = 0;
+    CHECK(read_file(wtns, &bad_img, &bad_len) == 0);
+    const uint8_t *bad_imgs[1] = {bad_img};
+    size_t bad_lens[1] = {bad_len};
+    czk_engine_status st0, st1;
+    CHECK(czk_engine_get_status(e, &st0) == CZK_OK);
+    memset(&req, 0, sizeof req);
+    req.request_id = "unsatisfied";
+    req.circuit_id = "bp";
+    req.n_partitions = 1;
+    req.wtns = bad_imgs;
+    req.wtns_len = bad_lens;
+    CHECK(czk_engine_submit(e, &req, id, NULL, NULL, NULL) == CZK_OK);
+    czk_engine_await(e, id, 0, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
+    CHECKF(strstr(res.error, "does not satisfy the circuit: constraint") != NULL &&
+               strstr(res.error, "after 1 attempt:") != NULL,
+           "%s", res.error);
+    CHECK(czk_engine_get_status(e, &st1) == CZK_OK);
+    CHECK(st1.partitions_retried == st0.partitions_retried);
+    czk_engine_status_clear(&st0);
+    czk_engine_status_clear(&st1);
+    czk_job_result_clear(&res);
+    free(bad_img);
     czk_engine_destroy(e);
 
     free(img);

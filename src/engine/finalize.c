@@ -2,8 +2,9 @@
  * The finalizers: finalizer_threads threads that verify each partition proof
  * (czk_groth16_verify, against the public inputs the kind gives or else the witness's) before
  * it counts, encode it (the kind's encoding, or bellperson's 192 bytes), retry a failed
- * partition once on the fallback device, finish jobs, and prune stored results after
- * result_ttl_ms.
+ * partition once on the fallback device (retries are for device faults and allocation
+ * failures: a witness that does not satisfy the circuit fails at once), finish jobs, and
+ * prune stored results after result_ttl_ms.
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,9 +32,11 @@ static void add_steps(czk_step_times *s, const czk_groth16_timings *t, uint64_t 
 
 /*
  * Verifies p's proof. The public inputs are the kind's when it gives them (the witness's
- * must then agree), else the witness's own. Returns CZK_OK or the failure, with p->err set.
+ * must then agree), else the witness's own. Returns CZK_OK or the failure, with p->err set;
+ * *final = 1 when the failure is the input's (public inputs that differ from the request's):
+ * another attempt cannot succeed.
  */
-static int verify_part(circuit *c, part *p) {
+static int verify_part(circuit *c, part *p, int *final) {
     const size_t n_pub = c->pk.n_public;
     const czk_fr *pub = p->w + 1;
     czk_fr *given = NULL;
@@ -53,6 +56,7 @@ static int verify_part(circuit *c, part *p) {
         for (size_t i = 0; i < n_pub; i++) {
             if (!czk_fr_equal(&given[i], &p->w[1 + i])) {
                 rc = CZK_EVERIFY;
+                *final = 1;
                 czk__set_msg(p->err, sizeof p->err,
                              "the witness's public input %zu differs from the request's", i);
                 goto out;
@@ -66,6 +70,22 @@ static int verify_part(circuit *c, part *p) {
 out:
     czk_free(given);
     return rc;
+}
+
+/*
+ * A proof that did not verify: is the witness at fault? One that does not satisfy the circuit
+ * gives such a proof on any device, so the partition fails at once, naming the first failing
+ * constraint, instead of being retried as a device fault would be. Costs a pass over the
+ * matrices, on the failure path only; a key read from a .zkey carries no C matrix, and its
+ * partitions are then retried as before.
+ */
+static int witness_at_fault(czk_engine *e, const circuit *c, part *p) {
+    size_t bad = 0;
+    if (czk_r1cs_check(&c->cs, p->w, &bad, e->pool, NULL) != CZK_EVERIFY)
+        return 0;
+    czk__set_msg(p->err, sizeof p->err,
+                 "the witness does not satisfy the circuit: constraint %zu fails", bad);
+    return 1;
 }
 
 void *czk__fin_main(void *arg) {
@@ -95,9 +115,13 @@ void *czk__fin_main(void *arg) {
 
         int rc = p->prove_rc;
         uint8_t enc[CZK_PROOF_BYTES];
+        int final = 0;
         uint64_t tv0 = czk_time_ns();
-        if (rc == CZK_OK)
-            rc = verify_part(c, p);
+        if (rc == CZK_OK) {
+            rc = verify_part(c, p, &final);
+            if (rc == CZK_EVERIFY && !final)
+                final = witness_at_fault(e, c, p);
+        }
         uint64_t tv1 = czk_time_ns();
         if (rc == CZK_OK) {
             if (c->kind->encode != NULL)
@@ -111,9 +135,8 @@ void *czk__fin_main(void *arg) {
         p->verify_ns = tv1 - tv0;
         p->finish_ns = (t1 - t0) - p->verify_ns;
         j->verify_ns += p->verify_ns;
-        const char *result = rc == CZK_OK                      ? "ok"
-                             : p->attempts < CZK__MAX_ATTEMPTS ? "retry"
-                                                               : "failed";
+        const int retry = rc != CZK_OK && !final && p->attempts < CZK__MAX_ATTEMPTS;
+        const char *result = rc == CZK_OK ? "ok" : retry ? "retry" : "failed";
         czk__elog(e, CZK_LOG_INFO,
                   "partition job=%s part=%u/%zu prio=%s circuit=%s backend=%s attempt=%u "
                   "queue_ms=%.3f synth_ms=%.3f lock_wait_ms=%.3f kernel_ms=%.3f finish_ms=%.3f "
@@ -125,7 +148,7 @@ void *czk__fin_main(void *arg) {
         if (!czk__part_return(e, p))
             continue;
         if (rc != CZK_OK) {
-            if (p->attempts < CZK__MAX_ATTEMPTS) {
+            if (retry) {
                 e->n_parts_retried++;
                 p->state = P_QUEUED_PROVE;
                 p->t_ready_ns = t1;
@@ -133,8 +156,8 @@ void *czk__fin_main(void *arg) {
                 pthread_cond_signal(&e->prove_cv);
             } else {
                 e->n_parts_failed++;
-                czk__job_finish(e, j, CZK_JOB_FAILED, "partition %u failed after %u attempts: %s",
-                                p->idx, p->attempts, p->err);
+                czk__job_finish(e, j, CZK_JOB_FAILED, "partition %u failed after %u attempt%s: %s",
+                                p->idx, p->attempts, p->attempts == 1 ? "" : "s", p->err);
             }
             continue;
         }
