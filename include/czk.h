@@ -142,8 +142,12 @@ CZK_API void czk_engine_destroy(czk_engine *e);
  * Registers a circuit under `circuit_id` (COLD: nothing is loaded until a job or preload
  * needs it). key_path: a snarkjs .zkey (the zkey carries the constraint system; r1cs_path
  * may then be NULL) or a bellperson .params (r1cs_path required: a circom .r1cs or a czk
- * R1CS file, told apart by their magic). Paths are copied. Returns CZK_OK, CZK_EINVAL (bad
- * id, id already registered, missing r1cs for a .params).
+ * R1CS file, told apart by their magic). Paths are copied. The files are checked now as far
+ * as that is cheap (they open, are regular files, and start with their format's magic), so
+ * that a wrong path is found at startup rather than at the first job. Returns CZK_OK,
+ * CZK_EINVAL (bad id, id already registered, missing r1cs for a .params, not a regular
+ * file), CZK_EIO (a file cannot be opened) or CZK_EFORMAT (too short, bad magic); the message
+ * names the file.
  */
 CZK_API CZK_WARN_UNUSED_RESULT int
 czk_engine_register_circuit(czk_engine *e, const char *circuit_id, const char *key_path,

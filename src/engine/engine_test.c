@@ -641,6 +641,14 @@ CZK_TEST(engine_registered_circuits) {
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_circuit(e, "zk", zkey, NULL, NULL) == CZK_OK);
     CHECK(czk_engine_register_circuit(e, "bp", params, r1cs, NULL) == CZK_OK);
+    /* Wrong paths are found at registration, each message naming the file. */
+    czk_err rerr = {0};
+    CHECK(czk_engine_register_circuit(e, "x1", "/nope.zkey", NULL, &rerr) == CZK_EIO);
+    CHECKF(strstr(rerr.msg, "/nope.zkey") != NULL, "%s", rerr.msg);
+    CHECK(czk_engine_register_circuit(e, "x2", dir, NULL, &rerr) == CZK_EINVAL);
+    CHECK(czk_engine_register_circuit(e, "x3", params, NULL, &rerr) == CZK_EINVAL);
+    CHECK(czk_engine_register_circuit(e, "x4", params, wtns, &rerr) == CZK_EFORMAT);
+    CHECKF(strstr(rerr.msg, wtns) != NULL, "%s", rerr.msg);
     const uint8_t *imgs[2] = {img, img};
     size_t lens[2] = {img_len, img_len};
     const char *circuits[2] = {"zk", "bp"};

@@ -160,6 +160,47 @@ static int g_synthesize(void *state, void *job, size_t part, const czk_r1cs *cs,
     return rc;
 }
 
+/*
+ * Checks at registration what can be checked without loading: each file opens, is a regular
+ * file and starts as its format does (a .zkey's magic, or a .params with an R1CS whose magic
+ * is circom's or czk's), so that a daemon with a wrong path refuses to start instead of
+ * failing its first job.
+ */
+static int check_file(const char *path, const char *what, uint8_t magic[8], czk_err *err) {
+    struct stat st;
+    memset(magic, 0, 8);
+    if (stat(path, &st) != 0)
+        return czk_err_set(err, CZK_EIO, "%s: cannot open the %s: %s", path, what, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return czk_err_set(err, CZK_EINVAL, "%s: the %s is not a regular file", path, what);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return czk_err_set(err, CZK_EIO, "%s: cannot open the %s: %s", path, what, strerror(errno));
+    size_t got = fread(magic, 1, 8, f);
+    fclose(f);
+    if (got < 8)
+        return czk_err_set(err, CZK_EFORMAT, "%s: the %s is too short (%zu bytes)", path, what,
+                           got);
+    return CZK_OK;
+}
+
+static int g_check(const generic *g, czk_err *err) {
+    uint8_t m[8];
+    int rc = check_file(g->key_path, "proving key", m, err);
+    if (rc != CZK_OK || memcmp(m, "zkey", 4) == 0)
+        return rc;
+    if (g->r1cs_path == NULL)
+        return czk_err_set(err, CZK_EINVAL, "%s: not a .zkey, and a .params key needs an R1CS file",
+                           g->key_path);
+    if ((rc = check_file(g->r1cs_path, "R1CS file", m, err)) != CZK_OK)
+        return rc;
+    if (memcmp(m, "r1cs", 4) != 0 && memcmp(m, "CZKR1CS", 8) != 0)
+        return czk_err_set(err, CZK_EFORMAT,
+                           "%s: neither a circom .r1cs nor a czk R1CS file (bad magic)",
+                           g->r1cs_path);
+    return CZK_OK;
+}
+
 static void g_destroy(void *state) {
     generic *g = state;
     czk_free(g->key_path);
@@ -190,6 +231,11 @@ int czk_kinds_register_generic(czk_engine *e, const char *circuit_id, const char
     if (g->key_path == NULL || (r1cs_path != NULL && g->r1cs_path == NULL)) {
         g_destroy(g);
         return czk_err_set(err, CZK_ENOMEM, "cannot allocate a circuit");
+    }
+    int rc = g_check(g, err);
+    if (rc != CZK_OK) {
+        g_destroy(g);
+        return rc;
     }
     return czk__engine_add_circuit(e, circuit_id, &generic_kind, g, err);
 }

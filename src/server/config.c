@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "server/grpc/toml.h"
 #include "util/alloc.h"
@@ -329,6 +330,15 @@ static int on_value(void *arg, const char *key, czk_toml_type type, const char *
 }
 
 int czk_server_config_load(czk_server_config *cfg, const char *path, FILE *log, czk_err *err) {
+    /* A directory or a device would reach the TOML reader as an empty or endless file; say
+     * what it is instead. */
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return czk_err_set(err, CZK_EIO, "%s: cannot read the config file: %s", path,
+                           strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return czk_err_set(err, CZK_EINVAL, "%s: the config file is %s, not a regular file", path,
+                           S_ISDIR(st.st_mode) ? "a directory" : "a special file");
     load_state s;
     memset(&s, 0, sizeof s);
     s.cfg = cfg;
