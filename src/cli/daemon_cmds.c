@@ -168,14 +168,19 @@ static int parse_client(client_opts *o, const char *cmd, const char *allowed, in
                 return -1;
             break;
         case 'C':
-            if (parse_u64(cmd, a, v, 10000000, &n) != 0 || n == 0)
-                return -1;
-            o->count = (unsigned long)n;
-            break;
         case 'J':
-            if (parse_u64(cmd, a, v, 4096, &n) != 0 || n == 0)
+            /* Counts: 0 would run nothing, so it is refused with the range, as any bad value. */
+            if (parse_u64(cmd, a, v, flag == 'C' ? 10000000 : 4096, &n) != 0)
                 return -1;
-            o->inflight = (unsigned long)n;
+            if (n == 0) {
+                fprintf(stderr, "czk %s: %s takes 1..%d, not 0\n", cmd, a,
+                        flag == 'C' ? 10000000 : 4096);
+                return -1;
+            }
+            if (flag == 'C')
+                o->count = (unsigned long)n;
+            else
+                o->inflight = (unsigned long)n;
             break;
         }
     }

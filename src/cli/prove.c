@@ -194,8 +194,8 @@ int czk_cli_prove(int argc, char **argv) {
         rc = czk_bellperson_proofs_write(a.proof, &proof, 1, &err);
     else
         rc = czk_snarkjs_proof_write(a.proof, &proof, &err);
-    if (rc == CZK_OK)
-        rc = czk_snarkjs_public_write(a.pub, pub, n_pub, &err);
+    if (rc == CZK_OK && (rc = czk_snarkjs_public_write(a.pub, pub, n_pub, &err)) != CZK_OK)
+        (void)remove(a.proof); /* a proof without its public inputs is only half a result */
     if (rc != CZK_OK) {
         exit_code = czk_cli_fail("prove", rc, &err);
         goto out;

@@ -56,13 +56,16 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: czk daemon [--config FILE] [--listen ADDR]... [--status-listen ADDR]\n"
             "                  [--circuit ID=KEY[,R1CS]]... [--synthetic ID=K]...\n"
+            "                  [--backend auto|cpu|cuda] [--threads N]\n"
             "                  [--set KEY=VALUE]... [--help-config]\n"
             "\n"
             "Serves cuzk.v1.ProvingEngine over gRPC (default %s; ADDR is host:port or\n"
             "unix:///path, --listen may repeat) and GET /status, /metrics over HTTP on\n"
             "--status-listen (\"\" turns it off). --circuit registers a snarkjs .zkey, or a\n"
             "bellperson .params with its .r1cs; --synthetic a PoRep-shaped circuit of 2^K\n"
-            "constraints with DEV keys. Command-line values override the config file.\n"
+            "constraints with DEV keys. --backend and --threads are gpus.backend and\n"
+            "gpus.gpu_threads (the prover's CPU threads). Command-line values override the\n"
+            "config file (czk daemon --help-config lists every key).\n"
             "SIGTERM/SIGINT: stop intake, drain (daemon.shutdown_grace_ms), exit 0.\n",
             CZK_GRPC_DEFAULT_LISTEN);
 }
@@ -80,10 +83,9 @@ static const char *value_of(int argc, char **argv, int *i) {
 static const struct {
     const char *flag, *key;
 } key_flags[] = {
-    {"--listen", "daemon.listen"},
-    {"--status-listen", "daemon.status_listen"},
-    {"--circuit", "circuits.register"},
-    {"--synthetic", "circuits.synthetic"},
+    {"--listen", "daemon.listen"},      {"--status-listen", "daemon.status_listen"},
+    {"--circuit", "circuits.register"}, {"--synthetic", "circuits.synthetic"},
+    {"--backend", "gpus.backend"},      {"--threads", "gpus.gpu_threads"},
 };
 
 /* Applies the command line over cfg (which already holds the file's values). */
