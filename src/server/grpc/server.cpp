@@ -412,6 +412,32 @@ struct czk_grpc_server {
     std::mutex mu; // serializes shutdown against metrics
 };
 
+namespace {
+
+// What is wrong with a listen address, or "" when it has the shape gRPC takes: unix:PATH,
+// unix:///PATH, or HOST:PORT (HOST may be [v6]) with PORT a number in 0..65535 (0: any free
+// port). Checked before gRPC sees it: gRPC would log a raw core error for a bad one, and it
+// takes a port above 65535 without complaint and listens on some other port.
+std::string listen_fault(const std::string &a) {
+    if (a.rfind("unix:", 0) == 0) {
+        std::string path = a.rfind("unix://", 0) == 0 ? a.substr(7) : a.substr(5);
+        return path.empty() ? "no socket path after unix:" : "";
+    }
+    size_t colon = a.rfind(':');
+    if (colon == std::string::npos || colon == 0)
+        return "not HOST:PORT or unix:PATH";
+    std::string host = a.substr(0, colon), port = a.substr(colon + 1);
+    if (host.front() == '[' ? host.back() != ']' || host.size() < 3
+                            : host.find(':') != std::string::npos)
+        return "an IPv6 host must be in brackets, as [::1]:9820";
+    if (port.empty() || port.size() > 5 ||
+        port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535)
+        return "the port must be a number in 0..65535";
+    return "";
+}
+
+} // namespace
+
 extern "C" int czk_grpc_server_start(czk_grpc_server **out, int *bound_port, czk_engine *engine,
                                      const char *const *listen, size_t n_listen,
                                      size_t max_msg_bytes, czk_err *err) {
@@ -435,6 +461,12 @@ extern "C" int czk_grpc_server_start(czk_grpc_server **out, int *bound_port, czk
         if (a.empty()) {
             delete srv;
             return czk_err_set(err, CZK_EINVAL, "empty listen address");
+        }
+        std::string fault = listen_fault(a);
+        if (!fault.empty()) {
+            delete srv;
+            return czk_err_set(err, CZK_EINVAL, "listen address '%s': %s", a.c_str(),
+                               fault.c_str());
         }
         if (a.rfind("unix:", 0) == 0) {
             std::string path = a.rfind("unix://", 0) == 0 ? a.substr(7) : a.substr(5);
