@@ -87,22 +87,24 @@ void czk__unreserve(czk_engine *e, uint64_t bytes) {
     pthread_cond_broadcast(&e->synth_cv);
 }
 
-int czk__engine_lean(const czk_engine *e) {
+/* Whether some device proves whole partitions from the witness: fixed when the devices are
+ * set (devices.c), so computed there once rather than at every reservation. */
+void czk__engine_set_lean(czk_engine *e) {
+    e->lean = 0;
     for (unsigned i = 0; i < e->n_devs; i++)
         if (e->devs[i].dev != NULL && (e->devs[i].dev->flags & CZK_DEVICE_WHOLE_PROOFS))
-            return 1;
-    return 0;
+            e->lean = 1;
 }
 
 /* Bytes a partition of c reserves from synthesis until it is finished. */
 uint64_t czk__part_need(const czk_engine *e, const circuit *c) {
-    return czk__engine_lean(e) ? c->w_bytes : c->part_bytes;
+    return e->lean ? c->w_bytes : c->part_bytes;
 }
 
 /* Bytes synthesis must leave free for the workers' scratch (lean mode). */
 uint64_t czk__scratch_headroom(const czk_engine *e) {
     uint64_t mx = 0;
-    if (!czk__engine_lean(e))
+    if (!e->lean)
         return 0;
     for (const circuit *c = e->circuits; c != NULL; c = c->next)
         if ((c->state == C_HOT || c->state == C_LOADING) && c->part_bytes - c->w_bytes > mx)
@@ -112,8 +114,7 @@ uint64_t czk__scratch_headroom(const czk_engine *e) {
 
 /* The least budget beside the key that one partition of c can ever run in. */
 uint64_t czk__part_floor(const czk_engine *e, const circuit *c) {
-    return czk__engine_lean(e) ? c->w_bytes + (c->part_bytes - c->w_bytes) * (e->n_devs + 1)
-                               : c->part_bytes;
+    return e->lean ? c->w_bytes + (c->part_bytes - c->w_bytes) * (e->n_devs + 1) : c->part_bytes;
 }
 
 /*
@@ -132,7 +133,7 @@ int czk__scratch_reserve(czk_engine *e, part *p, unsigned di, int on_fallback, u
     uint64_t need = c->part_bytes - c->w_bytes;
     int whole = !on_fallback && (e->devs[di].dev->flags & CZK_DEVICE_WHOLE_PROOFS) &&
                 ((__atomic_load_n(&c->circuit_devs, __ATOMIC_ACQUIRE) >> di) & 1);
-    if (czk__engine_lean(e) && !whole && need > 0) {
+    if (e->lean && !whole && need > 0) {
         while (!e->quit && !czk__reserve(e, need))
             pthread_cond_wait(&e->synth_cv, &e->mu);
         if (e->quit) {

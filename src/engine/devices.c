@@ -101,6 +101,7 @@ int czk__devices_open(czk_engine *e, const char *backend, czk_err *err) {
             return rc;
         e->gpu = 1;
         e->fallback = cpu;
+        czk__engine_set_lean(e);
         e->fb_lock = &e->cpu_mu;
         snprintf(e->backend_name, sizeof e->backend_name, "cuda x%u", e->n_devs);
         return CZK_OK;
@@ -109,7 +110,9 @@ int czk__devices_open(czk_engine *e, const char *backend, czk_err *err) {
         return czk_err_set(err, CZK_EINVAL, "backend \"cuda\": no usable CUDA device (%s)", why);
     if (strcmp(backend, "auto") == 0 && czk_gpu_built())
         czk__elog(e, CZK_LOG_INFO, "backend auto: %s; proving on the CPU", why);
-    return open_cpu(e, err);
+    int rc = open_cpu(e, err);
+    czk__engine_set_lean(e);
+    return rc;
 }
 
 void czk__devices_close(czk_engine *e) {
@@ -156,6 +159,7 @@ int czk__engine_set_backends(czk_engine *e, const czk_backend *primary,
         p->ops->info(p, &e->devs[0].info);
     }
     e->fallback = f;
+    czk__engine_set_lean(e);
 out:
     pthread_mutex_unlock(&e->mu);
     return rc;

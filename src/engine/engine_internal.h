@@ -144,6 +144,7 @@ struct czk_engine {
     edevice *devs;
     unsigned n_devs;
     int gpu;                  /* the devices are GPUs (pinned staging set aside, keys attached) */
+    int lean;                 /* a device proves whole partitions: lean reservations (budget.c) */
     czk_device *fallback;     /* guarded by mu: a retry runs here, under *fb_lock */
     pthread_mutex_t *fb_lock; /* &devs[0].mu on the CPU, else &cpu_mu */
     czk_device **owned_devs;  /* every device opened (devices.c), closed at the end */
@@ -199,7 +200,7 @@ void czk__set_msg(char *dst, size_t n, const char *fmt, ...) __attribute__((form
 int czk__budget_defaults(czk_engine_config *cfg, czk_err *err);
 int czk__reserve(czk_engine *e, uint64_t need);
 void czk__unreserve(czk_engine *e, uint64_t bytes);
-int czk__engine_lean(const czk_engine *e);
+void czk__engine_set_lean(czk_engine *e); /* after the devices change */
 uint64_t czk__part_need(const czk_engine *e, const circuit *c);
 uint64_t czk__scratch_headroom(const czk_engine *e);
 uint64_t czk__part_floor(const czk_engine *e, const circuit *c);

@@ -18,6 +18,7 @@
 
 typedef struct generic {
     char *key_path, *r1cs_path; /* r1cs_path NULL for a .zkey */
+    int zkey;                   /* key_path is a .zkey (its magic, read at registration) */
     czk_generic_opts opts;
 } generic;
 
@@ -50,20 +51,13 @@ static int g_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     const generic *g = state;
     int rc;
     *extra_bytes = 0;
-    uint8_t magic[4] = {0};
-    FILE *f = fopen(g->key_path, "rb");
-    if (f == NULL)
-        return czk_err_set(err, CZK_EIO, "%s: cannot open: %s", g->key_path, strerror(errno));
-    size_t got = fread(magic, 1, 4, f);
-    fclose(f);
-    if (got == 4 && memcmp(magic, "zkey", 4) == 0) {
+    /* The format was told from the magic at registration (g_check); the readers check the
+     * whole file again, so a file replaced since is still caught. */
+    if (g->zkey) {
         rc = czk_zkey_read_ex(pk, cs, g->key_path,
                               g->opts.key_check_set ? g->opts.key_check : CZK_KEY_CHECK_FULL, pool,
                               err);
     } else {
-        if (g->r1cs_path == NULL)
-            return czk_err_set(err, CZK_EINVAL, "%s: a .params key needs an R1CS file",
-                               g->key_path);
         rc = czk_bellperson_params_read(
             pk, g->key_path, g->opts.key_check_set ? g->opts.key_check : CZK_KEY_CHECK_CURVE, pool,
             err);
@@ -184,10 +178,11 @@ static int check_file(const char *path, const char *what, uint8_t magic[8], czk_
     return CZK_OK;
 }
 
-static int g_check(const generic *g, czk_err *err) {
+static int g_check(generic *g, czk_err *err) {
     uint8_t m[8];
     int rc = check_file(g->key_path, "proving key", m, err);
-    if (rc != CZK_OK || memcmp(m, "zkey", 4) == 0)
+    g->zkey = rc == CZK_OK && memcmp(m, "zkey", 4) == 0;
+    if (rc != CZK_OK || g->zkey)
         return rc;
     if (g->r1cs_path == NULL)
         return czk_err_set(err, CZK_EINVAL, "%s: not a .zkey, and a .params key needs an R1CS file",
