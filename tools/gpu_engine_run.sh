@@ -5,7 +5,7 @@
 #
 # Build first (nvcc is enough; the build machine needs no GPU):
 #
-#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCZK_CUDA=on
 #   cmake --build build -j --target bench_engine
 #
 # then, from the repository root:

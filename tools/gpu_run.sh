@@ -5,7 +5,7 @@
 # Build first (nvcc from the CUDA toolkit is enough; the build machine needs no GPU, and the
 # binary links the CUDA runtime statically, so it runs wherever the NVIDIA driver is):
 #
-#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCZK_CUDA=on
 #   cmake --build build -j --target czk_gpu_test
 #
 # then, from the repository root:

@@ -6,7 +6,7 @@
 # Build first (nvcc is enough; the build machine needs no GPU, and the programs link the CUDA
 # runtime statically):
 #
-#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCZK_CUDA=on
 #   cmake --build build -j --target czk_gpu_test bench_gpu_ntt bench_gpu_msm bench_gpu_prove \
 #       bench_gpu_rates bench_engine          # or: make bench (all benchmarks, CPU ones too)
 #

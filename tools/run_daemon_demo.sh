@@ -1,21 +1,24 @@
 #!/bin/sh
 # The daemon part of `make run`: start `czk daemon` on a private unix socket with a synthetic
 # PoRep-shaped circuit, run `czk bench` with multi-partition jobs against it, print the
-# throughput, and stop the daemon with SIGTERM (it drains and exits 0).
+# throughput, and stop the daemon with SIGTERM (it drains and exits 0). The daemon's log is
+# kept in LOG when given (`make run` keeps it in build/daemon-demo.log), else dropped.
 #
-#   tools/run_daemon_demo.sh <czk binary> [K] [COUNT] [INFLIGHT] [PARTITIONS]
+#   tools/run_daemon_demo.sh <czk binary> [K] [COUNT] [INFLIGHT] [PARTITIONS] [LOG]
 set -eu
 czk=$1
 k=${2:-12}
 count=${3:-20}
 inflight=${4:-4}
 parts=${5:-10}
+log=${6:-}
 dir=$(mktemp -d)
 sock="unix://$dir/czk.sock"
 "$czk" daemon --listen "$sock" --status-listen "" --synthetic "porep$k=$k" 2>"$dir/daemon.log" &
 pid=$!
 cleanup() {
     kill -TERM "$pid" 2>/dev/null || true
+    [ -z "$log" ] || cp "$dir/daemon.log" "$log" 2>/dev/null || true
     rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -35,5 +38,6 @@ wait "$pid" || status=$?
 trap - EXIT
 echo "daemon stopped (exit $status); its last log lines:"
 tail -n 3 "$dir/daemon.log"
+[ -z "$log" ] || cp "$dir/daemon.log" "$log"
 rm -rf "$dir"
 exit "$status"
