@@ -6,8 +6,9 @@
  * pool that verifies every partition proof before it counts. Clients register circuits
  * (a proving key plus its constraint system) under an id, submit jobs of one or more
  * partitions against a circuit, and await, cancel or inspect them by job id. The job id is
- * the client's request id: submitting an id again attaches to the job (running or
- * finished) instead of starting a second one.
+ * the client's request id: submitting the same request under an id again attaches to the job
+ * (running or finished) instead of starting a second one; another request under a known id
+ * is refused (CZK_EEXIST).
  *
  * Every public function may be called from any thread at any time between
  * czk_engine_create and czk_engine_destroy (czk_engine_destroy itself excepted: no call may
@@ -239,7 +240,10 @@ typedef struct czk_job_result {
  * Out: job_id (= request_id, NUL-terminated), *queue_position (jobs ahead of it in the
  * queue, 0 when it starts at once; may be NULL), *attached (1 when request_id named a job
  * already known: nothing new was started and the other fields describe that job; may be
- * NULL). Returns CZK_OK; CZK_EINVAL (missing/too long ids, unknown circuit, zero
+ * NULL). "The same request" means the same circuit, kind, partition count, witness images,
+ * seed and payload (compared by a digest kept on the job; priority and client id may differ).
+ * Returns CZK_OK; CZK_EEXIST (request_id names a job made from another request: the message
+ * says which part differs); CZK_EINVAL (missing/too long ids, unknown circuit, zero
  * partitions, wrong witness count or a witness image for a synthetic circuit or none for
  * a registered one); CZK_ENOMEM (the queue is full: max_queued_jobs, or no memory);
  * CZK_ECANCELED (the engine is shutting down). A job that can never fit the host budget is
@@ -254,9 +258,9 @@ CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_submit(czk_engine *e, const czk_jo
  * Waits for a job to finish, at most `timeout_ms` (0 = forever). Out: *res (clear it with
  * czk_job_result_clear; the caller's struct is overwritten): COMPLETED with the proof,
  * FAILED or CANCELLED with a message, TIMEOUT when the wait expired (the job goes on and may
- * be awaited again), UNKNOWN for an id never submitted or already pruned. Any number of
- * threads may await one job. Returns CZK_OK whenever *res was filled (including UNKNOWN and
- * TIMEOUT); CZK_EINVAL when job_id is NULL (*res is then UNKNOWN too).
+ * be awaited again). Any number of threads may await one job. Returns CZK_OK whenever the job
+ * was found (TIMEOUT included); CZK_ENOTFOUND for an id never submitted or already pruned, or
+ * CZK_EINVAL when job_id is NULL (in both, *res is UNKNOWN with a message and needs no clear).
  */
 CZK_API int czk_engine_await(czk_engine *e, const char *job_id, uint64_t timeout_ms,
                              czk_job_result *res, czk_err *err) CZK_NONNULL(1, 4);
@@ -266,12 +270,15 @@ CZK_API void czk_job_result_clear(czk_job_result *res);
 
 /*
  * Cancels a job: its queued partitions are dropped, running ones finish and are discarded,
- * its memory is released, and its waiters get CANCELLED. Out: *was_running (1 when the job
- * had started, i.e. a partition had begun synthesis; may be NULL). Cancelling a finished job
- * changes nothing. Returns CZK_OK, or CZK_EINVAL (unknown id).
+ * its memory is released, and its waiters get CANCELLED. Cancelling a finished job changes
+ * nothing. Out (each may be NULL): *was_running, 1 when this call cancelled a job that had
+ * started (a partition had begun synthesis), else 0 (also for a finished job); *prior, the
+ * job's state when the call came: PENDING or RUNNING (this call cancelled it), or COMPLETED,
+ * FAILED or CANCELLED (it had already finished; nothing changed). Returns CZK_OK,
+ * CZK_ENOTFOUND (an id never submitted or already pruned) or CZK_EINVAL (job_id NULL).
  */
-CZK_API int czk_engine_cancel(czk_engine *e, const char *job_id, int *was_running, czk_err *err)
-    CZK_NONNULL(1);
+CZK_API int czk_engine_cancel(czk_engine *e, const char *job_id, int *was_running,
+                              czk_job_status *prior, czk_err *err) CZK_NONNULL(1);
 
 /* ---- status and metrics -------------------------------------------------------------- */
 
@@ -328,6 +335,14 @@ CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_get_status(czk_engine *e, czk_engi
 
 /* Frees the status arrays and zeroes *st; NULL is a no-op. */
 CZK_API void czk_engine_status_clear(czk_engine_status *st);
+
+/*
+ * Renders a status snapshot as the JSON object of the daemon's GET /status and `czk status`
+ * (doc/API.md §3), so that both show one shape. Out: *json, NUL-terminated, czk_malloc'ed
+ * (czk_free). Returns CZK_OK or CZK_ENOMEM (*json NULL). Thread-safe (reads *st only).
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_status_json(const czk_engine_status *st, char **json)
+    CZK_NONNULL(1, 2);
 
 /* Prometheus text exposition (czk_* metrics) in *text, czk_malloc'ed (czk_free). Returns
  * CZK_OK or CZK_ENOMEM (*text NULL). */

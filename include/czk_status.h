@@ -41,7 +41,9 @@ extern "C" {
     X(ECUDA, -13, "CUDA error")                                                                    \
     X(ECANCELED, -14, "canceled")                                                                  \
     X(EVERIFY, -15, "verification failed")                                                         \
-    X(EINTERNAL, -16, "internal error")
+    X(EINTERNAL, -16, "internal error")                                                            \
+    X(EEXIST, -17, "already exists")                                                               \
+    X(ENOTFOUND, -18, "not found")
 
 enum czk_status {
 #define CZK__STATUS_ENUM(name, value, msg) CZK_##name = value,

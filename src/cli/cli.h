@@ -6,6 +6,7 @@
 #ifndef CZK_CLI_CLI_H
 #define CZK_CLI_CLI_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,6 +76,42 @@ void czk_cli_engine_config(czk_engine_config *cfg, const czk_cli_common *c);
 /* Prints "czk <cmd>: <message> (CZK_E...)" (czk_err_describe) for an error and returns
  * CZK_EXIT_ERROR. */
 int czk_cli_fail(const char *cmd, int rc, const czk_err *err);
+
+/*
+ * A progress line on stderr for long commands (setup, prove, bench): "czk CMD: 12.3 s [2/4]
+ * STAGE", redrawn in place (\r) while the stage runs, cut to the terminal's width. Only when stderr
+ * is a terminal; otherwise every call is a no-op, so piped and logged output holds the final lines
+ * only. One thread drives a progress (any thread may call _count, _lock and _unlock).
+ */
+typedef struct czk_cli_progress {
+    const char *cmd;
+    int on;          /* shown: stderr is a terminal and _end has not run; guarded by mu */
+    int inited;      /* mu and cv exist (set before any other thread sees p) */
+    int steps, step; /* stages: "[step/steps]"; 0 steps: no counter */
+    uint64_t t0_ns;  /* elapsed time is from here */
+    char text[160];  /* the stage or count shown; guarded by mu */
+    int drawn;       /* the line is on the screen; guarded by mu */
+    int quit;        /* the ticker stops; guarded by mu */
+    int thread_started;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} czk_cli_progress;
+
+/* Starts the display of `steps` stages (0: a count, no stage counter) for czk `cmd`. */
+void czk_cli_progress_start(czk_cli_progress *p, const char *cmd, int steps);
+/* Enters the next stage, described by fmt (printf), and shows it. */
+void czk_cli_progress_stage(czk_cli_progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Shows fmt (printf) in the current stage, as "12/100 proofs". */
+void czk_cli_progress_count(czk_cli_progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Around other output to a terminal: _lock takes the line off the screen, _unlock (after the
+ * output) puts it back below. */
+void czk_cli_progress_lock(czk_cli_progress *p);
+void czk_cli_progress_unlock(czk_cli_progress *p);
+/* Takes the line off the screen for good and stops the display; the final lines follow. */
+void czk_cli_progress_end(czk_cli_progress *p);
 
 /* Milliseconds from nanoseconds, for timing lines. */
 static inline double czk_cli_ms(uint64_t ns) {

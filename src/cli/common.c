@@ -68,6 +68,12 @@ int czk_cli_fail(const char *cmd, int rc, const czk_err *err) {
     char line[CZK_ERR_LINE_MAX];
     czk_err_describe(err, rc, line, sizeof(line));
     fprintf(stderr, "czk %s: %s\n", cmd, line);
+    /* Where the error was raised helps whoever reads the code, not whoever runs the command:
+     * only with CZK_LOG=debug. */
+    const char *log = getenv("CZK_LOG");
+    if (log != NULL && strcmp(log, "debug") == 0 && err != NULL && err->code == rc &&
+        err->file != NULL)
+        fprintf(stderr, "czk %s: debug: raised at %s:%d\n", cmd, err->file, err->line);
     return CZK_EXIT_ERROR;
 }
 

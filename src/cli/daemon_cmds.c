@@ -6,6 +6,7 @@
 
 #include "server/daemon.h"
 #include "server/grpc/client.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -13,10 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_ADDR "127.0.0.1:9820"
+/* czk await's exit codes beyond cli.h's 0 (COMPLETED), 1 (FAILED or CANCELLED: the job ended
+ * without a proof) and 2 (an error): a script must tell a wait that ran out, after which the
+ * job goes on and may be awaited again, from a job that will never give a proof. */
+#define EXIT_TIMEOUT 3
+#define EXIT_NOT_FOUND 4
 #define MAX_WTNS 1024
 
 int czk_cli_daemon(int argc, char **argv) {
@@ -32,6 +39,7 @@ static double now_s(void) {
 /* Options of the client commands. */
 typedef struct client_opts {
     const char *addr;
+    czk_grpc_client_tls tls; /* --tls-ca, --tls-cert, --tls-key (every command takes them) */
     const char *circuit;
     const char *request_id;
     const char *out;
@@ -84,6 +92,12 @@ static int parse_client(client_opts *o, const char *cmd, const char *allowed, in
         char flag = 0;
         if (strcmp(a, "--addr") == 0)
             flag = 'a';
+        else if (strcmp(a, "--tls-ca") == 0)
+            flag = 'A';
+        else if (strcmp(a, "--tls-cert") == 0)
+            flag = 'T';
+        else if (strcmp(a, "--tls-key") == 0)
+            flag = 'K';
         else if (strcmp(a, "--circuit") == 0)
             flag = 'c';
         else if (strcmp(a, "--request-id") == 0)
@@ -112,7 +126,7 @@ static int parse_client(client_opts *o, const char *cmd, const char *allowed, in
             o->positional = a;
             continue;
         }
-        if (flag == 0 || (flag != 'a' && strchr(allowed, flag) == NULL)) {
+        if (flag == 0 || (strchr("aATK", flag) == NULL && strchr(allowed, flag) == NULL)) {
             fprintf(stderr, "czk %s: unknown option '%s' (see czk %s --help)\n", cmd, a, cmd);
             return -1;
         }
@@ -133,6 +147,15 @@ static int parse_client(client_opts *o, const char *cmd, const char *allowed, in
         switch (flag) {
         case 'a':
             o->addr = v;
+            break;
+        case 'A':
+            o->tls.ca = v;
+            break;
+        case 'T':
+            o->tls.cert = v;
+            break;
+        case 'K':
+            o->tls.key = v;
             break;
         case 'c':
             o->circuit = v;
@@ -251,8 +274,103 @@ static void fill_request(czk_rpc_request *r, const client_opts *o, const wtns_se
     r->client_id = "czk-cli";
 }
 
-/* Prints a result; writes the proof to o->out when COMPLETED. Exit code: 0 COMPLETED, 1
- * otherwise (FAILED, CANCELLED, TIMEOUT, UNKNOWN), 2 when the proof cannot be written. */
+/* Writes paths[i] = texts[i] (n of them) all or none: each goes to a temporary file first, and
+ * the renames happen only once every one is written; a rename that still fails removes those
+ * already renamed, so no proof.json is left without its public.json. */
+static int write_all_or_none(char *const *paths, char *const *texts, size_t n, czk_err *err) {
+    czk_file_writer *w = calloc(n, sizeof *w);
+    if (w == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "no memory for %zu files", n);
+    size_t opened = 0, committed = 0;
+    int rc = CZK_OK;
+    while (rc == CZK_OK && opened < n) {
+        if ((rc = czk_file_writer_open(&w[opened], paths[opened], err)) != CZK_OK)
+            break;
+        opened++;
+        rc = czk_file_writer_write(&w[opened - 1], texts[opened - 1], strlen(texts[opened - 1]),
+                                   err);
+    }
+    while (rc == CZK_OK && committed < n)
+        if ((rc = czk_file_writer_commit(&w[committed], err)) == CZK_OK)
+            committed++;
+    if (rc != CZK_OK) {
+        for (size_t i = 0; i < committed; i++)
+            (void)remove(paths[i]);
+        for (size_t i = committed; i < opened; i++)
+            czk_file_writer_abort(&w[i]);
+    }
+    free(w);
+    return rc;
+}
+
+/* 1 when --out names a directory (one that exists, or a path ending in '/'): the proof then
+ * goes there as snarkjs JSON; otherwise --out is a file for the raw 192-byte proofs. */
+static int out_is_dir(const char *out) {
+    struct stat st;
+    size_t len = strlen(out);
+    return (len > 0 && out[len - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+/*
+ * Writes a COMPLETED result's proof and public inputs as snarkjs JSON into dir: proof.json and
+ * public.json for one partition; proof_I.json and public_I.json (I = 0, 1, ...) for several,
+ * each pair verifiable on its own (czk verify, snarkjs groth16 verify). All files or none.
+ */
+static int write_json_dir(const char *cmd, const char *dir, const czk_rpc_result *r) {
+    if (r->n_json == 0) {
+        fprintf(stderr,
+                "czk %s: the daemon sent no snarkjs JSON for this proof (it has no public "
+                "inputs, or the daemon is older); give --out a file name for the raw proof\n",
+                cmd);
+        return CZK_EXIT_ERROR;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "czk %s: cannot make the directory %s: %s\n", cmd, dir, strerror(errno));
+        return CZK_EXIT_ERROR;
+    }
+    size_t n = 2 * r->n_json, len = strlen(dir) + 48;
+    char **paths = calloc(n, sizeof *paths), **texts = calloc(n, sizeof *texts);
+    int code = CZK_EXIT_ERROR;
+    czk_err err = {0};
+    int rc = paths != NULL && texts != NULL ? CZK_OK : CZK_ENOMEM;
+    const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
+    for (size_t i = 0; rc == CZK_OK && i < r->n_json; i++) {
+        char idx[32] = "";
+        if (r->n_json > 1)
+            snprintf(idx, sizeof idx, "_%zu", i);
+        paths[2 * i] = malloc(len);
+        paths[2 * i + 1] = malloc(len);
+        if (paths[2 * i] == NULL || paths[2 * i + 1] == NULL) {
+            rc = CZK_ENOMEM;
+            break;
+        }
+        snprintf(paths[2 * i], len, "%s%sproof%s.json", dir, sep, idx);
+        snprintf(paths[2 * i + 1], len, "%s%spublic%s.json", dir, sep, idx);
+        texts[2 * i] = r->proof_json[i];
+        texts[2 * i + 1] = r->public_json[i];
+    }
+    if (rc == CZK_OK)
+        rc = write_all_or_none(paths, texts, n, &err);
+    if (rc != CZK_OK) {
+        code = czk_cli_fail(cmd, rc, &err);
+    } else {
+        if (r->n_json == 1)
+            printf("wrote %s and %s\n", paths[0], paths[1]);
+        else
+            printf("wrote %s and %s ... %s and %s (one pair per partition)\n", paths[0], paths[1],
+                   paths[n - 2], paths[n - 1]);
+        code = CZK_EXIT_OK;
+    }
+    for (size_t i = 0; paths != NULL && i < n; i++)
+        free(paths[i]);
+    free(paths);
+    free(texts);
+    return code;
+}
+
+/* Prints a result; writes the proof to o->out when COMPLETED (out_is_dir says how). Exit
+ * code: 0 COMPLETED, EXIT_TIMEOUT (3) for TIMEOUT, 1 otherwise (FAILED, CANCELLED, UNKNOWN),
+ * 2 when the proof cannot be written. */
 static int report(const char *cmd, const client_opts *o, const czk_rpc_result *r) {
     printf("job %s: %s", r->job_id, czk_rpc_status_name(r->status));
     if (r->status == 1)
@@ -263,8 +381,12 @@ static int report(const char *cmd, const client_opts *o, const czk_rpc_result *r
            (unsigned long long)r->gpu_compute_ms);
     if (r->error[0] != '\0')
         printf("  %s\n", r->error);
+    if (r->status == 4)
+        return EXIT_TIMEOUT;
     if (r->status != 1)
         return CZK_EXIT_INVALID;
+    if (o->out != NULL && out_is_dir(o->out))
+        return write_json_dir(cmd, o->out, r);
     if (o->out != NULL) {
         FILE *f = fopen(o->out, "wb");
         int ok = f != NULL && fwrite(r->proof, 1, r->proof_len, f) == r->proof_len;
@@ -287,6 +409,8 @@ static int client_start(client_opts *o, const char *cmd, const char *usage, cons
                         char need, int argc, char **argv) {
     if (czk_cli_wants_help(argc, argv)) {
         fputs(usage, stdout);
+        fputs("TLS: --tls-ca F (the daemon's CA), --tls-cert F --tls-key F (for mutual TLS).\n",
+              stdout);
         return CZK_EXIT_OK;
     }
     if (parse_client(o, cmd, allowed, argc, argv) != 0)
@@ -313,7 +437,7 @@ static int with_client(const char *cmd, const client_opts *o, const wtns_set *w,
     czk_grpc_client *c = NULL;
     czk_err err = {0};
     int code = CZK_EXIT_OK;
-    int rc = czk_grpc_client_create(&c, o->addr, &err);
+    int rc = czk_grpc_client_create_tls(&c, o->addr, &o->tls, &err);
     if (rc == CZK_OK)
         rc = call(c, cmd, o, w, &code, &err);
     if (rc != CZK_OK)
@@ -349,9 +473,13 @@ int czk_cli_submit(int argc, char **argv) {
     int done = client_start(
         &o, "submit",
         "usage: czk submit [--addr ADDR] --circuit ID [--request-id ID] [--wtns F]...\n"
-        "                  [--partitions P] [--seed S] [--priority P] [--wait [--out F]]\n"
+        "                  [--partitions P] [--seed S] [--priority P] [--wait [--out DIR|F]]\n"
         "Submits a proof to a czk daemon (default " DEFAULT_ADDR ") and prints its job id;\n"
-        "--wait also awaits it (exit 0 only when COMPLETED).\n",
+        "--wait also awaits it (exit 0 only when COMPLETED).\n"
+        "--out DIR (an existing directory, or a path ending in /) writes the proof as snarkjs\n"
+        "JSON: proof.json and public.json, or proof_I.json and public_I.json per partition I\n"
+        "when there are several (all files or none); --out F writes the raw proofs (192 bytes\n"
+        "per partition, bellperson's encoding).\n",
         "crwpPsoW", 'c', argc, argv);
     if (done >= 0)
         return done;
@@ -371,6 +499,12 @@ static int await_call(czk_grpc_client *c, const char *cmd, const client_opts *o,
     if (rc == CZK_OK)
         *code = report(cmd, o, &res);
     czk_rpc_result_clear(&res);
+    if (rc == CZK_ENOTFOUND) {
+        /* Not a failure of the command: the answer is that the daemon has no such job. */
+        printf("job %s: NOT_FOUND (never submitted, or its result has expired)\n", o->positional);
+        *code = EXIT_NOT_FOUND;
+        return CZK_OK;
+    }
     return rc;
 }
 
@@ -378,9 +512,15 @@ int czk_cli_await(int argc, char **argv) {
     client_opts o;
     int done =
         client_start(&o, "await",
-                     "usage: czk await [--addr ADDR] JOB_ID [--timeout-ms T] [--out F]\n"
-                     "Waits for a job (T = 0: forever) and prints its status and timings; exit 0\n"
-                     "when COMPLETED, 1 for FAILED, CANCELLED, TIMEOUT or UNKNOWN.\n",
+                     "usage: czk await [--addr ADDR] JOB_ID [--timeout-ms T] [--out DIR|F]\n"
+                     "Waits for a job (T = 0: forever) and prints its status and timings. --out\n"
+                     "as for czk submit: a directory gets snarkjs proof.json and public.json.\n"
+                     "Exit codes:\n"
+                     "  0  COMPLETED (the proof is written when --out is given)\n"
+                     "  1  FAILED or CANCELLED: the job ended without a proof\n"
+                     "  2  error: bad usage, no daemon, a refused call, --out not written\n"
+                     "  3  TIMEOUT: no result within T ms; the job goes on, await it again\n"
+                     "  4  NOT_FOUND: no such job (never submitted, or its result expired)\n",
                      "to1", '1', argc, argv);
     return done >= 0 ? done : with_client("await", &o, NULL, await_call);
 }
@@ -402,7 +542,9 @@ int czk_cli_status(int argc, char **argv) {
     int done =
         client_start(&o, "status",
                      "usage: czk status [--addr ADDR] [--metrics]\n"
-                     "Prints a daemon's GetStatus as JSON, or its GetMetrics (Prometheus text).\n",
+                     "Prints a daemon's status as JSON, the same object as its HTTP GET /status\n"
+                     "(doc/API.md §3; a cuzk daemon's GetStatus in protobuf's JSON instead), or\n"
+                     "with --metrics its GetMetrics (Prometheus text, as GET /metrics).\n",
                      "M", 0, argc, argv);
     return done >= 0 ? done : with_client("status", &o, NULL, status_call);
 }
@@ -410,9 +552,12 @@ int czk_cli_status(int argc, char **argv) {
 static int cancel_call(czk_grpc_client *c, const char *cmd, const client_opts *o, const wtns_set *w,
                        int *code, czk_err *err) {
     (void)cmd, (void)w, (void)code;
-    int was_running = 0;
-    int rc = czk_grpc_client_cancel(c, o->positional, &was_running, err);
-    if (rc == CZK_OK)
+    int was_running = 0, finished = 0;
+    int rc = czk_grpc_client_cancel(c, o->positional, &was_running, &finished, err);
+    if (rc == CZK_OK && finished != 0)
+        printf("job %s had already finished (%s): nothing to cancel\n", o->positional,
+               czk_rpc_status_name(finished));
+    else if (rc == CZK_OK)
         printf("job %s cancelled%s\n", o->positional, was_running ? " (was running)" : "");
     return rc;
 }
@@ -437,7 +582,8 @@ typedef struct bench {
     atomic_ulong next;  /* the next proof index to start; relaxed: only a counter */
     pthread_mutex_t mu; /* guards the fields below and stdout */
     unsigned long done, completed, failed;
-    double t0, last_progress;
+    double t0;
+    czk_cli_progress prog; /* its own lock; taken inside mu */
     double sum_wall_ms, sum_gpu_ms, sum_queue_ms;
 } bench;
 
@@ -460,6 +606,7 @@ static void *bench_worker(void *arg) {
         int rc = czk_grpc_client_prove(b->client, &req, &res, &err);
         double wall_ms = (now_s() - t) * 1e3;
         pthread_mutex_lock(&b->mu);
+        czk_cli_progress_lock(&b->prog); /* the proof's line goes above the progress line */
         b->done++;
         int ok = rc == CZK_OK && res.status == 1;
         if (ok) {
@@ -482,17 +629,13 @@ static void *bench_worker(void *arg) {
             czk_err_describe(&err, rc, why, sizeof(why));
             printf("proof %lu/%lu %s: ERROR %s\n", b->done, b->o->count, rid, why);
         }
-        double now = now_s();
-        if (now - b->last_progress >= 10.0 && b->done < b->o->count) {
-            double el = now - b->t0;
-            fprintf(stderr,
-                    "czk bench: progress %lu/%lu done, %lu failed, %.1f s elapsed, "
-                    "%.3f s/proof so far\n",
-                    b->done, b->o->count, b->failed, el,
-                    b->completed > 0 ? el / (double)b->completed : 0.0);
-            b->last_progress = now;
-        }
         fflush(stdout);
+        czk_cli_progress_unlock(&b->prog);
+        /* On a terminal only (czk_cli_progress): the count so far, below the proof lines. */
+        double el = now_s() - b->t0;
+        czk_cli_progress_count(&b->prog, "%lu/%lu proofs done, %lu failed, %.3f s/proof so far",
+                               b->done, b->o->count, b->failed,
+                               b->completed > 0 ? el / (double)b->completed : 0.0);
         pthread_mutex_unlock(&b->mu);
         czk_rpc_result_clear(&res);
     }
@@ -523,7 +666,7 @@ int czk_cli_bench(int argc, char **argv) {
     /* Request ids unique per run: a re-used id would attach to an old job's result. */
     snprintf(b.prefix, sizeof b.prefix, "bench-%ld-%ld", (long)getpid(), (long)time(NULL));
     czk_err err = {0};
-    int rc = czk_grpc_client_create(&b.client, o.addr, &err);
+    int rc = czk_grpc_client_create_tls(&b.client, o.addr, &o.tls, &err);
     if (rc != CZK_OK) {
         wtns_clear(&w);
         return czk_cli_fail(cmd, rc, &err);
@@ -534,7 +677,9 @@ int czk_cli_bench(int argc, char **argv) {
     printf("czk bench: %lu proofs of %s, %lu in flight, against %s\n", o.count, o.circuit, n,
            o.addr);
     fflush(stdout);
-    b.t0 = b.last_progress = now_s();
+    b.t0 = now_s();
+    czk_cli_progress_start(&b.prog, cmd, 0);
+    czk_cli_progress_count(&b.prog, "0/%lu proofs done", o.count);
     for (; threads != NULL && started < n; started++)
         if (pthread_create(&threads[started], NULL, bench_worker, &b) != 0)
             break;
@@ -542,6 +687,7 @@ int czk_cli_bench(int argc, char **argv) {
         bench_worker(&b);
     for (unsigned long i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
+    czk_cli_progress_end(&b.prog);
     double wall = now_s() - b.t0;
     printf("czk bench: c=%lu j=%lu completed=%lu failed=%lu wall=%.3f s throughput=%.4f "
            "s/proof (%.2f proofs/s)",

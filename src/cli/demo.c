@@ -35,6 +35,9 @@ int czk_cli_demo(int argc, char **argv) {
             return CZK_EXIT_ERROR;
         }
     }
+    /* Line by line even into a pipe or a log (`make run | tee`), so that each step's line
+     * shows when the step starts rather than when the demo ends. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     int exit_code = CZK_EXIT_ERROR, rc;
     czk_err err = {0};
     czk_engine *e = NULL;
@@ -55,8 +58,10 @@ int czk_cli_demo(int argc, char **argv) {
            cfg.prove_threads ? cfg.prove_threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN),
            st.n_devices > 0 ? st.devices[0].name : "?");
     uint64_t load_ms = 0;
+    printf("demo: building the circuit and making DEV keys...\n");
     if ((rc = czk_engine_preload(e, "demo", NULL, &load_ms, &err)) != CZK_OK)
         goto fail;
+    printf("demo: solving the witness, proving, verifying...\n");
     /* A seed other than 0: the partition's witness is solved, so synthesis is timed too. */
     czk_job_request req = {.request_id = "demo",
                            .circuit_id = "demo",

@@ -59,9 +59,12 @@ static void print_timings(const czk_job_result *res, uint64_t load_ms) {
 /* Engine log lines worth a user's attention (a GPU that could not be used, say); a failed
  * job's line is left out: its error is printed once, below. */
 static void log_line(void *arg, int level, const char *line) {
-    (void)arg;
-    if (level <= CZK_LOG_WARN && strncmp(line, "job ", 4) != 0)
+    czk_cli_progress *prog = arg;
+    if (level <= CZK_LOG_WARN && strncmp(line, "job ", 4) != 0) {
+        czk_cli_progress_lock(prog);
         fprintf(stderr, "czk prove: %s\n", line);
+        czk_cli_progress_unlock(prog);
+    }
 }
 
 int czk_cli_prove(int argc, char **argv) {
@@ -134,23 +137,32 @@ int czk_cli_prove(int argc, char **argv) {
     czk_fr *pub = NULL;
     czk_job_result res;
     memset(&res, 0, sizeof res);
+    czk_cli_progress prog;
+    memset(&prog, 0, sizeof prog);
 
     czk_engine_config cfg;
     czk_cli_engine_config(&cfg, &c);
     cfg.log = log_line;
+    cfg.log_arg = &prog;
     cfg.log_level = CZK_LOG_WARN;
     czk_generic_opts opts = {.key_check_set = 1, .key_check = a.check, .check_witness = 1};
+    czk_cli_progress_start(&prog, "prove", 4);
+    czk_cli_progress_stage(&prog, "reading %s", a.wtns);
     if ((rc = czk_file_read_all(&img, &img_len, a.wtns, &err)) != CZK_OK ||
         (rc = czk_engine_create(&e, &cfg, &err)) != CZK_OK ||
         (rc = czk_kinds_register_generic(e, "prove", bellperson ? a.params : a.zkey, a.r1cs, &opts,
                                          &err)) != CZK_OK) {
+        czk_cli_progress_end(&prog);
         exit_code = czk_cli_fail("prove", rc, &err);
         goto out;
     }
     if (c.have_seed)
         czk__engine_seed_blinding(e, c.seed);
     uint64_t load_ms = 0;
+    czk_cli_progress_stage(&prog, "loading and checking the key %s",
+                           bellperson ? a.params : a.zkey);
     if ((rc = czk_engine_preload(e, "prove", NULL, &load_ms, &err)) != CZK_OK) {
+        czk_cli_progress_end(&prog);
         exit_code = czk_cli_fail("prove", rc, &err);
         goto out;
     }
@@ -162,14 +174,17 @@ int czk_cli_prove(int argc, char **argv) {
                            .wtns = wtns,
                            .wtns_len = wtns_len};
     char job_id[128];
+    czk_cli_progress_stage(&prog, "checking the witness, proving, verifying the proof");
     if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
         (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {
+        czk_cli_progress_end(&prog);
         exit_code = czk_cli_fail("prove", rc, &err);
         goto out;
     }
     if (res.status != CZK_JOB_COMPLETED) {
         /* The engine names the partition's fault: a witness that does not fit or satisfy the
          * circuit, or a proof that did not verify (a key that does not match the circuit). */
+        czk_cli_progress_end(&prog);
         fprintf(stderr, "czk prove: %s: %s; nothing written\n", a.wtns, res.error);
         goto out;
     }
@@ -177,19 +192,23 @@ int czk_cli_prove(int argc, char **argv) {
     size_t n_pub = res.public_len / CZK_FR_BYTES;
     pub = n_pub > 0 ? czk_malloc(n_pub * sizeof(czk_fr)) : NULL;
     if (n_pub > 0 && pub == NULL) {
+        czk_cli_progress_end(&prog);
         exit_code = czk_cli_fail("prove", CZK_ENOMEM, NULL);
         goto out;
     }
     for (size_t i = 0; i < n_pub; i++) {
         if ((rc = czk_fr_from_bytes_le(&pub[i], res.public_inputs + i * CZK_FR_BYTES)) != CZK_OK) {
+            czk_cli_progress_end(&prog);
             exit_code = czk_cli_fail("prove", rc, NULL);
             goto out;
         }
     }
     if ((rc = czk_bellperson_proof_decode(&proof, res.proof, &err)) != CZK_OK) {
+        czk_cli_progress_end(&prog);
         exit_code = czk_cli_fail("prove", rc, &err);
         goto out;
     }
+    czk_cli_progress_stage(&prog, "writing %s and %s", a.proof, a.pub);
     if (bellperson)
         rc = czk_bellperson_proofs_write(a.proof, &proof, 1, &err);
     else
@@ -197,13 +216,16 @@ int czk_cli_prove(int argc, char **argv) {
     if (rc == CZK_OK && (rc = czk_snarkjs_public_write(a.pub, pub, n_pub, &err)) != CZK_OK)
         (void)remove(a.proof); /* a proof without its public inputs is only half a result */
     if (rc != CZK_OK) {
+        czk_cli_progress_end(&prog);
         exit_code = czk_cli_fail("prove", rc, &err);
         goto out;
     }
+    czk_cli_progress_end(&prog);
     if (a.timings)
         print_timings(&res, load_ms);
     exit_code = CZK_EXIT_OK;
 out:
+    czk_cli_progress_end(&prog);
     czk_engine_destroy(e);
     czk_job_result_clear(&res);
     czk_free(pub);

@@ -55,6 +55,7 @@ int czk_cli_setup(int argc, char **argv) {
     czk_r1cs cs = {0};
     czk_groth16_pk pk = {0};
     czk_rng rng;
+    czk_cli_progress prog;
     czk_pool *pool = czk_cli_pool(&c, "setup");
     if (pool == NULL)
         goto out;
@@ -68,12 +69,20 @@ int czk_cli_setup(int argc, char **argv) {
     czk_memclear_explicit(&seed, sizeof(seed));
     fprintf(stderr, "czk setup: DEVELOPMENT keys from random toxic waste, not a ceremony\n");
     uint64_t t0 = czk_time_ns();
-    if ((rc = czk_formats_r1cs_read(&cs, pos[0], pool, &err)) != CZK_OK ||
-        (rc = czk_groth16_setup_dev(&pk, &cs, zkey ? CZK_H_ODD_COSET : CZK_H_MONOMIAL, &rng, pool,
-                                    &err)) != CZK_OK) {
+    czk_cli_progress_start(&prog, "setup", 3);
+    czk_cli_progress_stage(&prog, "reading %s", pos[0]);
+    if ((rc = czk_formats_r1cs_read(&cs, pos[0], pool, &err)) == CZK_OK) {
+        czk_cli_progress_stage(&prog, "computing the keys (%zu constraints, domain 2^%u)",
+                               cs.n_constraints, czk_groth16_domain_lg(&cs));
+        rc = czk_groth16_setup_dev(&pk, &cs, zkey ? CZK_H_ODD_COSET : CZK_H_MONOMIAL, &rng, pool,
+                                   &err);
+    }
+    if (rc != CZK_OK) {
+        czk_cli_progress_end(&prog);
         exit_code = czk_cli_fail("setup", rc, &err);
         goto out;
     }
+    czk_cli_progress_stage(&prog, "writing %s and %s", pos[1], pos[2]);
     if (zkey) {
         rc = czk_zkey_write(pos[1], &pk, &cs, &err);
         if (rc == CZK_OK)
@@ -83,6 +92,7 @@ int czk_cli_setup(int argc, char **argv) {
         if (rc == CZK_OK)
             rc = czk_bellperson_vk_write(pos[2], &pk.vk, &err);
     }
+    czk_cli_progress_end(&prog);
     if (rc != CZK_OK) {
         exit_code = czk_cli_fail("setup", rc, &err);
         goto out;

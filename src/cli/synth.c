@@ -129,6 +129,10 @@ int czk_cli_synth(int argc, char **argv) {
             goto fail;
         if ((rc = czk_bellperson_params_write(p1, &pk, &err)) != CZK_OK)
             goto fail;
+        fprintf(stderr,
+                "czk synth: %s holds BENCHMARK keys: for timing the prover only; "
+                "`czk prove` refuses them (--keys dev makes keys it proves with)\n",
+                p1);
     }
     if (strcmp(keys, "none") != 0)
         fprintf(stderr, "czk synth: %s keys in %.1f s\n", keys, (double)(czk_time_ns() - t0) / 1e9);

@@ -15,11 +15,14 @@
 
 static const char *USAGE =
     "usage: czk verify <verification_key.json> <public.json> <proof.json>\n"
-    "       czk verify --vk F --proof proof.bin --public public.json\n"
+    "       czk verify --vk F --proof proof.bin [--partition I] --public public.json\n"
     "\n"
     "Verifies a Groth16 proof on BLS12-381: snarkjs's JSON files, or a bellperson .vk with\n"
     "a 192-byte proof (A||B||C compressed) and public inputs as snarkjs writes them\n"
-    "(decimal strings). Exit 0: valid; 1: invalid; 2: error.\n";
+    "(decimal strings). A file of several partitions' proofs (a daemon's result) is\n"
+    "verified one partition at a time: --partition I picks proof I (from 0) for public.json.\n"
+    "A daemon's result written with `czk submit --out DIR` has one proof_I.json and\n"
+    "public_I.json per partition, for the first form. Exit 0: valid; 1: invalid; 2: error.\n";
 
 /* A proof whose points are off the curve or out of the group is an invalid proof (exit 1),
  * as snarkjs reports it, not an unreadable file. */
@@ -40,7 +43,7 @@ int czk_cli_verify(int argc, char **argv) {
         fputs(USAGE, stdout);
         return CZK_EXIT_OK;
     }
-    const char *vk_path = NULL, *proof_path = NULL, *pub_path = NULL, *pos[3];
+    const char *vk_path = NULL, *proof_path = NULL, *pub_path = NULL, *part_arg = NULL, *pos[3];
     int npos = 0;
     for (int i = 0; i < argc; i++) {
         const char **slot = NULL;
@@ -50,6 +53,8 @@ int czk_cli_verify(int argc, char **argv) {
             slot = &proof_path;
         else if (strcmp(argv[i], "--public") == 0)
             slot = &pub_path;
+        else if (strcmp(argv[i], "--partition") == 0)
+            slot = &part_arg;
         if (slot != NULL && i + 1 < argc) {
             *slot = argv[++i];
         } else if (slot != NULL || (argv[i][0] == '-' && argv[i][1] != '\0') || npos == 3) {
@@ -60,8 +65,12 @@ int czk_cli_verify(int argc, char **argv) {
         }
     }
     int bellperson = vk_path != NULL;
+    long part = -1;
+    if (part_arg != NULL &&
+        czk_cli_parse_long("verify", "--partition", part_arg, 0, 1 << 20, &part) != 0)
+        return CZK_EXIT_ERROR;
     if (bellperson ? (npos != 0 || !proof_path || !pub_path)
-                   : (npos != 3 || proof_path || pub_path)) {
+                   : (npos != 3 || proof_path || pub_path || part_arg)) {
         fprintf(stderr, "czk verify: wrong arguments\n%s", USAGE);
         return CZK_EXIT_ERROR;
     }
@@ -87,14 +96,20 @@ int czk_cli_verify(int argc, char **argv) {
             exit_code = CZK_EXIT_INVALID;
             goto out;
         }
-        if (rc == CZK_OK && n_proofs != 1) {
+        if (rc == CZK_OK && part < 0 && n_proofs != 1) {
             fprintf(stderr,
-                    "czk verify: %s holds %zu proofs; verify one partition's proof at a time\n",
-                    proof_path, n_proofs);
+                    "czk verify: %s holds %zu partitions' proofs; pick one with --partition I "
+                    "(0..%zu) and give that partition's public.json\n",
+                    proof_path, n_proofs, n_proofs - 1);
+            goto out;
+        }
+        if (rc == CZK_OK && part >= 0 && (size_t)part >= n_proofs) {
+            fprintf(stderr, "czk verify: %s holds %zu proofs: no partition %ld\n", proof_path,
+                    n_proofs, part);
             goto out;
         }
         if (rc == CZK_OK)
-            proof = proofs[0];
+            proof = proofs[part < 0 ? 0 : part];
     } else {
         rc = czk_snarkjs_vk_read(&vk, vk_path, &err);
         if (rc == CZK_OK && (rc = czk_snarkjs_proof_read(&proof, proof_path, &err)) != CZK_OK &&

@@ -94,6 +94,10 @@ typedef struct job {
     struct job *next;
     char id[CZK_ID_MAX + 1];
     char kind[CZK_ID_MAX + 1];
+    int kind_given; /* the request named a kind (else `kind` is the circuit id) */
+    /* A digest of what defines the request (jobs.c: request_digest), so that the id re-sent
+     * with another request is refused rather than answered with this job's proof. */
+    uint64_t digest[2];
     char client[64];
     circuit *c;
     void *kjob; /* the circuit kind's job (job_create) */
@@ -116,6 +120,29 @@ typedef struct job {
     uint64_t synth_ns, prove_ns, verify_ns;
     czk_step_times steps; /* summed over the partitions' proved attempts, in µs */
 } job;
+
+/* A latency histogram (status.c): counts per bucket of hist_bounds_s there (not cumulative),
+ * the last one +Inf. */
+#define CZK__HIST_BUCKETS 16
+typedef struct czk__hist {
+    uint64_t counts[CZK__HIST_BUCKETS + 1];
+    uint64_t sum_ns;
+    uint64_t count;
+} czk__hist;
+
+/* Finished jobs per (circuit, proof kind), the labels of the job counters. A fixed table: both
+ * are few (registered circuits, the proto's kinds), and a full table counts the rest under
+ * circuit and kind "_other" in its last entry. */
+#define CZK__JOB_STATS_MAX 64
+typedef struct czk__job_stats {
+    const char *circuit;       /* a registered circuit's id (circuits live as long as e) */
+    char kind[CZK_ID_MAX + 1]; /* the request's kind, "unspecified" when it named none */
+    uint64_t completed, failed, cancelled;
+    czk__hist proof; /* submit to COMPLETED */
+} czk__job_stats;
+
+/* The partition stages of the stage histograms, in the order of czk__stage_names. */
+enum { CZK__STAGE_QUEUE, CZK__STAGE_SYNTH, CZK__STAGE_PROVE, CZK__STAGE_VERIFY, CZK__STAGES };
 
 typedef struct logline {
     struct logline *next;
@@ -172,7 +199,10 @@ struct czk_engine {
     unsigned n_unfinished;
     uint64_t n_completed, n_failed, n_cancelled;
     uint64_t n_parts_proved, n_parts_retried, n_parts_failed;
-    uint64_t sum_queue_ms, sum_synth_ms, sum_prove_ms, sum_verify_ms;
+    czk__hist stage_hist[CZK__STAGES]; /* proved partitions, per stage */
+    czk_step_times steps_total;        /* proved partitions' proving steps, in µs */
+    czk__job_stats job_stats[CZK__JOB_STATS_MAX];
+    size_t n_job_stats;
     char **worker_job; /* per prove worker: its current job id ("" when idle) */
     uint64_t t_create_ns;
 
@@ -234,6 +264,12 @@ void czk__dev_free(void *ctx, void *p, size_t bytes);
 struct timespec;
 /* *ts = now + ns on CLOCK_MONOTONIC (the engine's condition variables' clock). */
 void czk__timespec_after(struct timespec *ts, uint64_t ns);
+
+/* ---- status.c (under e->mu): metrics ---- */
+/* Counts a proved partition's stage times (its steps go to e->steps_total in finalize.c). */
+void czk__metrics_partition(czk_engine *e, const part *p);
+/* Counts a job that reached its final status. */
+void czk__metrics_job(czk_engine *e, const job *j);
 
 /* ---- devices.c ---- */
 int czk__devices_open(czk_engine *e, const char *backend, czk_err *err);

@@ -268,15 +268,37 @@ CZK_TEST(engine_duplicate_id_attaches) {
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "other8", 8, NULL) == CZK_OK);
     int attached = -1;
     CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 1, &attached) == CZK_OK);
     CHECK_EQ_INT(attached, 0);
-    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 2, &attached) == CZK_OK);
+    /* The same request again (another priority: a retry may change it) attaches. */
+    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_HIGH, 2, 1, &attached) == CZK_OK);
     CHECK_EQ_INT(attached, 1);
+    /* Another request under the id is refused while the job runs, whatever differs. */
+    attached = -1;
+    CHECK_EQ_INT(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 2, &attached),
+                 CZK_EEXIST);
+    CHECK_EQ_INT(attached, 0);
+    CHECK_EQ_INT(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 3, 1, NULL), CZK_EEXIST);
+    CHECK_EQ_INT(submit_synth(e, "dup", "other8", CZK_PRIORITY_NORMAL, 2, 1, NULL), CZK_EEXIST);
+    czk_job_request kreq;
+    memset(&kreq, 0, sizeof kreq);
+    kreq.request_id = "dup";
+    kreq.circuit_id = "porep8";
+    kreq.kind = "porep";
+    kreq.n_partitions = 2;
+    kreq.synth_seed = 1;
+    char kid[128];
+    czk_err kerr = {0};
+    CHECK_EQ_INT(czk_engine_submit(e, &kreq, kid, NULL, NULL, &kerr), CZK_EEXIST);
+    CHECKF(strstr(kerr.msg, "proof kind") != NULL, "%s", kerr.msg);
     czk_job_result r1, r2;
     czk_engine_await(e, "dup", 0, &r1, NULL);
-    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 3, &attached) == CZK_OK);
+    /* After it finished: the same request attaches to the stored proof, another is refused. */
+    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 1, &attached) == CZK_OK);
     CHECK_EQ_INT(attached, 1);
+    CHECK_EQ_INT(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 3, NULL), CZK_EEXIST);
     czk_engine_await(e, "dup", 0, &r2, NULL);
     CHECK(r1.status == CZK_JOB_COMPLETED && r2.status == CZK_JOB_COMPLETED);
     CHECK(r1.proof_len == r2.proof_len && memcmp(r1.proof, r2.proof, r1.proof_len) == 0);
@@ -341,27 +363,46 @@ CZK_TEST(engine_cancel_queued_and_running) {
     CHECK(submit_synth(e, "B", "porep10", CZK_PRIORITY_NORMAL, 2, 2, NULL) == CZK_OK);
     CHECK(wait_status(e, some_in_progress, 0));
     int was_running = -1;
-    CHECK(czk_engine_cancel(e, "B", &was_running, NULL) == CZK_OK);
+    czk_job_status prior = CZK_JOB_UNKNOWN;
+    CHECK(czk_engine_cancel(e, "B", &was_running, &prior, NULL) == CZK_OK);
     CHECK_EQ_INT(was_running, 0);
+    CHECK_EQ_INT(prior, CZK_JOB_PENDING);
     czk_job_result res;
     czk_engine_await(e, "B", 0, &res, NULL);
     CHECK_EQ_INT(res.status, CZK_JOB_CANCELLED);
     czk_job_result_clear(&res);
-    CHECK(czk_engine_cancel(e, "A", &was_running, NULL) == CZK_OK);
+    CHECK(czk_engine_cancel(e, "A", &was_running, &prior, NULL) == CZK_OK);
     CHECK_EQ_INT(was_running, 1);
+    CHECK_EQ_INT(prior, CZK_JOB_RUNNING);
     czk_engine_await(e, "A", 1000, &res, NULL);
     CHECK_EQ_INT(res.status, CZK_JOB_CANCELLED);
     CHECK(res.proof == NULL);
     czk_job_result_clear(&res);
     /* Running partitions finish and are discarded: only the key stays reserved. */
     CHECK(wait_status(e, reserved_is, key));
-    CHECK(czk_engine_cancel(e, "nope", NULL, NULL) == CZK_EINVAL);
+    /* Cancelling it again changes nothing and says it had ended; an unknown id is not found. */
+    was_running = -1;
+    CHECK(czk_engine_cancel(e, "A", &was_running, &prior, NULL) == CZK_OK);
+    CHECK_EQ_INT(was_running, 0);
+    CHECK_EQ_INT(prior, CZK_JOB_CANCELLED);
+    czk_err cerr = {0};
+    CHECK_EQ_INT(czk_engine_cancel(e, "nope", NULL, NULL, &cerr), CZK_ENOTFOUND);
+    CHECKF(strstr(cerr.msg, "nope") != NULL, "%s", cerr.msg);
+    CHECK_EQ_INT(czk_engine_cancel(e, NULL, NULL, NULL, NULL), CZK_EINVAL);
     /* The engine goes on proving. */
     CHECK(submit_synth(e, "C", "porep10", CZK_PRIORITY_NORMAL, 1, 3, NULL) == CZK_OK);
     czk_groth16_vk vk;
     CHECK(czk__engine_circuit_vk(e, "porep10", &vk) == CZK_OK);
     int rc = await_verify(e, "C", &vk, 1);
     czk_groth16_vk_clear(&vk);
+    /* A finished job: was_running is 0 and prior says it completed; it stays COMPLETED. */
+    was_running = -1;
+    CHECK(czk_engine_cancel(e, "C", &was_running, &prior, NULL) == CZK_OK);
+    CHECK_EQ_INT(was_running, 0);
+    CHECK_EQ_INT(prior, CZK_JOB_COMPLETED);
+    czk_engine_await(e, "C", 0, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
+    czk_job_result_clear(&res);
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     uint64_t cancelled = st.jobs_cancelled;
     czk_engine_status_clear(&st);
@@ -387,8 +428,10 @@ CZK_TEST(engine_await_timeout) {
     CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
     CHECK(res.total_ms >= res.gpu_compute_ms);
     czk_job_result_clear(&res);
-    czk_engine_await(e, "never-submitted", 10, &res, NULL);
+    czk_err aerr = {0};
+    CHECK_EQ_INT(czk_engine_await(e, "never-submitted", 10, &res, &aerr), CZK_ENOTFOUND);
     CHECK_EQ_INT(res.status, CZK_JOB_UNKNOWN);
+    CHECKF(strstr(aerr.msg, "never-submitted") != NULL, "%s", aerr.msg);
     czk_job_result_clear(&res);
     czk_engine_destroy(e);
 }
@@ -531,7 +574,7 @@ CZK_TEST(engine_results_pruned_after_ttl) {
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     CHECK_EQ_INT(st.jobs_known, 0);
     czk_engine_status_clear(&st);
-    czk_engine_await(e, "ttl", 10, &res, NULL);
+    CHECK_EQ_INT(czk_engine_await(e, "ttl", 10, &res, NULL), CZK_ENOTFOUND);
     CHECK_EQ_INT(res.status, CZK_JOB_UNKNOWN);
     czk_job_result_clear(&res);
     czk_engine_destroy(e);
@@ -577,7 +620,8 @@ CZK_TEST(engine_status_metrics_preload_evict) {
     czk_engine_status_clear(&st);
     char *text = NULL;
     CHECK(czk_engine_metrics(e, &text) == CZK_OK);
-    CHECKF(strstr(text, "czk_jobs_completed_total 1\n") != NULL, "%s", text);
+    const char *done = "czk_jobs_completed_total{circuit=\"a8\",proof_kind=\"unspecified\"} 1\n";
+    CHECKF(strstr(text, done) != NULL, "%s", text);
     CHECK(strstr(text, "czk_partitions_proved_total 2\n") != NULL);
     CHECK(strstr(text, "czk_circuit_bytes{circuit=\"a8\",tier=\"hot\"}") != NULL);
     czk_free(text);

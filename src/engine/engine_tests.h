@@ -1,4 +1,4 @@
-/* The engine's unit tests (src/engine/engine_test.c). */
+/* The engine's unit tests (src/engine/engine_test.c, status_test.c). */
 CZK_TEST_ENTRY(engine_witness_solver, 20)
 CZK_TEST_ENTRY(engine_concurrent_submitters, 60)
 CZK_TEST_ENTRY(engine_priority_order, 60)
@@ -16,3 +16,7 @@ CZK_TEST_ENTRY(engine_lean_reservations, 60)
 CZK_TEST_ENTRY(engine_gpu_failure_falls_back_to_cpu, 60)
 CZK_TEST_ENTRY(engine_gpu_and_fallback_fail, 60)
 CZK_TEST_ENTRY(engine_backend_selection, 60)
+/* src/engine/status_test.c */
+CZK_TEST_ENTRY(engine_metrics_prometheus, 60)
+CZK_TEST_ENTRY(engine_metrics_checker_rejects, 10)
+CZK_TEST_ENTRY(engine_status_json, 60)

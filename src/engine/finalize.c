@@ -174,10 +174,8 @@ void *czk__fin_main(void *arg) {
         add_steps(&j->steps, &p->tm, p->verify_ns);
         czk__part_drop(e, p);
         e->n_parts_proved++;
-        e->sum_queue_ms += CZK__MS(p->queue_ns);
-        e->sum_synth_ms += CZK__MS(p->synth_ns);
-        e->sum_prove_ms += CZK__MS(p->kernel_ns);
-        e->sum_verify_ms += CZK__MS(p->verify_ns);
+        add_steps(&e->steps_total, &p->tm, p->verify_ns);
+        czk__metrics_partition(e, p);
         if (++j->parts_done == j->n_parts)
             czk__job_finish(e, j, CZK_JOB_COMPLETED, NULL);
     }

@@ -2,7 +2,10 @@
  * Jobs and their queues: submit, await, cancel, finish, prune, and picking the next partition.
  *
  * A job lives in e->jobs (kept in submit order) from submit until it is pruned; its id is the
- * client's request id (resubmitting attaches). Its circuit's kind makes the kind's own job
+ * client's request id. Resubmitting the same request attaches; another request under a known id
+ * is refused (CZK_EEXIST), so that a client that re-uses an id by mistake never gets the old
+ * job's proof for its new witness. Requests are compared by a digest of what defines them
+ * (request_digest), computed before the lock is taken. Its circuit's kind makes the kind's own job
  * from the request (czk_circuit_kind.job_create): the engine keeps only partitions. Cancel,
  * failure and shutdown set the final status at once and wake waiters; partitions running in a
  * thread at that moment finish there and are discarded (`inflight` counts them; a job is
@@ -50,6 +53,93 @@ int czk_id_valid(const char *id) {
 
 int czk__job_final(const job *j) {
     return j->status != CZK_JOB_PENDING && j->status != CZK_JOB_RUNNING;
+}
+
+/*
+ * A 128-bit digest of what defines a request's proofs: circuit, kind, partition count,
+ * witness images, seed and payload (not priority or client id, which a retry may change).
+ * It tells an id re-used by mistake from a retry; it is not a MAC (a client that wants
+ * another's proof needs only its request id). Four lanes of xxHash64's round (Collet,
+ * xxhash.com) over 8-byte words, each field closed by its length so that fields cannot run
+ * into each other, and murmur3's fmix64 to finish. One pass over the witnesses, outside e->mu:
+ * it reads them at memory speed, beside a copy the kind makes anyway.
+ */
+typedef struct digest {
+    uint64_t lane[4];
+    uint64_t words;
+} digest;
+
+#define DG_P1 0x9E3779B185EBCA87ULL
+#define DG_P2 0xC2B2AE3D27D4EB4FULL
+
+static uint64_t dg_round(uint64_t acc, uint64_t w) {
+    acc += w * DG_P2;
+    acc = (acc << 31) | (acc >> 33);
+    return acc * DG_P1;
+}
+
+static uint64_t dg_fmix(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb93fe53ef63bULL;
+    k ^= k >> 33;
+    return k;
+}
+
+static void dg_word(digest *d, uint64_t w) {
+    d->lane[d->words & 3] = dg_round(d->lane[d->words & 3], w);
+    d->words++;
+}
+
+/* Absorbs n bytes and then n itself (a NULL p with n = 0 is an absent field). */
+static void dg_bytes(digest *d, const void *p, size_t n) {
+    const uint8_t *b = p;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, b + i, 8);
+        dg_word(d, w);
+    }
+    if (i < n) {
+        uint64_t w = 0;
+        memcpy(&w, b + i, n - i);
+        dg_word(d, w);
+    }
+    dg_word(d, (uint64_t)n ^ 0x8000000000000000ULL);
+}
+
+static void dg_str(digest *d, const char *s) {
+    dg_bytes(d, s, s != NULL ? strlen(s) : 0);
+}
+
+static void request_digest(const czk_job_request *req, uint64_t out[2]) {
+    digest d = {{DG_P1 + DG_P2, DG_P2, 0, (uint64_t)0 - DG_P1}, 0};
+    dg_str(&d, req->circuit_id);
+    dg_word(&d, req->kind != NULL);
+    dg_str(&d, req->kind);
+    dg_word(&d, req->n_partitions);
+    dg_word(&d, req->synth_seed);
+    dg_word(&d, req->wtns != NULL);
+    for (size_t i = 0; req->wtns != NULL && i < req->n_partitions; i++)
+        dg_bytes(&d, req->wtns[i],
+                 req->wtns[i] != NULL && req->wtns_len != NULL ? req->wtns_len[i] : 0);
+    dg_bytes(&d, req->payload, req->payload != NULL ? req->payload_len : 0);
+    uint64_t a = dg_fmix(d.lane[0] ^ ((d.lane[2] << 17) | (d.lane[2] >> 47)) ^ d.words);
+    uint64_t b = dg_fmix(d.lane[1] ^ ((d.lane[3] << 29) | (d.lane[3] >> 35)) ^ a);
+    out[0] = a;
+    out[1] = b;
+}
+
+/* Which part of req differs from job j's request, for the CZK_EEXIST message. */
+static const char *request_difference(const job *j, const czk_job_request *req) {
+    if (strcmp(j->c->id, req->circuit_id) != 0)
+        return "circuit";
+    if (j->kind_given != (req->kind != NULL) || (req->kind != NULL && strcmp(j->kind, req->kind)))
+        return "proof kind";
+    if (j->n_parts != req->n_partitions)
+        return "partition count";
+    return "witness, seed or payload";
 }
 
 static job *find_job(czk_engine *e, const char *id) {
@@ -140,6 +230,7 @@ void czk__job_finish(czk_engine *e, job *j, czk_job_status st, const char *fmt, 
         e->n_failed++;
     else
         e->n_cancelled++;
+    czk__metrics_job(e, j);
     uint64_t total = j->t_done_ns - j->t_submit_ns;
     uint64_t work = j->synth_ns + j->prove_ns + j->verify_ns;
     czk__elog(e, st == CZK_JOB_FAILED ? CZK_LOG_WARN : CZK_LOG_INFO,
@@ -236,6 +327,7 @@ static job *job_alloc(const czk_job_request *req, circuit *c, int *rc, czk_err *
     }
     snprintf(j->id, sizeof j->id, "%s", req->request_id);
     snprintf(j->kind, sizeof j->kind, "%s", req->kind != NULL ? req->kind : c->id);
+    j->kind_given = req->kind != NULL;
     snprintf(j->client, sizeof j->client, "%s", req->client_id != NULL ? req->client_id : "-");
     j->prio = req->priority == CZK_PRIORITY_DEFAULT ? CZK_PRIORITY_NORMAL : (int)req->priority;
     for (size_t i = 0; i < j->n_parts; i++) {
@@ -267,11 +359,23 @@ int czk_engine_submit(czk_engine *e, const czk_job_request *req, char job_id[128
         return czk_err_set(err, CZK_EINVAL, "request %s: %zu partitions", req->request_id,
                            req->n_partitions);
 
+    uint64_t dg[2];
+    request_digest(req, dg);
+
     pthread_mutex_lock(&e->mu);
+    czk__prune(e); /* an expired result no longer holds its id */
     int rc = CZK_OK;
     circuit *c = NULL;
     job *j = find_job(e, req->request_id);
     if (j != NULL) {
+        if (j->digest[0] != dg[0] || j->digest[1] != dg[1]) {
+            rc = czk_err_set(err, CZK_EEXIST,
+                             "request id %s names a job of another request (its %s differs); "
+                             "a new request needs a new id",
+                             req->request_id, request_difference(j, req));
+            j = NULL;
+            goto out;
+        }
         snprintf(job_id, 128, "%s", j->id);
         if (attached != NULL)
             *attached = 1;
@@ -296,6 +400,8 @@ int czk_engine_submit(czk_engine *e, const czk_job_request *req, char job_id[128
     j = job_alloc(req, c, &rc, err);
     if (j == NULL)
         goto out;
+    j->digest[0] = dg[0];
+    j->digest[1] = dg[1];
     j->seq = ++e->seq;
     j->t_submit_ns = czk_time_ns();
     for (size_t i = 0; i < j->n_parts; i++)
@@ -391,7 +497,8 @@ int czk_engine_await(czk_engine *e, const char *job_id, uint64_t timeout_ms, czk
     if (j == NULL) {
         snprintf(res->error, sizeof res->error, "unknown job %.200s", job_id);
         pthread_mutex_unlock(&e->mu);
-        return CZK_OK;
+        return czk_err_set(err, CZK_ENOTFOUND,
+                           "no job %.200s: never submitted, or its result was pruned", job_id);
     }
     struct timespec ts;
     if (timeout_ms > 0)
@@ -426,20 +533,29 @@ void czk_job_result_clear(czk_job_result *res) {
     memset(res, 0, sizeof *res);
 }
 
-int czk_engine_cancel(czk_engine *e, const char *job_id, int *was_running, czk_err *err) {
+int czk_engine_cancel(czk_engine *e, const char *job_id, int *was_running, czk_job_status *prior,
+                      czk_err *err) {
     if (was_running != NULL)
         *was_running = 0;
+    if (prior != NULL)
+        *prior = CZK_JOB_UNKNOWN;
     if (job_id == NULL)
         return czk_err_set(err, CZK_EINVAL, "no job id");
     pthread_mutex_lock(&e->mu);
+    czk__prune(e);
     int rc = CZK_OK;
     job *j = find_job(e, job_id);
     if (j == NULL) {
-        rc = czk_err_set(err, CZK_EINVAL, "unknown job %s", job_id);
-    } else if (!czk__job_final(j)) {
-        if (was_running != NULL)
-            *was_running = j->status == CZK_JOB_RUNNING;
-        czk__job_finish(e, j, CZK_JOB_CANCELLED, "cancelled by request");
+        rc = czk_err_set(err, CZK_ENOTFOUND,
+                         "no job %.200s: never submitted, or its result was pruned", job_id);
+    } else {
+        if (prior != NULL)
+            *prior = j->status;
+        if (!czk__job_final(j)) {
+            if (was_running != NULL)
+                *was_running = j->status == CZK_JOB_RUNNING;
+            czk__job_finish(e, j, CZK_JOB_CANCELLED, "cancelled by request");
+        }
     }
     pthread_mutex_unlock(&e->mu);
     return rc;

@@ -1,6 +1,12 @@
 /*
- * Status and metrics: a snapshot of the engine under its lock (czk_engine_get_status), and the
- * same figures in Prometheus' text exposition (czk_engine_metrics).
+ * Status and metrics: a snapshot of the engine under its lock (czk_engine_get_status), that
+ * snapshot as JSON (czk_engine_status_json: the one shape of GET /status and `czk status`), and
+ * the same figures plus latency histograms in Prometheus' text exposition (czk_engine_metrics).
+ *
+ * Metrics follow Prometheus' conventions (prometheus.io/docs/practices/naming): every family
+ * has # HELP and # TYPE, times are seconds, counters end in _total, histograms are cumulative
+ * _bucket{le} series with _sum and _count. Histograms are counted under e->mu by the threads
+ * that finish partitions and jobs (czk__metrics_partition, czk__metrics_job), in fixed buckets.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -111,88 +117,350 @@ void czk_engine_status_clear(czk_engine_status *st) {
     memset(st, 0, sizeof *st);
 }
 
-/* Appends to buf[*n..cap), truncating (cap is sized for the worst case). */
-static void emit(char *buf, size_t cap, size_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void emit(char *buf, size_t cap, size_t *n, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf + *n, cap - *n, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *n += (size_t)w < cap - *n ? (size_t)w : cap - *n - 1;
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+/* A growing text buffer; `failed` sticks after the first allocation failure. */
+typedef struct text {
+    char *p;
+    size_t len, cap;
+    int failed;
+} text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(text *t, const char *fmt, ...) {
+    if (t->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = t->cap - t->len;
+        int n = vsnprintf(t->p != NULL ? t->p + t->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = 1;
+            return;
+        }
+        if ((size_t)n < room) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap * 2 + (size_t)n + 256;
+        char *p = czk_malloc(cap);
+        if (p == NULL) {
+            t->failed = 1;
+            return;
+        }
+        if (t->p != NULL)
+            memcpy(p, t->p, t->len + 1);
+        czk_free(t->p);
+        t->p = p;
+        t->cap = cap;
+    }
 }
 
-int czk_engine_metrics(czk_engine *e, char **text) {
-    *text = NULL;
+/* A JSON string literal of s (ids are client-chosen: escape everything JSON requires). */
+static void put_json_string(text *t, const char *s) {
+    put(t, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\')
+            put(t, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            put(t, "\\u%04x", *p);
+        else
+            put(t, "%c", *p);
+    }
+    put(t, "\"");
+}
+
+static const char *const tier_names[] = {"HOT", "WARM", "COLD"};
+
+int czk_engine_status_json(const czk_engine_status *st, char **json) {
+    *json = NULL;
+    text t = {0};
+    put(&t,
+        "{\"uptime_seconds\": %" PRIu64 ", \"shutting_down\": %s,\n"
+        " \"jobs\": {\"completed\": %" PRIu64 ", \"failed\": %" PRIu64 ", \"cancelled\": %" PRIu64
+        ", \"known\": %u},\n"
+        " \"partitions\": {\"proved\": %" PRIu64 ", \"retried\": %" PRIu64 ", \"failed\": %" PRIu64
+        "},\n",
+        st->uptime_s, st->shutting_down ? "true" : "false", st->jobs_completed, st->jobs_failed,
+        st->jobs_cancelled, st->jobs_known, st->partitions_proved, st->partitions_retried,
+        st->partitions_failed);
+    put(&t, " \"priorities\": {");
+    for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
+        put(&t, "%s\"%s\": {\"pending\": %u, \"in_progress\": %u}", p > 1 ? ", " : "",
+            czk__prio_names[p], st->pending_by_priority[p], st->in_progress_by_priority[p]);
+    put(&t, "},\n \"queues\": [");
+    for (size_t i = 0; i < st->n_queues; i++) {
+        put(&t, "%s{\"proof_kind\": ", i > 0 ? ", " : "");
+        put_json_string(&t, st->queues[i].kind);
+        put(&t, ", \"pending\": %u, \"in_progress\": %u}", st->queues[i].pending,
+            st->queues[i].in_progress);
+    }
+    put(&t, "],\n \"circuits\": [");
+    for (size_t i = 0; i < st->n_circuits; i++) {
+        const czk_circuit_status *c = &st->circuits[i];
+        put(&t, "%s\n  {\"circuit_id\": ", i > 0 ? "," : "");
+        put_json_string(&t, c->circuit_id);
+        put(&t,
+            ", \"tier\": \"%s\", \"size_bytes\": %" PRIu64 ", \"ref_count\": %u, "
+            "\"synthetic\": %s}",
+            c->tier >= 0 && c->tier <= 2 ? tier_names[c->tier] : "COLD", c->size_bytes,
+            c->ref_count, c->synthetic ? "true" : "false");
+    }
+    put(&t, "],\n \"devices\": [");
+    for (size_t i = 0; i < st->n_devices; i++) {
+        const czk_device_status *d = &st->devices[i];
+        put(&t, "%s\n  {\"ordinal\": %u, \"name\": ", i > 0 ? "," : "", d->ordinal);
+        put_json_string(&t, d->name);
+        put(&t,
+            ", \"vram_total_bytes\": %" PRIu64 ", \"vram_free_bytes\": %" PRIu64
+            ", \"workers\": %u, \"busy_workers\": %u, \"current_job_id\": ",
+            d->vram_total_bytes, d->vram_free_bytes, d->workers, d->busy_workers);
+        put_json_string(&t, d->current_job_id);
+        put(&t, "}");
+    }
+    put(&t,
+        "],\n \"memory\": {\"host_budget_bytes\": %" PRIu64 ", \"host_reserved_bytes\": %" PRIu64
+        ", \"host_allocated_bytes\": %" PRIu64 ", \"pinned_budget_bytes\": %" PRIu64
+        ", \"pinned_used_bytes\": %" PRIu64 "}}\n",
+        st->host_budget_bytes, st->host_reserved_bytes, st->host_allocated_bytes,
+        st->pinned_budget_bytes, st->pinned_used_bytes);
+    if (t.failed) {
+        czk_free(t.p);
+        return CZK_ENOMEM;
+    }
+    *json = t.p;
+    return CZK_OK;
+}
+
+/* ---- metrics --------------------------------------------------------------------------- */
+
+/* Bucket bounds in seconds, shared by every histogram: a 2^8 partition on a CPU takes
+ * milliseconds, a 2^27 PoRep partition about a second on an H200 and minutes on a CPU, a
+ * whole 10-partition PoRep job tens of seconds; 1-2.5-5 steps cover that span in 16 buckets. */
+static const double hist_bounds_s[CZK__HIST_BUCKETS] = {
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 60, 300};
+
+/* Stage label values (enum CZK__STAGE_*). */
+static const char *const stage_names[CZK__STAGES] = {"queue", "synthesis", "prove", "verify"};
+
+static void hist_observe(czk__hist *h, uint64_t ns) {
+    double s = (double)ns / 1e9;
+    size_t b = 0;
+    while (b < CZK__HIST_BUCKETS && s > hist_bounds_s[b])
+        b++;
+    h->counts[b]++;
+    h->sum_ns += ns;
+    h->count++;
+}
+
+void czk__metrics_partition(czk_engine *e, const part *p) {
+    hist_observe(&e->stage_hist[CZK__STAGE_QUEUE], p->queue_ns);
+    hist_observe(&e->stage_hist[CZK__STAGE_SYNTH], p->synth_ns);
+    hist_observe(&e->stage_hist[CZK__STAGE_PROVE], p->kernel_ns);
+    hist_observe(&e->stage_hist[CZK__STAGE_VERIFY], p->verify_ns);
+}
+
+void czk__metrics_job(czk_engine *e, const job *j) {
+    const char *kind = j->kind_given ? j->kind : "unspecified";
+    czk__job_stats *s = NULL;
+    for (size_t i = 0; i < e->n_job_stats && s == NULL; i++) {
+        czk__job_stats *o = &e->job_stats[i];
+        if (strcmp(o->circuit, j->c->id) == 0 && strcmp(o->kind, kind) == 0)
+            s = o;
+    }
+    if (s == NULL && e->n_job_stats < CZK__JOB_STATS_MAX - 1) {
+        s = &e->job_stats[e->n_job_stats++];
+        s->circuit = j->c->id;
+        snprintf(s->kind, sizeof s->kind, "%s", kind);
+    } else if (s == NULL) {
+        s = &e->job_stats[CZK__JOB_STATS_MAX - 1];
+        s->circuit = "_other";
+        snprintf(s->kind, sizeof s->kind, "_other");
+        e->n_job_stats = CZK__JOB_STATS_MAX;
+    }
+    if (j->status == CZK_JOB_COMPLETED) {
+        s->completed++;
+        hist_observe(&s->proof, j->t_done_ns - j->t_submit_ns);
+    } else if (j->status == CZK_JOB_FAILED) {
+        s->failed++;
+    } else {
+        s->cancelled++;
+    }
+}
+
+/* A Prometheus label value: backslash, quote and newline escaped (ids are client-chosen). */
+static void put_label(text *t, const char *s) {
+    for (; *s != '\0'; s++) {
+        if (*s == '\\' || *s == '"')
+            put(t, "\\%c", *s);
+        else if (*s == '\n')
+            put(t, "\\n");
+        else
+            put(t, "%c", *s);
+    }
+}
+
+static void put_family(text *t, const char *name, const char *type, const char *help) {
+    put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* One histogram's series; `labels` is "" or `key="value",` pairs ending in a comma. */
+static void put_hist(text *t, const char *name, const char *labels, const czk__hist *h) {
+    uint64_t cum = 0;
+    for (size_t b = 0; b <= CZK__HIST_BUCKETS; b++) {
+        cum += h->counts[b];
+        if (b < CZK__HIST_BUCKETS)
+            put(t, "%s_bucket{%sle=\"%g\"} %" PRIu64 "\n", name, labels, hist_bounds_s[b], cum);
+        else
+            put(t, "%s_bucket{%sle=\"+Inf\"} %" PRIu64 "\n", name, labels, cum);
+    }
+    size_t n = strlen(labels);
+    put(t, "%s_sum%s%.*s%s %.9f\n", name, n ? "{" : "", n ? (int)n - 1 : 0, labels, n ? "}" : "",
+        (double)h->sum_ns / 1e9);
+    put(t, "%s_count%s%.*s%s %" PRIu64 "\n", name, n ? "{" : "", n ? (int)n - 1 : 0, labels,
+        n ? "}" : "", h->count);
+}
+
+static const char *const step_names[] = {"spmv",     "quotient", "msm_a", "msm_b_g1",
+                                         "msm_b_g2", "msm_l",    "msm_h"};
+
+int czk_engine_metrics(czk_engine *e, char **out) {
+    *out = NULL;
     czk_engine_status st;
     int rc = czk_engine_get_status(e, &st);
     if (rc != CZK_OK)
         return rc;
-    uint64_t sums[4];
-    pthread_mutex_lock(&e->mu);
-    sums[0] = e->sum_queue_ms;
-    sums[1] = e->sum_synth_ms;
-    sums[2] = e->sum_prove_ms;
-    sums[3] = e->sum_verify_ms;
-    pthread_mutex_unlock(&e->mu);
-    size_t cap = 4096 + st.n_circuits * 512 + st.n_queues * 512 + st.n_devices * 512;
-    char *buf = czk_malloc(cap);
-    if (buf == NULL) {
+    /* Copied under the lock, rendered outside it (the table is ~20 KiB: heap, not stack). */
+    czk__hist stages[CZK__STAGES];
+    czk_step_times steps;
+    czk__job_stats *js = czk_malloc(sizeof e->job_stats);
+    if (js == NULL) {
         czk_engine_status_clear(&st);
         return CZK_ENOMEM;
     }
-    size_t n = 0;
-#define EMIT(...) emit(buf, cap, &n, __VA_ARGS__)
-    EMIT("# TYPE czk_jobs_completed_total counter\nczk_jobs_completed_total %" PRIu64 "\n",
-         st.jobs_completed);
-    EMIT("# TYPE czk_jobs_failed_total counter\nczk_jobs_failed_total %" PRIu64 "\n",
-         st.jobs_failed);
-    EMIT("# TYPE czk_jobs_cancelled_total counter\nczk_jobs_cancelled_total %" PRIu64 "\n",
-         st.jobs_cancelled);
-    EMIT("# TYPE czk_partitions_proved_total counter\nczk_partitions_proved_total %" PRIu64 "\n",
-         st.partitions_proved);
-    EMIT("# TYPE czk_partitions_retried_total counter\nczk_partitions_retried_total %" PRIu64 "\n",
-         st.partitions_retried);
-    EMIT("# TYPE czk_partitions_failed_total counter\nczk_partitions_failed_total %" PRIu64 "\n",
-         st.partitions_failed);
-    static const char *const stage[4] = {"queue", "synthesis", "prove", "verify"};
-    EMIT("# TYPE czk_partition_stage_ms_total counter\n");
-    for (int i = 0; i < 4; i++)
-        EMIT("czk_partition_stage_ms_total{stage=\"%s\"} %" PRIu64 "\n", stage[i], sums[i]);
-    EMIT("# TYPE czk_jobs_pending gauge\n");
+    pthread_mutex_lock(&e->mu);
+    memcpy(stages, e->stage_hist, sizeof stages);
+    steps = e->steps_total;
+    size_t n_js = e->n_job_stats;
+    memcpy(js, e->job_stats, n_js * sizeof *js);
+    int gpu = e->gpu;
+    pthread_mutex_unlock(&e->mu);
+
+    text t = {0};
+    char labels[64];
+    static const char *const fin[3] = {"completed", "failed", "cancelled"};
+    for (int f = 0; f < 3; f++) {
+        char name[64], help[128];
+        snprintf(name, sizeof name, "czk_jobs_%s_total", fin[f]);
+        snprintf(help, sizeof help, "Jobs that ended %s, by circuit and proof kind.", fin[f]);
+        put_family(&t, name, "counter", help);
+        for (size_t i = 0; i < n_js; i++) {
+            uint64_t v = f == 0 ? js[i].completed : f == 1 ? js[i].failed : js[i].cancelled;
+            put(&t, "%s{circuit=\"", name);
+            put_label(&t, js[i].circuit);
+            put(&t, "\",proof_kind=\"");
+            put_label(&t, js[i].kind);
+            put(&t, "\"} %" PRIu64 "\n", v);
+        }
+    }
+    put_family(&t, "czk_proof_seconds", "histogram",
+               "Completed jobs' time from submit to their last partition's proof, by circuit and "
+               "proof kind.");
+    for (size_t i = 0; i < n_js; i++) {
+        text l = {0};
+        put(&l, "circuit=\"");
+        put_label(&l, js[i].circuit);
+        put(&l, "\",proof_kind=\"");
+        put_label(&l, js[i].kind);
+        put(&l, "\",");
+        if (l.failed)
+            t.failed = 1;
+        else
+            put_hist(&t, "czk_proof_seconds", l.p, &js[i].proof);
+        czk_free(l.p);
+    }
+    put_family(&t, "czk_partitions_proved_total", "counter", "Partitions proved and verified.");
+    put(&t, "czk_partitions_proved_total %" PRIu64 "\n", st.partitions_proved);
+    put_family(&t, "czk_partitions_retried_total", "counter",
+               "Partition attempts that failed and were tried again.");
+    put(&t, "czk_partitions_retried_total %" PRIu64 "\n", st.partitions_retried);
+    put_family(&t, "czk_partitions_failed_total", "counter",
+               "Partitions that failed for good (their job failed).");
+    put(&t, "czk_partitions_failed_total %" PRIu64 "\n", st.partitions_failed);
+    put_family(&t, "czk_partition_stage_seconds", "histogram",
+               "Proved partitions' time per stage: queue (waiting, all queues), synthesis "
+               "(witness), prove (the device's proof), verify.");
+    for (int s = 0; s < CZK__STAGES; s++) {
+        snprintf(labels, sizeof labels, "stage=\"%s\",", stage_names[s]);
+        put_hist(&t, "czk_partition_stage_seconds", labels, &stages[s]);
+    }
+    put_family(&t, "czk_prove_step_seconds_total", "counter",
+               "Proved partitions' proving time per step of the Groth16 prover.");
+    const uint64_t step_us[] = {steps.spmv_us,     steps.h_us,        steps.msm_a_us,
+                                steps.msm_b_g1_us, steps.msm_b_g2_us, steps.msm_l_us,
+                                steps.msm_h_us};
+    for (size_t s = 0; s < sizeof step_us / sizeof step_us[0]; s++)
+        put(&t, "czk_prove_step_seconds_total{step=\"%s\"} %.6f\n", step_names[s],
+            (double)step_us[s] / 1e6);
+    put_family(&t, "czk_jobs_pending", "gauge", "Unfinished jobs not started, by priority.");
     for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
-        EMIT("czk_jobs_pending{priority=\"%s\"} %u\n", czk__prio_names[p],
-             st.pending_by_priority[p]);
-    EMIT("# TYPE czk_jobs_in_progress gauge\n");
+        put(&t, "czk_jobs_pending{priority=\"%s\"} %u\n", czk__prio_names[p],
+            st.pending_by_priority[p]);
+    put_family(&t, "czk_jobs_in_progress", "gauge", "Unfinished jobs started, by priority.");
     for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
-        EMIT("czk_jobs_in_progress{priority=\"%s\"} %u\n", czk__prio_names[p],
-             st.in_progress_by_priority[p]);
-    EMIT("# TYPE czk_host_budget_bytes gauge\nczk_host_budget_bytes %" PRIu64 "\n",
-         st.host_budget_bytes);
-    EMIT("# TYPE czk_host_reserved_bytes gauge\nczk_host_reserved_bytes %" PRIu64 "\n",
-         st.host_reserved_bytes);
-    EMIT("# TYPE czk_host_allocated_bytes gauge\nczk_host_allocated_bytes %" PRIu64 "\n",
-         st.host_allocated_bytes);
-    EMIT("# TYPE czk_circuit_bytes gauge\n");
-    for (size_t i = 0; i < st.n_circuits; i++)
-        EMIT("czk_circuit_bytes{circuit=\"%s\",tier=\"%s\"} %" PRIu64 "\n",
-             st.circuits[i].circuit_id,
-             st.circuits[i].tier == 0   ? "hot"
-             : st.circuits[i].tier == 1 ? "warm"
-                                        : "cold",
-             st.circuits[i].size_bytes);
+        put(&t, "czk_jobs_in_progress{priority=\"%s\"} %u\n", czk__prio_names[p],
+            st.in_progress_by_priority[p]);
+    put_family(&t, "czk_host_budget_bytes", "gauge", "Host memory the engine may use.");
+    put(&t, "czk_host_budget_bytes %" PRIu64 "\n", st.host_budget_bytes);
+    put_family(&t, "czk_host_reserved_bytes", "gauge",
+               "Host memory reserved from the budget by keys and partitions.");
+    put(&t, "czk_host_reserved_bytes %" PRIu64 "\n", st.host_reserved_bytes);
+    put_family(&t, "czk_host_allocated_bytes", "gauge",
+               "Host memory allocated through czk's counted allocator (whole process).");
+    put(&t, "czk_host_allocated_bytes %" PRIu64 "\n", st.host_allocated_bytes);
+    put_family(&t, "czk_circuit_bytes", "gauge",
+               "Each registered circuit's key and constraint bytes (an estimate when cold).");
+    for (size_t i = 0; i < st.n_circuits; i++) {
+        put(&t, "czk_circuit_bytes{circuit=\"");
+        put_label(&t, st.circuits[i].circuit_id);
+        put(&t, "\",tier=\"%s\"} %" PRIu64 "\n",
+            st.circuits[i].tier == 0   ? "hot"
+            : st.circuits[i].tier == 1 ? "warm"
+                                       : "cold",
+            st.circuits[i].size_bytes);
+    }
     uint32_t busy = 0;
     for (size_t i = 0; i < st.n_devices; i++)
         busy += st.devices[i].busy_workers;
-    EMIT("# TYPE czk_workers_busy gauge\nczk_workers_busy %u\n", busy);
-    EMIT("# TYPE czk_device_vram_free_bytes gauge\n");
-    for (size_t i = 0; i < st.n_devices; i++)
-        EMIT("czk_device_vram_free_bytes{device=\"%u\",name=\"%s\"} %" PRIu64 "\n",
-             st.devices[i].ordinal, st.devices[i].name, st.devices[i].vram_free_bytes);
-    EMIT("# TYPE czk_uptime_seconds gauge\nczk_uptime_seconds %" PRIu64 "\n", st.uptime_s);
-#undef EMIT
+    put_family(&t, "czk_workers_busy", "gauge", "Prove workers proving a partition now.");
+    put(&t, "czk_workers_busy %u\n", busy);
+    /* Device memory only where there is some: the CPU has none to report. */
+    if (gpu) {
+        put_family(&t, "czk_device_vram_free_bytes", "gauge",
+                   "Free device memory, as of the latest proof there.");
+        for (size_t i = 0; i < st.n_devices; i++) {
+            put(&t, "czk_device_vram_free_bytes{device=\"%u\",name=\"", st.devices[i].ordinal);
+            put_label(&t, st.devices[i].name);
+            put(&t, "\"} %" PRIu64 "\n", st.devices[i].vram_free_bytes);
+        }
+        put_family(&t, "czk_device_vram_total_bytes", "gauge", "Device memory.");
+        for (size_t i = 0; i < st.n_devices; i++) {
+            put(&t, "czk_device_vram_total_bytes{device=\"%u\",name=\"", st.devices[i].ordinal);
+            put_label(&t, st.devices[i].name);
+            put(&t, "\"} %" PRIu64 "\n", st.devices[i].vram_total_bytes);
+        }
+    }
+    put_family(&t, "czk_uptime_seconds", "gauge", "Seconds since the engine was created.");
+    put(&t, "czk_uptime_seconds %" PRIu64 "\n", st.uptime_s);
+    czk_free(js);
     czk_engine_status_clear(&st);
-    *text = buf;
+    if (t.failed) {
+        czk_free(t.p);
+        return CZK_ENOMEM;
+    }
+    *out = t.p;
     return CZK_OK;
 }

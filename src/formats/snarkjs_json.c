@@ -7,6 +7,9 @@
  */
 #include "formats/snarkjs_json.h"
 
+#include "formats/bellperson.h"
+#include "formats/snarkjs_text.h"
+
 #include "field/fp.h"
 #include "field/fp12.h"
 #include "field/fp2.h"
@@ -156,6 +159,13 @@ static int get_dec(uint64_t *limbs, size_t n, json_object *v, const char *path, 
     const char *s = json_object_get_string(v);
     size_t len = (size_t)json_object_get_string_len(v);
     int rc = czk_snarkjs_dec_to_limbs(limbs, n, s, len);
+    /* A long string of digits is a number, only too large: say so rather than call it
+     * malformed (dec_to_limbs refuses it by length before it looks at its value). */
+    if (rc == CZK_EFORMAT && len > DEC_MAX_LEN && strspn(s, "0123456789") == len)
+        return czk_err_set(err, CZK_ERANGE,
+                           "%s: %s: a %zu-digit number is too large: values must be below the "
+                           "field modulus %s (%d digits)",
+                           path, what, len, modulus, n == CZK_FR_LIMBS ? 77 : 115);
     if (rc == CZK_EFORMAT) {
         char q[48];
         quote(q, s, len);
@@ -566,32 +576,44 @@ static int put(json_object *obj, const char *key, json_object *v) {
     return 1;
 }
 
-/* Serializes root (taking ownership of it) and writes it with a final newline. */
-static int write_json(const char *path, json_object *root, czk_err *err) {
+/* Serializes root (taking ownership of it) into *text, czk_malloc'ed, with a final newline
+ * and a NUL; `what` names the document in messages. */
+static int json_text(char **text, size_t *text_len, const char *what, json_object *root,
+                     czk_err *err) {
+    *text = NULL;
+    *text_len = 0;
     if (root == NULL)
-        return czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate the JSON document", path);
+        return czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate the JSON document", what);
     size_t len = 0;
     const char *s = json_object_to_json_string_length(
         root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-    int rc;
+    int rc = CZK_OK;
     if (s == NULL) {
-        rc = czk_err_set(err, CZK_ENOMEM, "%s: cannot serialize the JSON document", path);
+        rc = czk_err_set(err, CZK_ENOMEM, "%s: cannot serialize the JSON document", what);
+    } else if ((*text = czk_malloc(len + 2)) == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu bytes", what, len + 2);
     } else {
-        char *buf = czk_malloc(len + 1);
-        if (buf == NULL) {
-            rc = czk_err_set(err, CZK_ENOMEM, "%s: cannot allocate %zu bytes", path, len + 1);
-        } else {
-            memcpy(buf, s, len);
-            buf[len] = '\n';
-            rc = czk_file_write_atomic(path, buf, len + 1, err);
-            czk_free(buf);
-        }
+        memcpy(*text, s, len);
+        (*text)[len] = '\n';
+        (*text)[len + 1] = '\0';
+        *text_len = len + 1;
     }
     json_object_put(root);
     return rc;
 }
 
-int czk_snarkjs_proof_write(const char *path, const czk_groth16_proof *proof, czk_err *err) {
+/* Serializes root (taking ownership of it) and writes it with a final newline. */
+static int write_json(const char *path, json_object *root, czk_err *err) {
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = json_text(&buf, &len, path, root, err);
+    if (rc == CZK_OK)
+        rc = czk_file_write_atomic(path, buf, len, err);
+    czk_free(buf);
+    return rc;
+}
+
+static json_object *proof_doc(const czk_groth16_proof *proof) {
     json_object *root = json_object_new_object();
     if (root != NULL &&
         !(put(root, "pi_a", g1_json(&proof->a)) && put(root, "pi_b", g2_json(&proof->b)) &&
@@ -600,17 +622,34 @@ int czk_snarkjs_proof_write(const char *path, const czk_groth16_proof *proof, cz
         json_object_put(root);
         root = NULL;
     }
-    return write_json(path, root, err);
+    return root;
 }
 
-int czk_snarkjs_public_write(const char *path, const czk_fr *inputs, size_t n, czk_err *err) {
+static json_object *public_doc(const czk_fr *inputs, size_t n) {
     json_object *root = json_object_new_array();
     for (size_t i = 0; i < n && root != NULL; i++) {
         uint64_t l[CZK_FR_LIMBS];
         czk_fr_to_limbs(l, &inputs[i]);
         root = push(root, limbs_json(l, CZK_FR_LIMBS));
     }
-    return write_json(path, root, err);
+    return root;
+}
+
+int czk_snarkjs_proof_write(const char *path, const czk_groth16_proof *proof, czk_err *err) {
+    return write_json(path, proof_doc(proof), err);
+}
+
+int czk_snarkjs_public_write(const char *path, const czk_fr *inputs, size_t n, czk_err *err) {
+    return write_json(path, public_doc(inputs, n), err);
+}
+
+int czk_snarkjs_proof_json(char **text, size_t *len, const czk_groth16_proof *proof, czk_err *err) {
+    return json_text(text, len, "proof.json", proof_doc(proof), err);
+}
+
+int czk_snarkjs_public_json(char **text, size_t *len, const czk_fr *inputs, size_t n,
+                            czk_err *err) {
+    return json_text(text, len, "public.json", public_doc(inputs, n), err);
 }
 
 int czk_snarkjs_vk_write(const char *path, const czk_groth16_vk *vk, czk_err *err) {
@@ -640,4 +679,29 @@ int czk_snarkjs_vk_write(const char *path, const czk_groth16_vk *vk, czk_err *er
         root = NULL;
     }
     return write_json(path, root, err);
+}
+
+int czk_snarkjs_texts_from_bellperson(char **proof_json, char **public_json, const uint8_t *proof,
+                                      const uint8_t *public_le, size_t n_public, czk_err *err) {
+    *proof_json = NULL;
+    *public_json = NULL;
+    czk_groth16_proof p;
+    czk_fr *inputs = NULL;
+    size_t len = 0;
+    int rc = czk_bellperson_proof_decode(&p, proof, err);
+    if (rc == CZK_OK && n_public > 0 && (inputs = czk_malloc(n_public * sizeof *inputs)) == NULL)
+        rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate %zu public inputs", n_public);
+    for (size_t i = 0; rc == CZK_OK && i < n_public; i++)
+        if ((rc = czk_fr_from_bytes_le(&inputs[i], public_le + i * CZK_FR_BYTES)) != CZK_OK)
+            rc = czk_err_set(err, rc, "public input %zu is not below r", i);
+    if (rc == CZK_OK)
+        rc = czk_snarkjs_proof_json(proof_json, &len, &p, err);
+    if (rc == CZK_OK)
+        rc = czk_snarkjs_public_json(public_json, &len, inputs, n_public, err);
+    if (rc != CZK_OK) {
+        czk_free(*proof_json);
+        *proof_json = NULL;
+    }
+    czk_free(inputs);
+    return rc;
 }

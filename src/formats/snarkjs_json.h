@@ -56,6 +56,15 @@ int czk_snarkjs_public_read(czk_fr **inputs, size_t *n, const char *path, czk_er
 int czk_snarkjs_vk_write(const char *path, const czk_groth16_vk *vk, czk_err *err);
 
 /*
+ * The text of proof.json and public.json, as the writers above would write them (pretty
+ * printed, a final newline), for a caller that sends them rather than writes them (the
+ * daemon's AwaitProofResponse). Out: *text, NUL-terminated and czk_malloc'ed (czk_free it),
+ * and *len, its length without the NUL. Returns CZK_OK or CZK_ENOMEM (*text is then NULL).
+ */
+int czk_snarkjs_proof_json(char **text, size_t *len, const czk_groth16_proof *proof, czk_err *err);
+int czk_snarkjs_public_json(char **text, size_t *len, const czk_fr *inputs, size_t n, czk_err *err);
+
+/*
  * Reads verification_key.json. "curve" must be bls12381; "protocol", when present, groth16;
  * "nPublic", when present, must equal the number of IC points minus one; vk_alphabeta_12,
  * when present, must equal e(vk_alpha_1, vk_beta_2). α, β, γ, δ must not be the point at

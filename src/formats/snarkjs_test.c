@@ -1593,6 +1593,18 @@ static void corrupt_json_body(czk_test_ctx *t, const char *dir) {
         CHECK_FAILS(rd_public, p, i == 0 ? CZK_ERANGE : CZK_EFORMAT,
                     i == 0 ? "[1]: value not below r" : NULL);
     }
+    /* A number of many digits is too large, not malformed; a non-digit in it still is. */
+    char longnum[320];
+    memset(longnum, 0, sizeof longnum);
+    longnum[0] = '[';
+    longnum[1] = '"';
+    memset(longnum + 2, '9', 300);
+    memcpy(longnum + 302, "\"]", 2);
+    CHECK(czk_test_write_file(p, longnum, strlen(longnum)) == 0);
+    CHECK_FAILS(rd_public, p, CZK_ERANGE, "[0]: a 300-digit number is too large");
+    longnum[150] = 'x';
+    CHECK(czk_test_write_file(p, longnum, strlen(longnum)) == 0);
+    CHECK_FAILS(rd_public, p, CZK_EFORMAT, "is not a non-negative decimal integer");
 
     /* verification_key.json */
     root = load_fixture_json("verification_key.json");

@@ -8,12 +8,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "curve/g1.h"
 #include "engine/kind.h"
 #include "formats/bellperson.h"
 #include "formats/circom.h"
 #include "formats/zkey.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"
+#include "util/file.h"
 #include "util/memclear.h"
 
 typedef struct generic {
@@ -46,6 +48,43 @@ static const char *g_key_path(const void *state) {
     return ((const generic *)state)->key_path;
 }
 
+/* 1 when p[0], p[1], p[2] are finite and in arithmetic progression (2·p[1] = p[0] + p[2]);
+ * infinity is left out because a real key's L holds it for variables in no constraint. */
+static int progression3(const czk_g1_affine *p) {
+    for (int i = 0; i < 3; i++)
+        if (czk_g1_affine_is_infinity(&p[i]))
+            return 0;
+    czk_g1_jacobian twice, sum;
+    czk_g1_jacobian_from_affine(&twice, &p[1]);
+    czk_g1_jacobian_dbl(&twice, &twice);
+    czk_g1_jacobian_from_affine(&sum, &p[0]);
+    czk_g1_jacobian_add_affine(&sum, &sum, &p[2]);
+    return czk_g1_jacobian_equal(&twice, &sum);
+}
+
+/*
+ * 1 when pk looks like a benchmark key (groth16/benchkey.h: `czk synth --keys bench`). Such
+ * a file is a valid .params, so nothing in it says what it is, but its vectors are arithmetic
+ * progressions P_0 + i·Q, which the points of a real setup are not (but with probability
+ * about 1/r: H's points are τ^i·Z(τ)/δ).
+ * Proofs with it never verify; checking here names the key as the fault instead of letting
+ * every partition fail verification as if its witness were wrong.
+ */
+static int is_bench_key(const czk_groth16_pk *pk) {
+    int tested = 0;
+    if (pk->n_h >= 3) {
+        if (!progression3(pk->h))
+            return 0;
+        tested = 1;
+    }
+    if (pk->n_l >= 3) {
+        if (!progression3(pk->l))
+            return 0;
+        tested = 1;
+    }
+    return tested;
+}
+
 static int g_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra_bytes,
                   czk_pool *pool, czk_err *err) {
     const generic *g = state;
@@ -61,6 +100,12 @@ static int g_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
         rc = czk_bellperson_params_read(
             pk, g->key_path, g->opts.key_check_set ? g->opts.key_check : CZK_KEY_CHECK_CURVE, pool,
             err);
+        if (rc == CZK_OK && is_bench_key(pk))
+            rc = czk_err_set(err, CZK_EINVAL,
+                             "%s is a benchmark key (czk synth --keys bench): it makes proofs "
+                             "that cannot verify; prove with a key from `czk setup` or "
+                             "`czk synth --keys dev`",
+                             czk_file_msg_path(g->key_path));
         if (rc == CZK_OK)
             rc = czk_formats_r1cs_read(cs, g->r1cs_path, pool, err);
     }

@@ -27,6 +27,7 @@ typedef enum cfg_type {
     CFG_UINT,   /* uint64_t in [min, max] */
     CFG_BYTES,  /* uint64_t, czk_server_parse_bytes; "auto" = 0 */
     CFG_ENUM,   /* char *, one of choices */
+    CFG_BOOL,   /* int, "true" or "false" (a TOML boolean in the file) */
     CFG_UNUSED, /* accepted and ignored */
 } cfg_type;
 
@@ -56,14 +57,30 @@ static const char *const backends[] = {"auto", "cpu", "cuda", NULL};
 static const char *const levels[] = {"error", "warn", "info", "debug", NULL};
 
 static const cfg_key keys[] = {
-    {"daemon.listen", CFG_LIST, OFF(listen), "0.0.0.0:9820", 0, 0, NULL,
-     "gRPC addresses: host:port or unix:///path (a list: several at once)"},
+    {"daemon.listen", CFG_LIST, OFF(listen), "127.0.0.1:9820", 0, 0, NULL,
+     "gRPC addresses: host:port or unix:///path (a list: several at once); a unix socket is "
+     "made with mode 0660, a live one is never taken over; an address beyond loopback needs "
+     "TLS (daemon.tls_cert) or daemon.insecure"},
+    {"daemon.tls_cert", CFG_STRING, OFF(tls_cert), "", 0, 0, NULL,
+     "PEM certificate chain: serve every TCP address with TLS (with daemon.tls_key)"},
+    {"daemon.tls_key", CFG_STRING, OFF(tls_key), "", 0, 0, NULL,
+     "PEM private key of daemon.tls_cert"},
+    {"daemon.tls_client_ca", CFG_STRING, OFF(tls_client_ca), "", 0, 0, NULL,
+     "PEM CA certificates: mutual TLS, every client must show a certificate they signed"},
+    {"daemon.insecure", CFG_BOOL, OFF(insecure), "false", 0, 0, NULL,
+     "true: serve plaintext gRPC on addresses beyond loopback (anyone who reaches the port may "
+     "submit proofs); without it such an address needs TLS"},
+    {"daemon.max_jobs_per_client", CFG_UINT, OFF(max_jobs_per_client), "64", 0, 1000000, NULL,
+     "unfinished jobs one client (peer address without port; all of a unix socket) may hold; "
+     "more get RESOURCE_EXHAUSTED; 0 = no limit"},
     {"daemon.status_listen", CFG_STRING, OFF(status_listen), "127.0.0.1:9821", 0, 0, NULL,
      "HTTP GET /status (JSON) and /metrics (Prometheus) on host:port; \"\" turns it off"},
     {"daemon.max_message_size", CFG_BYTES, OFF(max_message_bytes), "128MiB", 1 << 20,
-     (uint64_t)2047 << 20, NULL, "largest gRPC request or response"},
+     (uint64_t)2047 << 20, NULL,
+     "largest gRPC request or response; a larger request is refused (RESOURCE_EXHAUSTED)"},
     {"daemon.shutdown_grace_ms", CFG_UINT, OFF(shutdown_grace_ms), "60000", 0, 86400000, NULL,
-     "on SIGTERM/SIGINT: how long queued and running jobs may finish before they are cancelled"},
+     "on SIGTERM/SIGINT: how long queued and running jobs may finish before they are cancelled "
+     "(SIGHUP is logged and ignored)"},
     {"daemon.result_ttl_ms", CFG_UINT, OFF(result_ttl_ms), "600000", 1000, 604800000, NULL,
      "how long a finished job's result stays available to AwaitProof"},
     {"memory.total_budget", CFG_BYTES, OFF(total_budget), "auto", 0, UINT64_MAX, NULL,
@@ -182,6 +199,12 @@ static int set_value(czk_server_config *cfg, const cfg_key *k, const char *value
     switch (k->type) {
     case CFG_UNUSED:
         return CZK_OK;
+    case CFG_BOOL:
+        if (value == NULL || (strcmp(value, "true") != 0 && strcmp(value, "false") != 0))
+            return czk_err_set(err, CZK_EINVAL, "%s: '%s' is not true or false", k->name,
+                               value != NULL ? value : "");
+        *(int *)(base + k->offset) = strcmp(value, "true") == 0;
+        return CZK_OK;
     case CFG_STRING:
     case CFG_ENUM: {
         if (value == NULL)
@@ -281,6 +304,9 @@ void czk_server_config_clear(czk_server_config *cfg) {
     list_clear(&cfg->circuits, &cfg->n_circuits);
     list_clear(&cfg->synthetic, &cfg->n_synthetic);
     czk_free(cfg->status_listen);
+    czk_free(cfg->tls_cert);
+    czk_free(cfg->tls_key);
+    czk_free(cfg->tls_client_ca);
     czk_free(cfg->backend);
     czk_free(cfg->log_level);
     memset(cfg, 0, sizeof *cfg);
@@ -315,9 +341,12 @@ static int on_value(void *arg, const char *key, czk_toml_type type, const char *
         return CZK_OK;
     }
     int numeric = k->type == CFG_UINT || k->type == CFG_BYTES;
-    if (type != CZK_TOML_STRING && !(numeric && type == CZK_TOML_INTEGER))
+    if (k->type == CFG_BOOL ? type != CZK_TOML_BOOL
+                            : type != CZK_TOML_STRING && !(numeric && type == CZK_TOML_INTEGER))
         return czk_err_set(err, CZK_EINVAL, "%s: wrong type (%s expected)", key,
-                           numeric ? "a number" : "a string");
+                           k->type == CFG_BOOL ? "true or false"
+                           : numeric           ? "a number"
+                                               : "a string");
     if (in_array && k->type != CFG_LIST)
         return czk_err_set(err, CZK_EINVAL, "%s: takes one value, not a list", key);
     int replace = 1;

@@ -19,23 +19,28 @@ extern "C" {
 typedef struct czk_server_config {
     char **listen; /* daemon.listen: gRPC addresses, "host:port" or "unix:///path" */
     size_t n_listen;
-    char *status_listen;         /* daemon.status_listen: HTTP host:port; "" = off */
-    uint64_t max_message_bytes;  /* daemon.max_message_size */
-    uint64_t shutdown_grace_ms;  /* daemon.shutdown_grace_ms */
-    uint64_t result_ttl_ms;      /* daemon.result_ttl_ms */
-    uint64_t total_budget;       /* memory.total_budget: 0 = auto */
-    uint64_t safety_margin;      /* memory.safety_margin (auto budget = MemTotal - margin) */
-    uint64_t pinned_budget;      /* memory.pinned_budget: 0 = auto */
-    uint64_t lock_budget;        /* memory.lock_budget: 0 = auto */
-    uint64_t vram_budget;        /* gpus.vram_budget: device bytes per GPU, 0 = auto */
-    uint64_t workers_per_device; /* gpus.workers_per_device (cuzk: gpu_workers_per_device) */
-    uint64_t prove_threads;      /* gpus.gpu_threads: 0 = auto */
-    char *backend;               /* gpus.backend: auto | cpu | cuda */
-    uint64_t synth_threads;      /* synthesis.threads (cuzk: pipeline.max_parallel_synthesis) */
-    uint64_t finalizer_threads;  /* synthesis.finalizer_threads */
-    uint64_t max_queued_jobs;    /* pipeline.max_queued_jobs */
-    char *log_level;             /* logging.level: error | warn | info | debug */
-    char **circuits;             /* circuits.register: "id=key[,r1cs]" */
+    char *status_listen;          /* daemon.status_listen: HTTP host:port; "" = off */
+    uint64_t max_message_bytes;   /* daemon.max_message_size */
+    char *tls_cert;               /* daemon.tls_cert: PEM file; "" = no TLS */
+    char *tls_key;                /* daemon.tls_key */
+    char *tls_client_ca;          /* daemon.tls_client_ca: "" = no client certificates */
+    int insecure;                 /* daemon.insecure: plaintext TCP beyond loopback allowed */
+    uint64_t max_jobs_per_client; /* daemon.max_jobs_per_client: 0 = no limit */
+    uint64_t shutdown_grace_ms;   /* daemon.shutdown_grace_ms */
+    uint64_t result_ttl_ms;       /* daemon.result_ttl_ms */
+    uint64_t total_budget;        /* memory.total_budget: 0 = auto */
+    uint64_t safety_margin;       /* memory.safety_margin (auto budget = MemTotal - margin) */
+    uint64_t pinned_budget;       /* memory.pinned_budget: 0 = auto */
+    uint64_t lock_budget;         /* memory.lock_budget: 0 = auto */
+    uint64_t vram_budget;         /* gpus.vram_budget: device bytes per GPU, 0 = auto */
+    uint64_t workers_per_device;  /* gpus.workers_per_device (cuzk: gpu_workers_per_device) */
+    uint64_t prove_threads;       /* gpus.gpu_threads: 0 = auto */
+    char *backend;                /* gpus.backend: auto | cpu | cuda */
+    uint64_t synth_threads;       /* synthesis.threads (cuzk: pipeline.max_parallel_synthesis) */
+    uint64_t finalizer_threads;   /* synthesis.finalizer_threads */
+    uint64_t max_queued_jobs;     /* pipeline.max_queued_jobs */
+    char *log_level;              /* logging.level: error | warn | info | debug */
+    char **circuits;              /* circuits.register: "id=key[,r1cs]" */
     size_t n_circuits;
     char **synthetic; /* circuits.synthetic: "id=K" */
     size_t n_synthetic;

@@ -1,13 +1,19 @@
 /*
  * DESIGN
  *
- * The daemon's main thread owns start-up and shutdown and nothing else. It blocks SIGTERM and
- * SIGINT before any thread exists (so every thread inherits the mask and the signals stay
- * pending for the main thread), starts the engine, the gRPC server and the HTTP endpoint, and
- * waits in sigwait. On the first signal it drains: the gRPC server stops taking new proofs
- * (UNAVAILABLE), the engine finishes what it holds within the grace period and cancels the
- * rest, which answers every waiting AwaitProof/Prove call, then the servers stop. A second
- * signal during the drain ends the process at once (exit 1).
+ * The daemon's main thread owns start-up and shutdown and nothing else. It checks every listen
+ * address first (free, and served as the TLS rules allow), so that a second daemon on an address
+ * in use is refused before it loads a key, and before it could touch the first one's socket.
+ * It blocks SIGTERM, SIGINT and SIGHUP before any thread exists (so every thread inherits the
+ * mask and the signals stay pending for the main thread), starts the engine, the gRPC server
+ * and the HTTP endpoint, tells systemd READY=1, and waits in sigwait. SIGHUP is logged and
+ * ignored: nothing the daemon holds can be reloaded in place (the engine's circuits and
+ * budgets are fixed at start, TLS files are read once, the log is stderr), and a hang-up
+ * must not drop the jobs in flight, as its default action would. On SIGTERM or SIGINT it
+ * drains: STOPPING=1 to systemd, the gRPC server stops taking new proofs (UNAVAILABLE), the
+ * engine finishes what it holds within the grace period and cancels the rest, which answers
+ * every waiting AwaitProof/Prove call, then the servers stop. A second SIGTERM or SIGINT
+ * during the drain ends the process at once (exit 1).
  */
 #include "server/daemon.h"
 
@@ -19,6 +25,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifdef CZK_HAVE_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
 #include "czk.h"
 #include "server/config.h"
@@ -57,6 +67,7 @@ static void usage(FILE *f) {
             "usage: czk daemon [--config FILE] [--listen ADDR]... [--status-listen ADDR]\n"
             "                  [--circuit ID=KEY[,R1CS]]... [--synthetic ID=K]...\n"
             "                  [--backend auto|cpu|cuda] [--threads N]\n"
+            "                  [--tls-cert F --tls-key F [--tls-client-ca F]] [--insecure]\n"
             "                  [--set KEY=VALUE]... [--help-config]\n"
             "\n"
             "Serves cuzk.v1.ProvingEngine over gRPC (default %s; ADDR is host:port or\n"
@@ -66,7 +77,13 @@ static void usage(FILE *f) {
             "constraints with DEV keys. --backend and --threads are gpus.backend and\n"
             "gpus.gpu_threads (the prover's CPU threads). Command-line values override the\n"
             "config file (czk daemon --help-config lists every key).\n"
-            "SIGTERM/SIGINT: stop intake, drain (daemon.shutdown_grace_ms), exit 0.\n",
+            "Security: plaintext is served on unix sockets (mode 0660) and loopback addresses;\n"
+            "other TCP addresses need TLS (--tls-cert/--tls-key; --tls-client-ca requires and\n"
+            "verifies client certificates) or an explicit --insecure. An address another\n"
+            "daemon listens on is refused (\"address in use\").\n"
+            "SIGTERM/SIGINT: stop intake, drain (daemon.shutdown_grace_ms), exit 0.\n"
+            "SIGHUP: logged and ignored (nothing to reload). systemd: READY=1 once serving,\n"
+            "STOPPING=1 when the drain begins (Type=notify).\n",
             CZK_GRPC_DEFAULT_LISTEN);
 }
 
@@ -83,9 +100,15 @@ static const char *value_of(int argc, char **argv, int *i) {
 static const struct {
     const char *flag, *key;
 } key_flags[] = {
-    {"--listen", "daemon.listen"},      {"--status-listen", "daemon.status_listen"},
-    {"--circuit", "circuits.register"}, {"--synthetic", "circuits.synthetic"},
-    {"--backend", "gpus.backend"},      {"--threads", "gpus.gpu_threads"},
+    {"--listen", "daemon.listen"},
+    {"--status-listen", "daemon.status_listen"},
+    {"--circuit", "circuits.register"},
+    {"--synthetic", "circuits.synthetic"},
+    {"--backend", "gpus.backend"},
+    {"--threads", "gpus.gpu_threads"},
+    {"--tls-cert", "daemon.tls_cert"},
+    {"--tls-key", "daemon.tls_key"},
+    {"--tls-client-ca", "daemon.tls_client_ca"},
 };
 
 /* Applies the command line over cfg (which already holds the file's values). */
@@ -93,6 +116,12 @@ static int parse_args(czk_server_config *cfg, int argc, char **argv, czk_err *er
     int listen_seen = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
+        if (strcmp(a, "--insecure") == 0) { /* the one option without a value */
+            int rc = czk_server_config_set(cfg, "daemon.insecure", "true", 0, err);
+            if (rc != CZK_OK)
+                return rc;
+            continue;
+        }
         size_t f = 0;
         while (f < sizeof key_flags / sizeof key_flags[0] && strcmp(a, key_flags[f].flag) != 0)
             f++;
@@ -183,11 +212,60 @@ static void print_failure(const czk_err *err, int rc) {
     fprintf(stderr, "czk daemon: %s\n", line);
 }
 
+/* systemd's readiness protocol; a no-op outside a Type=notify unit or without libsystemd. */
+static void notify(const char *state) {
+#ifdef CZK_HAVE_SYSTEMD
+    sd_notify(0, state);
+#else
+    (void)state;
+#endif
+}
+
+/* Waits for a signal of `set` other than SIGHUP, which is logged and ignored (the DESIGN block
+ * says why). Returns the signal. */
+static int wait_signal(const sigset_t *set) {
+    for (;;) {
+        int sig = 0;
+        if (sigwait(set, &sig) != 0)
+            continue;
+        if (sig != SIGHUP)
+            return sig;
+        log_line(NULL, CZK_LOG_WARN, "czk daemon: SIGHUP: nothing to reload; ignored");
+    }
+}
+
+/* Checks every address before the engine starts (free, and allowed by the TLS rules): a
+ * refusal costs no key load, and gRPC never sees a live daemon's socket path (it would unlink
+ * it). */
+static int check_addresses(const czk_server_config *cfg, const czk_grpc_server_opts *opts,
+                           czk_err *err) {
+    for (size_t i = 0; i < cfg->n_listen; i++) {
+        czk_grpc_security sec;
+        int rc = czk_grpc_listen_security(&sec, cfg->listen[i], opts, err);
+        if (rc == CZK_OK)
+            rc = czk_grpc_listen_check(cfg->listen[i], err);
+        if (rc != CZK_OK)
+            return rc;
+    }
+    /* The HTTP address is host:port too; http.c parses it for itself. */
+    if (cfg->status_listen[0] != '\0' && strncmp(cfg->status_listen, "unix:", 5) != 0) {
+        int rc = czk_grpc_listen_check(cfg->status_listen, err);
+        if (rc != CZK_OK) {
+            /* A copy: formatting err->msg into itself garbles it. */
+            char why[sizeof err->msg];
+            snprintf(why, sizeof why, "%s", err != NULL ? err->msg : "");
+            return czk_err_set(err, rc, "daemon.status_listen: %s", why);
+        }
+    }
+    return CZK_OK;
+}
+
 static void *second_signal(void *arg) {
     sigset_t *set = arg;
-    int sig = 0;
-    sigwait(set, &sig);
-    fprintf(stderr, "czk daemon: second signal %d during the drain: exiting now\n", sig);
+    int sig = wait_signal(set);
+    char line[96];
+    snprintf(line, sizeof line, "czk daemon: second signal %d during the drain: exiting now", sig);
+    log_line(NULL, CZK_LOG_WARN, line);
     _exit(1);
     return NULL;
 }
@@ -216,11 +294,34 @@ int czk_server_daemon_main(int argc, char **argv) {
             goto out;
         }
     }
-    for (int i = 0; i + 1 < argc; i++)
-        if (strcmp(argv[i], "--config") == 0 &&
-            (rc = czk_server_config_load(&cfg, argv[i + 1], stderr, &err)) != CZK_OK)
+    for (int i = 0; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--config") != 0)
+            continue;
+        /* The loader's notes (keys accepted and ignored) go through log_line like every other
+         * line, so that each carries its timestamp and level. */
+        char *notes = NULL;
+        size_t notes_len = 0;
+        FILE *nf = open_memstream(&notes, &notes_len);
+        rc = czk_server_config_load(&cfg, argv[i + 1], nf != NULL ? nf : stderr, &err);
+        if (nf != NULL && fclose(nf) == 0 && notes != NULL)
+            for (char *save = NULL, *l = strtok_r(notes, "\n", &save); l != NULL;
+                 l = strtok_r(NULL, "\n", &save))
+                log_line(NULL, CZK_LOG_WARN, l);
+        free(notes);
+        if (rc != CZK_OK)
             goto fail;
+    }
     if ((rc = parse_args(&cfg, argc, argv, &err)) != CZK_OK)
+        goto fail;
+    czk_grpc_server_opts gopts = {
+        .tls_cert = cfg.tls_cert,
+        .tls_key = cfg.tls_key,
+        .tls_client_ca = cfg.tls_client_ca,
+        .insecure = cfg.insecure,
+        .max_msg_bytes = cfg.max_message_bytes,
+        .max_jobs_per_client = (uint32_t)cfg.max_jobs_per_client,
+    };
+    if ((rc = check_addresses(&cfg, &gopts, &err)) != CZK_OK)
         goto fail;
 
     /* Before any thread: every thread inherits the mask, so the signals wait for sigwait. */
@@ -228,6 +329,7 @@ int czk_server_daemon_main(int argc, char **argv) {
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
 
@@ -257,10 +359,20 @@ int czk_server_daemon_main(int argc, char **argv) {
         goto fail;
     int port = 0;
     if ((rc = czk_grpc_server_start(&grpc, &port, engine, (const char *const *)cfg.listen,
-                                    cfg.n_listen, cfg.max_message_bytes, &err)) != CZK_OK)
+                                    cfg.n_listen, &gopts, &err)) != CZK_OK)
         goto fail;
-    for (size_t i = 0; i < cfg.n_listen; i++)
-        say("czk daemon: gRPC cuzk.v1.ProvingEngine on %s", cfg.listen[i]);
+    for (size_t i = 0; i < cfg.n_listen; i++) {
+        czk_grpc_security sec = CZK_GRPC_SEC_REFUSED;
+        (void)czk_grpc_listen_security(&sec, cfg.listen[i], &gopts, NULL);
+        char line[512];
+        snprintf(line, sizeof line, "czk daemon: gRPC cuzk.v1.ProvingEngine on %s: %s",
+                 cfg.listen[i], czk_grpc_security_name(sec));
+        log_line(NULL, sec == CZK_GRPC_SEC_INSECURE_PUBLIC ? CZK_LOG_WARN : CZK_LOG_INFO, line);
+    }
+    if (cfg.max_jobs_per_client != 0)
+        say("czk daemon: at most %llu unfinished jobs per client, requests up to %llu MiB",
+            (unsigned long long)cfg.max_jobs_per_client,
+            (unsigned long long)(cfg.max_message_bytes >> 20));
     if (port != 0)
         say("czk daemon: gRPC port %d", port);
     if (cfg.status_listen[0] != '\0') {
@@ -268,12 +380,20 @@ int czk_server_daemon_main(int argc, char **argv) {
         if ((rc = czk_http_start(&http, &hport, cfg.status_listen, engine, grpc, &err)) != CZK_OK)
             goto fail;
         say("czk daemon: HTTP /status and /metrics on %s (port %d)", cfg.status_listen, hport);
+        /* Read-only, but it names circuits, jobs and budgets: beyond loopback, say so. */
+        czk_grpc_security hsec = CZK_GRPC_SEC_REFUSED;
+        (void)czk_grpc_listen_security(&hsec, cfg.status_listen, NULL, NULL);
+        if (hsec != CZK_GRPC_SEC_LOOPBACK)
+            log_line(NULL, CZK_LOG_WARN,
+                     "czk daemon: HTTP /status and /metrics are plaintext and open to anyone "
+                     "who reaches a non-loopback address");
     }
     say("czk daemon: ready (budget %llu MiB, backend %s)",
         (unsigned long long)(ec.host_budget_bytes >> 20), cfg.backend);
+    notify("READY=1");
 
-    int sig = 0;
-    sigwait(&set, &sig);
+    int sig = wait_signal(&set);
+    notify("STOPPING=1");
     say("czk daemon: signal %d: intake stopped, draining (grace %llu ms)", sig,
         (unsigned long long)cfg.shutdown_grace_ms);
     pthread_t t;

@@ -2,7 +2,8 @@
  * `czk daemon`: the proving daemon. Reads the config (server/config.h), creates the engine,
  * registers circuits, serves gRPC (server/grpc/server.h) and HTTP (server/http.h), and on
  * SIGTERM or SIGINT stops intake, lets queued and running jobs finish within
- * daemon.shutdown_grace_ms (cancelling the rest), answers every waiter and exits 0.
+ * daemon.shutdown_grace_ms (cancelling the rest), answers every waiter and exits 0. SIGHUP is
+ * logged and ignored. A listen address in use is refused before anything starts.
  */
 #ifndef CZK_SERVER_DAEMON_H
 #define CZK_SERVER_DAEMON_H

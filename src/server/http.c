@@ -57,91 +57,22 @@ static void buf_printf(buf *b, const char *fmt, ...) {
     }
 }
 
-/* A JSON string literal of s (ids are client-chosen: escape everything JSON requires). */
-static void buf_json_string(buf *b, const char *s) {
-    buf_printf(b, "\"");
-    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-        if (*p == '"' || *p == '\\')
-            buf_printf(b, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f)
-            buf_printf(b, "\\u%04x", *p);
-        else
-            buf_printf(b, "%c", *p);
-    }
-    buf_printf(b, "\"");
-}
-
-static const char *const tier_names[] = {"HOT", "WARM", "COLD"};
-
+/* GET /status: the engine's JSON (czk_engine_status_json, which GetStatus sends too, so that
+ * `czk status` prints the same object), copied into memory that libmicrohttpd can free(). */
 int czk_http_status_json(czk_engine *engine, char **json) {
     *json = NULL;
     czk_engine_status st;
     int rc = czk_engine_get_status(engine, &st);
     if (rc != CZK_OK)
         return rc;
-    buf b = {0};
-    buf_printf(&b,
-               "{\"uptime_seconds\": %llu, \"shutting_down\": %s,\n"
-               " \"jobs\": {\"completed\": %llu, \"failed\": %llu, \"cancelled\": %llu, "
-               "\"known\": %u},\n"
-               " \"partitions\": {\"proved\": %llu, \"retried\": %llu, \"failed\": %llu},\n",
-               (unsigned long long)st.uptime_s, st.shutting_down ? "true" : "false",
-               (unsigned long long)st.jobs_completed, (unsigned long long)st.jobs_failed,
-               (unsigned long long)st.jobs_cancelled, st.jobs_known,
-               (unsigned long long)st.partitions_proved, (unsigned long long)st.partitions_retried,
-               (unsigned long long)st.partitions_failed);
-    buf_printf(&b, " \"priorities\": {");
-    for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
-        buf_printf(&b, "%s\"%s\": {\"pending\": %u, \"in_progress\": %u}", p > 1 ? ", " : "",
-                   czk_priority_name((czk_priority)p), st.pending_by_priority[p],
-                   st.in_progress_by_priority[p]);
-    buf_printf(&b, "},\n \"queues\": [");
-    for (size_t i = 0; i < st.n_queues; i++) {
-        buf_printf(&b, "%s{\"proof_kind\": ", i > 0 ? ", " : "");
-        buf_json_string(&b, st.queues[i].kind);
-        buf_printf(&b, ", \"pending\": %u, \"in_progress\": %u}", st.queues[i].pending,
-                   st.queues[i].in_progress);
-    }
-    buf_printf(&b, "],\n \"circuits\": [");
-    for (size_t i = 0; i < st.n_circuits; i++) {
-        const czk_circuit_status *c = &st.circuits[i];
-        buf_printf(&b, "%s\n  {\"circuit_id\": ", i > 0 ? "," : "");
-        buf_json_string(&b, c->circuit_id);
-        buf_printf(&b,
-                   ", \"tier\": \"%s\", \"size_bytes\": %llu, \"ref_count\": %u, "
-                   "\"synthetic\": %s}",
-                   c->tier >= 0 && c->tier <= 2 ? tier_names[c->tier] : "COLD",
-                   (unsigned long long)c->size_bytes, c->ref_count,
-                   c->synthetic ? "true" : "false");
-    }
-    buf_printf(&b, "],\n \"devices\": [");
-    for (size_t i = 0; i < st.n_devices; i++) {
-        const czk_device_status *d = &st.devices[i];
-        buf_printf(&b, "%s\n  {\"ordinal\": %u, \"name\": ", i > 0 ? "," : "", d->ordinal);
-        buf_json_string(&b, d->name);
-        buf_printf(&b,
-                   ", \"vram_total_bytes\": %llu, \"vram_free_bytes\": %llu, "
-                   "\"workers\": %u, \"busy_workers\": %u, \"current_job_id\": ",
-                   (unsigned long long)d->vram_total_bytes, (unsigned long long)d->vram_free_bytes,
-                   d->workers, d->busy_workers);
-        buf_json_string(&b, d->current_job_id);
-        buf_printf(&b, "}");
-    }
-    buf_printf(&b,
-               "],\n \"memory\": {\"host_budget_bytes\": %llu, \"host_reserved_bytes\": %llu, "
-               "\"host_allocated_bytes\": %llu, \"pinned_budget_bytes\": %llu, "
-               "\"pinned_used_bytes\": %llu}}\n",
-               (unsigned long long)st.host_budget_bytes, (unsigned long long)st.host_reserved_bytes,
-               (unsigned long long)st.host_allocated_bytes,
-               (unsigned long long)st.pinned_budget_bytes,
-               (unsigned long long)st.pinned_used_bytes);
+    char *text = NULL;
+    rc = czk_engine_status_json(&st, &text);
     czk_engine_status_clear(&st);
-    if (b.failed) {
-        free(b.p);
-        return CZK_ENOMEM;
-    }
-    *json = b.p;
-    return CZK_OK;
+    if (rc != CZK_OK)
+        return rc;
+    *json = strdup(text);
+    czk_free(text);
+    return *json != NULL ? CZK_OK : CZK_ENOMEM;
 }
 
 static int metrics_text(czk_http *h, char **text) {

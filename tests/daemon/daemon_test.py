@@ -181,13 +181,13 @@ def test_rpc():
     check(r.status == r.CANCELLED, f"a queued job cancelled: CANCELLED (position "
           f"{q.queue_position}, was_running={cr.was_running})")
     check(code_of(d.stub.CancelProof, pb.CancelProofRequest(job_id="never-submitted"),
-                  timeout=30) == grpc.StatusCode.INVALID_ARGUMENT,
-          "CancelProof of an unknown job: INVALID_ARGUMENT")
+                  timeout=30) == grpc.StatusCode.NOT_FOUND,
+          "CancelProof of an unknown job: NOT_FOUND")
     r = d.stub.AwaitProof(pb.AwaitProofRequest(job_id="slow-1", timeout_ms=0), timeout=300)
     check(r.status == r.COMPLETED and len(r.proof) == 384, "the timed-out job completes later")
-    r = d.stub.AwaitProof(pb.AwaitProofRequest(job_id="never-submitted", timeout_ms=100),
-                          timeout=30)
-    check(r.status == r.UNKNOWN, "AwaitProof of an unknown id: UNKNOWN")
+    check(code_of(d.stub.AwaitProof, pb.AwaitProofRequest(job_id="never-submitted",
+                                                          timeout_ms=100), timeout=30)
+          == grpc.StatusCode.NOT_FOUND, "AwaitProof of an unknown id: NOT_FOUND")
 
     # Priority 0 is the kind's default; a synthetic circuit may be asked for as WinningPoSt.
     r = d.stub.Prove(pb.ProveRequest(submit=submit_req("winning-1",
@@ -277,7 +277,7 @@ def test_rpc():
 
     # The client commands.
     rc, out = run_cli("status", "--addr", d.addr)
-    check(rc == 0 and json.loads(out)["loaded_srs"], "czk status prints GetStatus as JSON")
+    check(rc == 0 and json.loads(out)["circuits"], "czk status prints the status as JSON")
     proof = os.path.join(ARGS.work, "cli-proof.bin")
     rc, out = run_cli("submit", "--addr", d.addr, "--circuit", "mul3", "--request-id", "cli-1",
                       "--wtns", os.path.join(ARGS.data, "mul3.wtns"), "--wait", "--out", proof)
@@ -287,7 +287,7 @@ def test_rpc():
     rc, out = run_cli("cancel", "--addr", d.addr, "cli-1")
     check(rc == 0, "czk cancel of a finished job changes nothing")
     rc, out = run_cli("await", "--addr", d.addr, "--timeout-ms", "50", "no-such-job")
-    check(rc == 1 and "UNKNOWN" in out, "czk await of an unknown job exits 1")
+    check(rc == 4 and "NOT_FOUND" in out, "czk await of an unknown job exits 4 (NOT_FOUND)")
 
     # Request overhead: Prove round trip minus the engine's own total, on a 2^8 circuit.
     over, totals = [], []

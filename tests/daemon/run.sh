@@ -1,5 +1,6 @@
 #!/bin/sh
-# czk daemon end to end: run.sh CZK_BINARY WORK_DIR rpc|sigterm|bench (tests/daemon/ctest.cmake).
+# czk daemon end to end: run.sh CZK_BINARY WORK_DIR MODE (rpc, sigterm, bench, security, jobs;
+# tests/daemon/ctest.cmake).
 # Generates the Python stubs from proto/ with Debian's grpc_tools, then runs daemon_test.py.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,5 +15,8 @@ rm -rf "$gen"
 mkdir -p "$gen"
 "$py" -m grpc_tools.protoc -I"$root/proto" --python_out="$gen" --grpc_python_out="$gen" \
     "$root/proto/cuzk/v1/proving.proto"
-exec "$py" "$here/daemon_test.py" --czk "$czk" --work "$work/$mode" --gen "$gen" \
+script=daemon_test.py
+[ "$mode" = security ] && script=security_test.py # listening rules, TLS, limits, SIGHUP
+[ "$mode" = jobs ] && script=jobs_test.py         # job semantics, metrics, status JSON
+exec "$py" "$here/$script" --czk "$czk" --work "$work/$mode" --gen "$gen" \
     --data "$root/tests/interop/data" --mode "$mode"

@@ -14,4 +14,10 @@ if(TARGET czk_cli)
            COMMAND ${CMAKE_SOURCE_DIR}/tests/interop/run.sh $<TARGET_FILE:czk_cli>
                    ${CMAKE_BINARY_DIR}/interop --synth)
   set_tests_properties(interop_synth PROPERTIES TIMEOUT 300 LABELS interop)
+  if(CZK_DAEMON)
+    add_test(NAME interop_daemon
+             COMMAND ${CMAKE_SOURCE_DIR}/tests/interop/run.sh $<TARGET_FILE:czk_cli>
+                     ${CMAKE_BINARY_DIR}/interop --daemon)
+    set_tests_properties(interop_daemon PROPERTIES TIMEOUT 300 LABELS "interop;daemon")
+  endif()
 endif()

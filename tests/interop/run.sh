@@ -5,6 +5,7 @@
 #   run.sh <czk binary> <work dir> <circuit>       circuit: mul3, bits or squares
 #   run.sh <czk binary> <work dir> --errors        corrupted files give clean errors
 #   run.sh <czk binary> <work dir> --synth         czk's own formats end to end
+#   run.sh <czk binary> <work dir> --daemon        a daemon's proof as snarkjs JSON files
 #
 # Data: tests/interop/data (made once with snarkjs; see its README). Tools: the pinned
 # snarkjs in tests/snarkjs/node_modules (tools/setup.sh installs it). Fails on the first
@@ -107,6 +108,63 @@ if [ "$what" = "--synth" ]; then
         --wtns "$w/b/witness.wtns" --out "$w/b/proof.bin" --public "$w/b/p.json"
     [ ! -e "$w/b/proof.bin" ] || fail "an unverifiable proof was written"
     echo "interop --synth: ok"
+    exit 0
+fi
+
+if [ "$what" = "--daemon" ]; then
+    c=mul3
+    sock="unix://$w/d.sock"
+    expect 0 "$czk" setup "$data/$c.r1cs" "$w/c.params" "$w/c.vk"
+    step "czk daemon with $c.zkey (and bellperson keys for it) on $sock"
+    "$czk" daemon --listen "$sock" --status-listen "" --circuit "$c=$data/$c.zkey" \
+        --circuit "bp=$w/c.params,$data/$c.r1cs" \
+        --set memory.total_budget=1GiB >"$w/daemon.log" 2>&1 &
+    dpid=$!
+    trap 'kill $dpid 2>/dev/null || true' EXIT
+    tries=0
+    until "$czk" status --addr "$sock" >/dev/null 2>&1; do
+        tries=$((tries + 1))
+        [ $tries -lt 120 ] || { cat "$w/daemon.log"; fail "the daemon did not start"; }
+        kill -0 $dpid 2>/dev/null || { cat "$w/daemon.log"; fail "the daemon exited"; }
+        sleep 0.5
+    done
+    step "czk submit --wait --out DIR -> proof.json, public.json -> snarkjs and czk verify"
+    expect 0 "$czk" submit --addr "$sock" --circuit $c --wtns "$data/$c.wtns" --wait --out "$w/one/"
+    sj_valid "$data/$c.vk.json" "$w/one/public.json" "$w/one/proof.json"
+    expect 0 "$czk" verify "$data/$c.vk.json" "$w/one/public.json" "$w/one/proof.json"
+    tamper_public "$w/one/public.json" "$w/bad.public.json"
+    expect 1 "$czk" verify "$data/$c.vk.json" "$w/bad.public.json" "$w/one/proof.json"
+    sj_invalid "$data/$c.vk.json" "$w/bad.public.json" "$w/one/proof.json"
+    step "two partitions: one verifiable pair of files per partition"
+    mkdir -p "$w/two"
+    expect 0 "$czk" submit --addr "$sock" --circuit $c --wtns "$data/$c.wtns" \
+        --wtns "$data/$c.wtns" --request-id two --wait --out "$w/two"
+    for i in 0 1; do
+        sj_valid "$data/$c.vk.json" "$w/two/public_$i.json" "$w/two/proof_$i.json"
+        expect 0 "$czk" verify "$data/$c.vk.json" "$w/two/public_$i.json" "$w/two/proof_$i.json"
+    done
+    [ ! -e "$w/two/proof.json" ] || fail "a multi-partition result wrote proof.json"
+    step "czk await --out DIR on the finished job gives the same files"
+    expect 0 "$czk" await --addr "$sock" two --out "$w/again/"
+    cmp "$w/two/proof_1.json" "$w/again/proof_1.json" || fail "await wrote another proof"
+    step "--out FILE still writes the raw 192-byte proofs; czk verify --partition splits them"
+    expect 0 "$czk" submit --addr "$sock" --circuit bp --wtns "$data/$c.wtns" \
+        --wtns "$data/$c.wtns" --wait --out "$w/bp.bin"
+    [ "$(wc -c <"$w/bp.bin")" -eq 384 ] || fail "the raw proofs are not 2 x 192 bytes"
+    expect 0 "$czk" await --addr "$sock" two --out "$w/two.bin"
+    [ "$(wc -c <"$w/two.bin")" -eq 384 ] || fail "the raw proofs are not 2 x 192 bytes"
+    expect 2 "$czk" verify --vk "$w/c.vk" --proof "$w/bp.bin" --public "$w/two/public_0.json"
+    grep -q -- '--partition' "$w/out" || fail "the error does not say how to pick a partition"
+    for i in 0 1; do
+        expect 0 "$czk" verify --vk "$w/c.vk" --proof "$w/bp.bin" --partition $i \
+            --public "$w/two/public_$i.json"
+    done
+    expect 1 "$czk" verify --vk "$w/c.vk" --proof "$w/bp.bin" --partition 1 \
+        --public "$w/bad.public.json"
+    kill $dpid
+    wait $dpid || true
+    trap - EXIT
+    echo "interop --daemon: ok"
     exit 0
 fi
 

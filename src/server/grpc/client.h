@@ -39,6 +39,10 @@ typedef struct czk_rpc_result {
     size_t proof_len;
     char error[256];
     uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms;
+    /* COMPLETED: per partition, snarkjs's proof.json and public.json texts (malloc'ed, as
+     * the arrays); n_json 0 when the daemon sent none (proving.proto: proof_json). */
+    char **proof_json, **public_json;
+    size_t n_json;
 } czk_rpc_result;
 
 /*
@@ -48,12 +52,29 @@ typedef struct czk_rpc_result {
  */
 int czk_grpc_client_create(czk_grpc_client **out, const char *addr, czk_err *err);
 
+/* A client's TLS files (PEM). A client with any of them set speaks TLS. */
+typedef struct czk_grpc_client_tls {
+    const char *ca;   /* CA that signed the daemon's certificate; NULL or "": the system's CAs */
+    const char *cert; /* this client's certificate, for a daemon with mutual TLS; with key */
+    const char *key;
+} czk_grpc_client_tls;
+
+/*
+ * As czk_grpc_client_create, over TLS when `tls` is not NULL and names a file: the daemon's
+ * certificate must be signed by tls->ca and name the address's host (an IP address or DNS
+ * name in its subjectAltName). Returns CZK_OK, CZK_EINVAL (also: a file that cannot be read,
+ * or a certificate without its key) or CZK_ENOMEM.
+ */
+int czk_grpc_client_create_tls(czk_grpc_client **out, const char *addr,
+                               const czk_grpc_client_tls *tls, czk_err *err);
+
 /* Closes the channel; NULL is a no-op. */
 void czk_grpc_client_destroy(czk_grpc_client *c);
 
 /*
  * The RPCs. Each returns CZK_OK when the daemon answered, or the czk status that the gRPC
- * code maps to (server/grpc/codes.h), with the daemon's message in err. deadline_ms bounds
+ * code maps to (server/grpc/codes.h), with a sentence for people in err (what failed, the
+ * daemon's reason, what to do; an unreachable daemon is named with its address). deadline_ms bounds
  * the call (0: none).
  */
 int czk_grpc_client_submit(czk_grpc_client *c, const czk_rpc_request *req, char job_id[128],
@@ -62,15 +83,20 @@ int czk_grpc_client_await(czk_grpc_client *c, const char *job_id, uint64_t timeo
                           czk_rpc_result *res, czk_err *err);
 int czk_grpc_client_prove(czk_grpc_client *c, const czk_rpc_request *req, czk_rpc_result *res,
                           czk_err *err);
-int czk_grpc_client_cancel(czk_grpc_client *c, const char *job_id, int *was_running, czk_err *err);
+/* CancelProof. Out (may be NULL): *was_running; *finished_status, 0 when the call cancelled the
+ * job, else the proto status (COMPLETED 1, FAILED 2, CANCELLED 3) it had already ended with. */
+int czk_grpc_client_cancel(czk_grpc_client *c, const char *job_id, int *was_running,
+                           int *finished_status, czk_err *err);
 
-/* GetStatus as JSON (protobuf's JSON mapping), malloc'ed in *json (free it with free). */
+/* GetStatus as JSON, malloc'ed in *json (free it with free): the daemon's status_json (the
+ * shape of GET /status), or protobuf's JSON mapping of the response when the daemon sends none
+ * (cuzk). */
 int czk_grpc_client_status_json(czk_grpc_client *c, char **json, czk_err *err);
 
 /* GetMetrics' Prometheus text, malloc'ed in *text (free it with free). */
 int czk_grpc_client_metrics(czk_grpc_client *c, char **text, czk_err *err);
 
-/* Frees res->proof and zeroes *res; NULL is a no-op. */
+/* Frees res->proof and the JSON texts and zeroes *res; NULL is a no-op. */
 void czk_rpc_result_clear(czk_rpc_result *res);
 
 /* "COMPLETED" for a proto AwaitProofResponse.Status value; "UNKNOWN" for others. */

@@ -33,7 +33,18 @@ constexpr Row kTable[] = {
     {CZK_EINTERNAL, grpc::StatusCode::INTERNAL},
     {CZK_ECUDA, grpc::StatusCode::INTERNAL},
     {CZK_EVERIFY, grpc::StatusCode::INTERNAL},
+    {CZK_EEXIST, grpc::StatusCode::ALREADY_EXISTS},
+    {CZK_ENOTFOUND, grpc::StatusCode::NOT_FOUND},
 };
+
+// grpc::StatusCode's names, by value (grpc/status.h: 0..16).
+constexpr const char *kNames[] = {
+    "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
+    "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+    "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
+    "DATA_LOSS", "UNAUTHENTICATED"};
+static_assert(sizeof kNames / sizeof kNames[0] == grpc::StatusCode::UNAUTHENTICATED + 1,
+              "one name per gRPC code");
 
 } // namespace
 
@@ -42,6 +53,10 @@ extern "C" int czk_grpc_code_from_status(int status) {
         if (r.status == status)
             return static_cast<int>(r.code);
     return static_cast<int>(grpc::StatusCode::INTERNAL);
+}
+
+extern "C" const char *czk_grpc_code_name(int code) {
+    return code >= 0 && code <= grpc::StatusCode::UNAUTHENTICATED ? kNames[code] : "UNKNOWN";
 }
 
 extern "C" int czk_grpc_status_from_code(int code) {

@@ -17,6 +17,10 @@ int czk_grpc_code_from_status(int status);
  * the table does not hold (UNAVAILABLE, DEADLINE_EXCEEDED: the transport failed). */
 int czk_grpc_status_from_code(int code);
 
+/* gRPC's name of code `code` ("NOT_FOUND"), for metrics labels and messages; "UNKNOWN" for a
+ * value outside 0..16. A static string. */
+const char *czk_grpc_code_name(int code);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,22 @@
 
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
+#include <grpcpp/security/server_credentials.h>
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <set>
+#include <sstream>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cinttypes>
@@ -28,7 +44,9 @@
 #include <vector>
 
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "formats/snarkjs_text.h"
 #include "server/grpc/codes.h"
+#include "util/alloc.h"
 #include "util/status.h"
 
 namespace {
@@ -166,6 +184,37 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     return grpc::Status::OK;
 }
 
+// proof_json and public_json: each partition as snarkjs's files (proving.proto says why).
+// Left empty, and the binary proof still sent, when the result carries no public inputs or its
+// proofs are not bellperson's encoding: the JSON is a convenience, never a reason to fail.
+void add_snarkjs_json(const czk_job_result &res, pb::AwaitProofResponse *out) {
+    if (res.status != CZK_JOB_COMPLETED || res.proof == nullptr || res.public_inputs == nullptr ||
+        res.proof_len % CZK_PROOF_BYTES != 0)
+        return;
+    size_t parts = res.proof_len / CZK_PROOF_BYTES;
+    if (parts == 0 || res.public_len % (parts * 32) != 0)
+        return;
+    size_t n_public = res.public_len / parts / 32;
+    for (size_t i = 0; i < parts; i++) {
+        char *proof = nullptr, *pub = nullptr;
+        czk_err err{};
+        int rc = czk_snarkjs_texts_from_bellperson(&proof, &pub, res.proof + i * CZK_PROOF_BYTES,
+                                                   res.public_inputs + i * n_public * 32, n_public,
+                                                   &err);
+        if (rc == CZK_OK) {
+            out->add_proof_json(proof);
+            out->add_public_json(pub);
+        }
+        czk_free(proof);
+        czk_free(pub);
+        if (rc != CZK_OK) {
+            out->clear_proof_json();
+            out->clear_public_json();
+            return;
+        }
+    }
+}
+
 void fill_result(const czk_job_result &res, const std::string &job_id,
                  pb::AwaitProofResponse *out) {
     out->set_job_id(job_id);
@@ -179,11 +228,13 @@ void fill_result(const czk_job_result &res, const std::string &job_id,
     out->set_synthesis_ms(res.synthesis_ms);
     out->set_gpu_compute_ms(res.gpu_compute_ms);
     out->set_total_ms(res.total_ms);
+    add_snarkjs_json(res, out);
 }
 
 class Service final : public pb::ProvingEngine::Service {
   public:
-    explicit Service(czk_engine *engine) : engine_(engine) {
+    Service(czk_engine *engine, uint32_t max_jobs_per_client)
+        : engine_(engine), max_jobs_per_client_(max_jobs_per_client) {
         for (auto &m : counts_)
             for (auto &c : m)
                 c.store(0, std::memory_order_relaxed);
@@ -195,8 +246,13 @@ class Service final : public pb::ProvingEngine::Service {
         intake_stopped_.store(true, std::memory_order_release);
     }
 
+    // The server's metric families: the build, and the calls answered by method and gRPC code
+    // (by name, as gRPC's own metrics label them).
     std::string metrics() const {
-        std::string t = "# HELP czk_grpc_requests_total gRPC calls answered, by method and code.\n"
+        std::string t = "# HELP czk_build_info The czk daemon's version (the value is always 1).\n"
+                        "# TYPE czk_build_info gauge\n"
+                        "czk_build_info{version=\"" CZK_VERSION "\"} 1\n"
+                        "# HELP czk_grpc_requests_total gRPC calls answered, by method and code.\n"
                         "# TYPE czk_grpc_requests_total counter\n";
         for (int m = 0; m < kMethods; m++)
             for (int c = 0; c < kCodes; c++) {
@@ -204,14 +260,14 @@ class Service final : public pb::ProvingEngine::Service {
                 if (v == 0)
                     continue;
                 t += "czk_grpc_requests_total{method=\"" + std::string(kMethodNames[m]) +
-                     "\",code=\"" + std::to_string(c) + "\"} " + std::to_string(v) + "\n";
+                     "\",code=\"" + czk_grpc_code_name(c) + "\"} " + std::to_string(v) + "\n";
             }
         return t;
     }
 
-    grpc::Status SubmitProof(grpc::ServerContext *, const pb::SubmitProofRequest *req,
+    grpc::Status SubmitProof(grpc::ServerContext *ctx, const pb::SubmitProofRequest *req,
                              pb::SubmitProofResponse *resp) override {
-        return count(kSubmit, submit(*req, resp));
+        return count(kSubmit, submit(ctx, *req, resp));
     }
 
     grpc::Status AwaitProof(grpc::ServerContext *ctx, const pb::AwaitProofRequest *req,
@@ -224,7 +280,7 @@ class Service final : public pb::ProvingEngine::Service {
     grpc::Status Prove(grpc::ServerContext *ctx, const pb::ProveRequest *req,
                        pb::ProveResponse *resp) override {
         pb::SubmitProofResponse sub;
-        grpc::Status s = submit(req->submit(), &sub);
+        grpc::Status s = submit(ctx, req->submit(), &sub);
         if (s.ok())
             s = await(ctx, sub.job_id(), 0, resp->mutable_result());
         return count(kProve, s);
@@ -236,10 +292,17 @@ class Service final : public pb::ProvingEngine::Service {
             return count(kCancel, invalid("job_id is required"));
         czk_err err{};
         int was_running = 0;
-        int rc = czk_engine_cancel(engine_, req->job_id().c_str(), &was_running, &err);
+        czk_job_status prior = CZK_JOB_UNKNOWN;
+        int rc = czk_engine_cancel(engine_, req->job_id().c_str(), &was_running, &prior, &err);
         if (rc != CZK_OK)
             return count(kCancel, from_czk(rc, &err));
+        // A finished job keeps its status: the answer says which, and that nothing changed.
+        bool finished = prior != CZK_JOB_PENDING && prior != CZK_JOB_RUNNING;
         resp->set_was_running(was_running != 0);
+        resp->set_already_finished(finished);
+        resp->set_status(finished && pb::AwaitProofResponse::Status_IsValid(prior)
+                             ? static_cast<pb::AwaitProofResponse::Status>(prior)
+                             : pb::AwaitProofResponse::CANCELLED);
         return count(kCancel, grpc::Status::OK);
     }
 
@@ -279,7 +342,14 @@ class Service final : public pb::ProvingEngine::Service {
         resp->set_uptime_seconds(st.uptime_s);
         resp->set_pinned_memory_bytes(st.pinned_used_bytes);
         resp->set_pinned_memory_limit_bytes(st.pinned_budget_bytes);
+        // The same snapshot as GET /status shows it, so that `czk status` prints that shape.
+        char *json = nullptr;
+        rc = czk_engine_status_json(&st, &json);
         czk_engine_status_clear(&st);
+        if (rc != CZK_OK)
+            return count(kStatus, from_czk(rc, nullptr));
+        resp->set_status_json(json);
+        czk_free(json);
         return count(kStatus, grpc::Status::OK);
     }
 
@@ -335,11 +405,85 @@ class Service final : public pb::ProvingEngine::Service {
         return s;
     }
 
-    grpc::Status submit(const pb::SubmitProofRequest &r, pb::SubmitProofResponse *resp) {
+    // The client a job counts against: the peer's address without its port ("ipv4:10.0.0.5"),
+    // so that new connections do not make a new client; every caller on a unix socket is one.
+    static std::string client_of(grpc::ServerContext *ctx) {
+        std::string p = ctx->peer();
+        if (p.rfind("ipv4:", 0) == 0 || p.rfind("ipv6:", 0) == 0) {
+            size_t colon = p.rfind(':');
+            if (colon > 5)
+                p.resize(colon);
+        }
+        return p;
+    }
+
+    // Whether a job has left the queue (finished, or pruned after its TTL): a 1 ms await.
+    bool job_finished(const std::string &job_id) {
+        czk_job_result res;
+        std::memset(&res, 0, sizeof res);
+        czk_err err{};
+        int rc = czk_engine_await(engine_, job_id.c_str(), 1, &res, &err);
+        bool done = rc != CZK_OK || res.status != CZK_JOB_TIMEOUT;
+        czk_job_result_clear(&res);
+        return done;
+    }
+
+    // Reserves a job slot for `client`, or answers RESOURCE_EXHAUSTED when it already holds
+    // max_jobs_per_client_ unfinished jobs. Finished jobs are forgotten only when a client
+    // reaches the limit, so a submit below it costs no engine call; the engine is asked
+    // without clients_mu_ held (each ask may wait 1 ms).
+    grpc::Status admit(const std::string &client) {
+        if (max_jobs_per_client_ == 0)
+            return grpc::Status::OK;
+        std::vector<std::string> held;
+        {
+            std::lock_guard<std::mutex> g(clients_mu_);
+            Client &c = clients_[client];
+            if (c.jobs.size() + c.reserved < max_jobs_per_client_) {
+                c.reserved++;
+                return grpc::Status::OK;
+            }
+            held.assign(c.jobs.begin(), c.jobs.end());
+        }
+        std::vector<std::string> done;
+        for (const std::string &id : held)
+            if (job_finished(id))
+                done.push_back(id);
+        std::lock_guard<std::mutex> g(clients_mu_);
+        Client &c = clients_[client];
+        for (const std::string &id : done)
+            c.jobs.erase(id);
+        if (c.jobs.size() + c.reserved >= max_jobs_per_client_)
+            return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                "client " + client + " holds " + std::to_string(c.jobs.size()) +
+                                    " unfinished jobs, the limit (daemon.max_jobs_per_client)");
+        c.reserved++;
+        return grpc::Status::OK;
+    }
+
+    // Ends admit's reservation: the job is counted when the engine took it (job_id not null).
+    void settle(const std::string &client, const char *job_id) {
+        if (max_jobs_per_client_ == 0)
+            return;
+        std::lock_guard<std::mutex> g(clients_mu_);
+        Client &c = clients_[client];
+        c.reserved--;
+        if (job_id != nullptr)
+            c.jobs.insert(job_id);
+        if (c.jobs.empty() && c.reserved == 0)
+            clients_.erase(client);
+    }
+
+    grpc::Status submit(grpc::ServerContext *ctx, const pb::SubmitProofRequest &r,
+                        pb::SubmitProofResponse *resp) {
         if (intake_stopped_.load(std::memory_order_acquire))
             return grpc::Status(grpc::StatusCode::UNAVAILABLE, "czk daemon is shutting down");
         JobRequest jr;
         grpc::Status s = check_submit(r, &jr);
+        if (!s.ok())
+            return s;
+        const std::string client = client_of(ctx);
+        s = admit(client);
         if (!s.ok())
             return s;
         char job_id[128] = {0};
@@ -347,6 +491,7 @@ class Service final : public pb::ProvingEngine::Service {
         int attached = 0;
         czk_err err{};
         int rc = czk_engine_submit(engine_, &jr.req, job_id, &pos, &attached, &err);
+        settle(client, rc == CZK_OK ? job_id : nullptr);
         if (rc == CZK_ECANCELED)
             return grpc::Status(grpc::StatusCode::UNAVAILABLE, "czk daemon is shutting down");
         if (rc != CZK_OK)
@@ -400,6 +545,15 @@ class Service final : public pb::ProvingEngine::Service {
     }
 
     czk_engine *engine_;
+    // One client's jobs: the ids the engine accepted (some may have finished since) and the
+    // submits between admit and settle.
+    struct Client {
+        std::set<std::string> jobs;
+        size_t reserved = 0;
+    };
+    const uint32_t max_jobs_per_client_;
+    std::mutex clients_mu_;
+    std::map<std::string, Client> clients_; // guarded by clients_mu_
     std::atomic<bool> intake_stopped_{false};
     std::atomic<uint64_t> counts_[kMethods][kCodes];
 };
@@ -410,6 +564,11 @@ struct czk_grpc_server {
     std::unique_ptr<Service> service;
     std::unique_ptr<grpc::Server> server;
     std::mutex mu; // serializes shutdown against metrics
+    std::vector<int> lock_fds; // each unix socket's PATH.lock, locked while the server lives
+    ~czk_grpc_server() {
+        for (int fd : lock_fds)
+            close(fd);
+    }
 };
 
 namespace {
@@ -420,8 +579,14 @@ namespace {
 // takes a port above 65535 without complaint and listens on some other port.
 std::string listen_fault(const std::string &a) {
     if (a.rfind("unix:", 0) == 0) {
-        std::string path = a.rfind("unix://", 0) == 0 ? a.substr(7) : a.substr(5);
-        return path.empty() ? "no socket path after unix:" : "";
+        bool uri = a.rfind("unix://", 0) == 0;
+        std::string path = uri ? a.substr(7) : a.substr(5);
+        if (path.empty())
+            return "no socket path after unix:";
+        // gRPC reads unix://x/y as host x, path /y: a relative path is unix:PATH.
+        return uri && path[0] != '/' ? "unix:// takes an absolute path (unix:///run/czk.sock); "
+                                       "a relative one is unix:PATH"
+                                     : "";
     }
     size_t colon = a.rfind(':');
     if (colon == std::string::npos || colon == 0)
@@ -436,63 +601,345 @@ std::string listen_fault(const std::string &a) {
     return "";
 }
 
+// The path of "unix:PATH" or "unix:///PATH"; "" for a TCP address.
+std::string unix_path(const std::string &a) {
+    if (a.rfind("unix:", 0) != 0)
+        return "";
+    return a.rfind("unix://", 0) == 0 ? a.substr(7) : a.substr(5);
+}
+
+// The host (without a v6 address's brackets) and port of a TCP address that listen_fault
+// accepted.
+void split_host_port(const std::string &a, std::string *host, std::string *port) {
+    size_t colon = a.rfind(':');
+    *host = a.substr(0, colon);
+    *port = a.substr(colon + 1);
+    if (host->size() >= 2 && host->front() == '[')
+        *host = host->substr(1, host->size() - 2);
+}
+
+// The addresses a TCP host:port resolves to for listening, or nullptr with err set.
+addrinfo *resolve(const std::string &addr, czk_err *err) {
+    std::string host, port;
+    split_host_port(addr, &host, &port);
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    addrinfo *ai = nullptr;
+    int gai = getaddrinfo(host.c_str(), port.c_str(), &hints, &ai);
+    if (gai != 0) {
+        czk_err_set(err, CZK_EINVAL, "listen address '%s': %s", addr.c_str(), gai_strerror(gai));
+        return nullptr;
+    }
+    return ai;
+}
+
+bool is_loopback(const sockaddr *sa) {
+    if (sa->sa_family == AF_INET) {
+        uint32_t a = ntohl(reinterpret_cast<const sockaddr_in *>(sa)->sin_addr.s_addr);
+        return (a >> 24) == 127;
+    }
+    if (sa->sa_family == AF_INET6) {
+        const in6_addr &a = reinterpret_cast<const sockaddr_in6 *>(sa)->sin6_addr;
+        return IN6_IS_ADDR_LOOPBACK(&a) || (IN6_IS_ADDR_V4MAPPED(&a) && a.s6_addr[12] == 127);
+    }
+    return false;
+}
+
+// A TCP address another socket listens on. SO_REUSEADDR as gRPC and libmicrohttpd set it, so
+// that connections of an earlier run in TIME_WAIT do not count; a listener still does.
+int tcp_check(const std::string &addr, czk_err *err) {
+    std::string host, port;
+    split_host_port(addr, &host, &port);
+    if (port == "0")
+        return CZK_OK;
+    addrinfo *ai = resolve(addr, err);
+    if (ai == nullptr)
+        return CZK_EINVAL;
+    int rc = CZK_OK;
+    for (addrinfo *p = ai; p != nullptr && rc == CZK_OK; p = p->ai_next) {
+        int fd = socket(p->ai_family, p->ai_socktype | SOCK_CLOEXEC, p->ai_protocol);
+        if (fd < 0)
+            continue;
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd, p->ai_addr, p->ai_addrlen) != 0 && errno == EADDRINUSE)
+            rc = czk_err_set(err, CZK_EIO,
+                             "listen address '%s': address in use (another czk daemon, or "
+                             "another program, listens on it)",
+                             addr.c_str());
+        close(fd);
+    }
+    freeaddrinfo(ai);
+    return rc;
+}
+
+// A unix socket path: free when absent or stale (a connect is refused: the daemon that made it
+// is gone; the file is removed when remove_stale); in use when something accepts or queues the
+// connect.
+int unix_check(const std::string &addr, bool remove_stale, czk_err *err) {
+    std::string path = unix_path(addr);
+    sockaddr_un sun{};
+    if (path.size() >= sizeof sun.sun_path)
+        return czk_err_set(err, CZK_EINVAL, "listen address '%s': the path is longer than %zu",
+                           addr.c_str(), sizeof sun.sun_path - 1);
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0)
+        return errno == ENOENT ? CZK_OK
+                               : czk_err_set(err, CZK_EINVAL, "listen address '%s': %s",
+                                             addr.c_str(), std::strerror(errno));
+    if (!S_ISSOCK(st.st_mode))
+        return czk_err_set(err, CZK_EINVAL,
+                           "listen address '%s': %s exists and is not a socket (not replaced)",
+                           addr.c_str(), path.c_str());
+    sun.sun_family = AF_UNIX;
+    std::memcpy(sun.sun_path, path.c_str(), path.size() + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return czk_err_set(err, CZK_EIO, "listen address '%s': socket: %s", addr.c_str(),
+                           std::strerror(errno));
+    int rc = connect(fd, reinterpret_cast<const sockaddr *>(&sun), sizeof sun);
+    int e = errno;
+    close(fd);
+    if (rc == 0 || e == EAGAIN)
+        return czk_err_set(err, CZK_EIO,
+                           "listen address '%s': address in use (a daemon answers on this "
+                           "socket; it is left alone)",
+                           addr.c_str());
+    if (e != ECONNREFUSED)
+        return czk_err_set(err, CZK_EIO,
+                           "listen address '%s': cannot tell whether it is in use: %s",
+                           addr.c_str(), std::strerror(e));
+    if (remove_stale && unlink(path.c_str()) != 0 && errno != ENOENT)
+        return czk_err_set(err, CZK_EIO, "listen address '%s': cannot remove the stale socket: %s",
+                           addr.c_str(), std::strerror(errno));
+    return CZK_OK;
+}
+
+// Locks PATH.lock beside a unix socket for the server's life. Of two daemons started at once on
+// one path, both may find no socket yet; the lock makes the second fail here instead of
+// unlinking the first one's socket between its bind and its listen.
+int unix_lock(const std::string &addr, std::vector<int> *fds, czk_err *err) {
+    std::string lock = unix_path(addr) + ".lock";
+    int fd = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0660);
+    if (fd < 0)
+        return czk_err_set(err, CZK_EIO, "listen address '%s': cannot open %s: %s", addr.c_str(),
+                           lock.c_str(), std::strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        if (e == EWOULDBLOCK)
+            return czk_err_set(err, CZK_EIO,
+                               "listen address '%s': address in use (another daemon holds %s)",
+                               addr.c_str(), lock.c_str());
+        return czk_err_set(err, CZK_EIO, "listen address '%s': cannot lock %s: %s", addr.c_str(),
+                           lock.c_str(), std::strerror(e));
+    }
+    fds->push_back(fd);
+    return CZK_OK;
+}
+
+// Lock descriptors that close unless handed over (start's early returns).
+struct Locks {
+    std::vector<int> fds;
+    ~Locks() {
+        for (int fd : fds)
+            close(fd);
+    }
+};
+
+bool given(const char *s) {
+    return s != nullptr && s[0] != '\0';
+}
+
+// A PEM file's text, or an error naming the config key it came from.
+int read_pem(const char *path, const char *key, std::string *out, czk_err *err) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    if (f)
+        ss << f.rdbuf();
+    if (!f || f.bad())
+        return czk_err_set(err, CZK_EINVAL, "%s: cannot read '%s': %s", key, path,
+                           std::strerror(errno));
+    *out = ss.str();
+    if (out->find("-----BEGIN ") == std::string::npos)
+        return czk_err_set(err, CZK_EINVAL, "%s: '%s' is not a PEM file", key, path);
+    return CZK_OK;
+}
+
 } // namespace
+
+extern "C" const char *czk_grpc_security_name(czk_grpc_security sec) {
+    switch (sec) {
+    case CZK_GRPC_SEC_UNIX:
+        return "insecure (unix socket, mode 0660)";
+    case CZK_GRPC_SEC_LOOPBACK:
+        return "insecure (loopback)";
+    case CZK_GRPC_SEC_INSECURE_PUBLIC:
+        return "INSECURE on a non-loopback address";
+    case CZK_GRPC_SEC_TLS:
+        return "TLS";
+    case CZK_GRPC_SEC_MUTUAL_TLS:
+        return "mutual TLS";
+    case CZK_GRPC_SEC_REFUSED:
+        break;
+    }
+    return "refused";
+}
+
+extern "C" int czk_grpc_listen_security(czk_grpc_security *sec, const char *addr,
+                                        const czk_grpc_server_opts *opts, czk_err *err) {
+    *sec = CZK_GRPC_SEC_REFUSED;
+    std::string a = addr != nullptr ? addr : "";
+    std::string fault = a.empty() ? "empty" : listen_fault(a);
+    if (!fault.empty())
+        return czk_err_set(err, CZK_EINVAL, "listen address '%s': %s", a.c_str(), fault.c_str());
+    czk_grpc_server_opts none{};
+    if (opts == nullptr)
+        opts = &none;
+    if (given(opts->tls_cert) != given(opts->tls_key))
+        return czk_err_set(err, CZK_EINVAL,
+                           "TLS needs both daemon.tls_cert and daemon.tls_key (--tls-cert, "
+                           "--tls-key)");
+    if (given(opts->tls_client_ca) && !given(opts->tls_cert))
+        return czk_err_set(err, CZK_EINVAL,
+                           "daemon.tls_client_ca (mutual TLS) needs daemon.tls_cert and "
+                           "daemon.tls_key");
+    if (a.rfind("unix:", 0) == 0) {
+        *sec = CZK_GRPC_SEC_UNIX;
+        return CZK_OK;
+    }
+    if (given(opts->tls_cert)) {
+        *sec = given(opts->tls_client_ca) ? CZK_GRPC_SEC_MUTUAL_TLS : CZK_GRPC_SEC_TLS;
+        return CZK_OK;
+    }
+    addrinfo *ai = resolve(a, err);
+    if (ai == nullptr)
+        return CZK_EINVAL;
+    bool loopback = true;
+    for (addrinfo *p = ai; p != nullptr; p = p->ai_next)
+        loopback = loopback && is_loopback(p->ai_addr);
+    freeaddrinfo(ai);
+    if (loopback) {
+        *sec = CZK_GRPC_SEC_LOOPBACK;
+        return CZK_OK;
+    }
+    if (opts->insecure) {
+        *sec = CZK_GRPC_SEC_INSECURE_PUBLIC;
+        return CZK_OK;
+    }
+    return czk_err_set(err, CZK_EINVAL,
+                       "listen address '%s' is not a loopback address: serving it needs TLS "
+                       "(daemon.tls_cert and daemon.tls_key; daemon.tls_client_ca for mutual "
+                       "TLS), or plaintext said explicitly with --insecure (daemon.insecure)",
+                       a.c_str());
+}
+
+extern "C" int czk_grpc_listen_check(const char *addr, czk_err *err) {
+    std::string a = addr != nullptr ? addr : "";
+    std::string fault = a.empty() ? "empty" : listen_fault(a);
+    if (!fault.empty())
+        return czk_err_set(err, CZK_EINVAL, "listen address '%s': %s", a.c_str(), fault.c_str());
+    return a.rfind("unix:", 0) == 0 ? unix_check(a, false, err) : tcp_check(a, err);
+}
 
 extern "C" int czk_grpc_server_start(czk_grpc_server **out, int *bound_port, czk_engine *engine,
                                      const char *const *listen, size_t n_listen,
-                                     size_t max_msg_bytes, czk_err *err) {
+                                     const czk_grpc_server_opts *opts, czk_err *err) {
     *out = nullptr;
     if (bound_port != nullptr)
         *bound_port = 0;
     if (engine == nullptr || listen == nullptr || n_listen == 0)
         return czk_err_set(err, CZK_EINVAL, "no engine or no listen address");
-    if (max_msg_bytes == 0)
-        max_msg_bytes = CZK_GRPC_DEFAULT_MAX_MSG;
+    czk_grpc_server_opts none{};
+    if (opts == nullptr)
+        opts = &none;
+    size_t max_msg_bytes =
+        opts->max_msg_bytes != 0 ? opts->max_msg_bytes : CZK_GRPC_DEFAULT_MAX_MSG;
     if (max_msg_bytes > INT32_MAX)
         return czk_err_set(err, CZK_EINVAL, "max message size %zu above 2 GiB", max_msg_bytes);
+    std::shared_ptr<grpc::ServerCredentials> tls;
+    Locks locks;
+    for (size_t i = 0; i < n_listen; i++) {
+        czk_grpc_security sec;
+        int rc = czk_grpc_listen_security(&sec, listen[i], opts, err);
+        if (rc != CZK_OK)
+            return rc;
+        if ((sec == CZK_GRPC_SEC_TLS || sec == CZK_GRPC_SEC_MUTUAL_TLS) && tls == nullptr) {
+            grpc::SslServerCredentialsOptions ssl(
+                sec == CZK_GRPC_SEC_MUTUAL_TLS
+                    ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                    : GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+            grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
+            if ((rc = read_pem(opts->tls_cert, "daemon.tls_cert", &pair.cert_chain, err)) !=
+                    CZK_OK ||
+                (rc = read_pem(opts->tls_key, "daemon.tls_key", &pair.private_key, err)) != CZK_OK)
+                return rc;
+            if (sec == CZK_GRPC_SEC_MUTUAL_TLS &&
+                (rc = read_pem(opts->tls_client_ca, "daemon.tls_client_ca", &ssl.pem_root_certs,
+                               err)) != CZK_OK)
+                return rc;
+            ssl.pem_key_cert_pairs.push_back(pair);
+            tls = grpc::SslServerCredentials(ssl);
+        }
+        // Before gRPC binds: gRPC unlinks whatever socket file is at a unix path, a live
+        // daemon's included, and would share a TCP port it can bind.
+        std::string path = unix_path(listen[i]);
+        if (path.empty())
+            rc = tcp_check(listen[i], err);
+        else if ((rc = unix_lock(listen[i], &locks.fds, err)) == CZK_OK)
+            rc = unix_check(listen[i], true, err);
+        if (rc != CZK_OK)
+            return rc;
+    }
     auto *srv = new (std::nothrow) czk_grpc_server;
     if (srv == nullptr)
         return czk_err_set(err, CZK_ENOMEM, "no memory for the gRPC server");
-    srv->service = std::make_unique<Service>(engine);
+    srv->service = std::make_unique<Service>(engine, opts->max_jobs_per_client);
     grpc::ServerBuilder b;
+    // One daemon per address: with SO_REUSEPORT (gRPC's default) a second daemon binds the
+    // same port and the kernel splits the connections between the two.
+    b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     std::vector<int> ports(n_listen, 0);
     for (size_t i = 0; i < n_listen; i++) {
-        std::string a = listen[i] != nullptr ? listen[i] : "";
-        if (a.empty()) {
-            delete srv;
-            return czk_err_set(err, CZK_EINVAL, "empty listen address");
-        }
-        std::string fault = listen_fault(a);
-        if (!fault.empty()) {
-            delete srv;
-            return czk_err_set(err, CZK_EINVAL, "listen address '%s': %s", a.c_str(),
-                               fault.c_str());
-        }
-        if (a.rfind("unix:", 0) == 0) {
-            std::string path = a.rfind("unix://", 0) == 0 ? a.substr(7) : a.substr(5);
-            std::remove(path.c_str()); // a stale socket of an earlier run
-        }
-        b.AddListeningPort(a, grpc::InsecureServerCredentials(), &ports[i]);
+        czk_grpc_security sec;
+        (void)czk_grpc_listen_security(&sec, listen[i], opts, nullptr);
+        bool use_tls = sec == CZK_GRPC_SEC_TLS || sec == CZK_GRPC_SEC_MUTUAL_TLS;
+        b.AddListeningPort(listen[i], use_tls ? tls : grpc::InsecureServerCredentials(), &ports[i]);
     }
     b.SetMaxReceiveMessageSize(static_cast<int>(max_msg_bytes));
     b.SetMaxSendMessageSize(static_cast<int>(max_msg_bytes));
     b.RegisterService(srv->service.get());
+    // gRPC binds unix sockets with mode 0777 minus the umask: this umask makes them 0660 from
+    // the start (no window in which anyone may connect); the chmod below makes it certain.
+    mode_t old_mask = umask(0117);
     srv->server = b.BuildAndStart();
-    if (srv->server == nullptr) {
-        delete srv;
-        return czk_err_set(err, CZK_EINVAL, "cannot listen on %s%s", listen[0],
-                           n_listen > 1 ? " (or another address)" : "");
-    }
-    for (size_t i = 0; i < n_listen; i++) {
-        bool unix_socket = std::strncmp(listen[i], "unix:", 5) == 0;
-        if (!unix_socket && ports[i] == 0) {
-            srv->server->Shutdown();
-            delete srv;
-            return czk_err_set(err, CZK_EINVAL, "cannot listen on %s", listen[i]);
-        }
-        if (!unix_socket && bound_port != nullptr && *bound_port == 0)
+    umask(old_mask);
+    int rc = CZK_OK;
+    for (size_t i = 0; i < n_listen && rc == CZK_OK; i++) {
+        std::string path = unix_path(listen[i]);
+        if (srv->server == nullptr || (path.empty() && ports[i] == 0)) {
+            // Another process may have taken the address since the check: say so if it did.
+            rc = path.empty() ? tcp_check(listen[i], err) : CZK_OK;
+            if (rc == CZK_OK)
+                rc = czk_err_set(err, CZK_EIO, "cannot listen on %s", listen[i]);
+        } else if (!path.empty() && chmod(path.c_str(), CZK_GRPC_UNIX_SOCKET_MODE) != 0) {
+            rc = czk_err_set(err, CZK_EIO, "listen address '%s': chmod: %s", listen[i],
+                             std::strerror(errno));
+        } else if (path.empty() && bound_port != nullptr && *bound_port == 0) {
             *bound_port = ports[i];
+        }
     }
+    if (rc != CZK_OK) {
+        if (srv->server != nullptr)
+            srv->server->Shutdown();
+        delete srv;
+        if (bound_port != nullptr)
+            *bound_port = 0;
+        return rc;
+    }
+    srv->lock_fds.swap(locks.fds);
     *out = srv;
     return CZK_OK;
 }
