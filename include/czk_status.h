@@ -70,9 +70,14 @@ CZK_API const char *czk_strerror(int code);
 CZK_API const char *czk_status_name(int code);
 
 /*
- * Writes the one line a user is shown for a failure with status `rc` into buf[0..len) (always
- * NUL-terminated when len > 0, truncated to fit): "<message> (CZK_EINVAL)", where the message
- * is err->msg when err (NULL allowed) holds a message for rc, else czk_strerror(rc). The
+ * What failed, for people: err->msg when err (NULL allowed) holds a message for rc, else
+ * czk_strerror(rc). Neither the status name nor the source location is part of it.
+ */
+CZK_API const char *czk_err_text(const czk_err *err, int rc);
+
+/*
+ * Writes the line a log or another program is given for a failure with status `rc` into buf[0..len)
+ * (always NUL-terminated when len > 0, truncated to fit): "<czk_err_text> (CZK_EINVAL)". The
  * location is never part of it.
  */
 CZK_API void czk_err_describe(const czk_err *err, int rc, char *buf, size_t len);

@@ -73,8 +73,8 @@ int czk_cli_start(czk_cli_common *c, const char *cmd, const char *usage, int *ar
  * backend and threads, one synthesis thread and one worker per device, since one job runs. */
 void czk_cli_engine_config(czk_engine_config *cfg, const czk_cli_common *c);
 
-/* Prints "czk <cmd>: <message> (CZK_E...)" (czk_err_describe) for an error and returns
- * CZK_EXIT_ERROR. */
+/* Prints "czk <cmd>: <message>" (czk_err_text) for an error, and with CZK_LOG=debug the status
+ * name and where it was raised; returns CZK_EXIT_ERROR. */
 int czk_cli_fail(const char *cmd, int rc, const czk_err *err);
 
 /*

@@ -65,15 +65,17 @@ czk_pool *czk_cli_pool(const czk_cli_common *c, const char *cmd) {
 }
 
 int czk_cli_fail(const char *cmd, int rc, const czk_err *err) {
-    char line[CZK_ERR_LINE_MAX];
-    czk_err_describe(err, rc, line, sizeof(line));
-    fprintf(stderr, "czk %s: %s\n", cmd, line);
-    /* Where the error was raised helps whoever reads the code, not whoever runs the command:
-     * only with CZK_LOG=debug. */
+    fprintf(stderr, "czk %s: %s\n", cmd, czk_err_text(err, rc));
+    /* The status name and where the error was raised help whoever reads the code, not whoever
+     * runs the command: only with CZK_LOG=debug. */
     const char *log = getenv("CZK_LOG");
-    if (log != NULL && strcmp(log, "debug") == 0 && err != NULL && err->code == rc &&
-        err->file != NULL)
-        fprintf(stderr, "czk %s: debug: raised at %s:%d\n", cmd, err->file, err->line);
+    if (log != NULL && strcmp(log, "debug") == 0) {
+        if (err != NULL && err->code == rc && err->file != NULL)
+            fprintf(stderr, "czk %s: debug: %s raised at %s:%d\n", cmd, czk_status_name(rc),
+                    err->file, err->line);
+        else
+            fprintf(stderr, "czk %s: debug: %s\n", cmd, czk_status_name(rc));
+    }
     return CZK_EXIT_ERROR;
 }
 

@@ -625,9 +625,8 @@ static void *bench_worker(void *arg) {
                    (unsigned long long)res.synthesis_ms, (unsigned long long)res.total_ms,
                    res.proof_len, res.error[0] != '\0' ? " error=" : "", res.error);
         } else {
-            char why[CZK_ERR_LINE_MAX];
-            czk_err_describe(&err, rc, why, sizeof(why));
-            printf("proof %lu/%lu %s: ERROR %s\n", b->done, b->o->count, rid, why);
+            printf("proof %lu/%lu %s: ERROR %s\n", b->done, b->o->count, rid,
+                   czk_err_text(&err, rc));
         }
         fflush(stdout);
         czk_cli_progress_unlock(&b->prog);

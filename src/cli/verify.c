@@ -26,11 +26,9 @@ static const char *USAGE =
 
 /* A proof whose points are off the curve or out of the group is an invalid proof (exit 1),
  * as snarkjs reports it, not an unreadable file. */
-/* The INVALID line for a proof that cannot even be decoded: the fault, then its status. */
+/* The INVALID line for a proof that cannot even be decoded: the fault. */
 static void print_invalid(int rc, const czk_err *err) {
-    char line[CZK_ERR_LINE_MAX];
-    czk_err_describe(err, rc, line, sizeof(line));
-    printf("INVALID: %s\n", line);
+    printf("INVALID: %s\n", czk_err_text(err, rc));
 }
 
 static int bad_point(int rc) {

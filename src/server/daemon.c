@@ -205,11 +205,9 @@ static uint64_t auto_budget(uint64_t margin) {
     return total > margin ? total - margin : total / 2;
 }
 
-/* The failure line operators see: the fault and the status name (czk_err_describe). */
+/* The failure line operators see: what failed (czk_err_text), without status names. */
 static void print_failure(const czk_err *err, int rc) {
-    char line[CZK_ERR_LINE_MAX];
-    czk_err_describe(err, rc, line, sizeof line);
-    fprintf(stderr, "czk daemon: %s\n", line);
+    fprintf(stderr, "czk daemon: %s\n", czk_err_text(err, rc));
 }
 
 /* systemd's readiness protocol; a no-op outside a Type=notify unit or without libsystemd. */

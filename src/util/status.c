@@ -42,12 +42,14 @@ int czk__err_set(czk_err *err, int code, const char *file, int line, const char 
     return code;
 }
 
+const char *czk_err_text(const czk_err *err, int rc) {
+    /* A message recorded for another status (an earlier failure, a reused czk_err) would
+     * explain the wrong fault: then the status's own description stands in. */
+    return err != NULL && err->code == rc && err->msg[0] != '\0' ? err->msg : czk_strerror(rc);
+}
+
 void czk_err_describe(const czk_err *err, int rc, char *buf, size_t len) {
     if (buf == NULL || len == 0)
         return;
-    /* A message recorded for another status (an earlier failure, a reused czk_err) would
-     * explain the wrong fault: then the status's own description stands in. */
-    const char *text =
-        err != NULL && err->code == rc && err->msg[0] != '\0' ? err->msg : czk_strerror(rc);
-    snprintf(buf, len, "%s (%s)", text, czk_status_name(rc));
+    snprintf(buf, len, "%s (%s)", czk_err_text(err, rc), czk_status_name(rc));
 }

@@ -46,6 +46,10 @@ CZK_TEST(status_describe) {
     czk_err_set(&e, CZK_EFORMAT, "f.zkey: section %d missing", 5);
     czk_err_describe(&e, CZK_EFORMAT, line, sizeof(line));
     CHECK(strcmp(line, "f.zkey: section 5 missing (CZK_EFORMAT)") == 0);
+    /* For people: the message alone; another status's message does not stand in. */
+    CHECK(strcmp(czk_err_text(&e, CZK_EFORMAT), "f.zkey: section 5 missing") == 0);
+    CHECK(strcmp(czk_err_text(&e, CZK_EIO), "input/output error") == 0);
+    CHECK(strcmp(czk_err_text(NULL, CZK_ENOMEM), "out of memory") == 0);
     /* A message left from another status does not explain this one. */
     czk_err_describe(&e, CZK_EIO, line, sizeof(line));
     CHECK(strcmp(line, "input/output error (CZK_EIO)") == 0);
