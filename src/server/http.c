@@ -6,7 +6,6 @@
 
 #include <microhttpd.h>
 #include <netdb.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,43 +18,6 @@ struct czk_http {
     czk_engine *engine;
     czk_grpc_server *grpc;
 };
-
-/* A growing text buffer; `failed` sticks after the first allocation failure. */
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-    int failed;
-} buf;
-
-static void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void buf_printf(buf *b, const char *fmt, ...) {
-    if (b->failed)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->len;
-        int n = vsnprintf(b->p != NULL ? b->p + b->len : NULL, room, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->failed = 1;
-            return;
-        }
-        if ((size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap * 2 + (size_t)n + 256;
-        char *p = realloc(b->p, cap);
-        if (p == NULL) {
-            b->failed = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-}
 
 /* GET /status: the engine's JSON (czk_engine_status_json, which GetStatus sends too, so that
  * `czk status` prints the same object), copied into memory that libmicrohttpd can free(). */
@@ -83,13 +45,15 @@ static int metrics_text(czk_http *h, char **text) {
     if (rc == CZK_OK && h->grpc != NULL)
         rc = czk_grpc_server_metrics(h->grpc, &grpc_text);
     if (rc == CZK_OK) {
-        buf b = {0};
-        buf_printf(&b, "%s%s", engine_text, grpc_text != NULL ? grpc_text : "");
-        if (b.failed) {
-            free(b.p);
+        /* One body, in memory libmicrohttpd can free(). */
+        size_t ne = strlen(engine_text), ng = grpc_text != NULL ? strlen(grpc_text) : 0;
+        char *body = malloc(ne + ng + 1);
+        if (body == NULL) {
             rc = CZK_ENOMEM;
         } else {
-            *text = b.p;
+            memcpy(body, engine_text, ne);
+            memcpy(body + ne, grpc_text != NULL ? grpc_text : "", ng + 1);
+            *text = body;
         }
     }
     czk_free(engine_text);

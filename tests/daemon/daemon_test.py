@@ -389,27 +389,41 @@ def test_bench():
     check(rc == 0, f"daemon exits 0 on SIGTERM (got {rc})")
 
 
-def main():
+def setup(mode=None, modes=None):
+    """Parses the runner's arguments (tests/daemon/run.sh) and loads the generated stubs: the
+    start of every test file here. mode: the default --mode; modes: the ones allowed."""
     global ARGS, pb, rpc
     ap = argparse.ArgumentParser()
     ap.add_argument("--czk", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--gen", required=True)
     ap.add_argument("--data", required=True)
-    ap.add_argument("--mode", required=True, choices=["rpc", "sigterm", "bench"])
+    ap.add_argument("--mode", required=mode is None, default=mode, choices=modes)
     ARGS = ap.parse_args()
+    ARGS.work = os.path.abspath(ARGS.work)  # unix:// takes an absolute path
     sys.path.insert(0, ARGS.gen)
     from cuzk.v1 import proving_pb2, proving_pb2_grpc
     pb, rpc = proving_pb2, proving_pb2_grpc
-    {"rpc": test_rpc, "sigterm": test_sigterm, "bench": test_bench}[ARGS.mode]()
+    return ARGS, pb, rpc
+
+
+def finish():
+    """Ends a test file: the failed checks with the last lines of every log in the work
+    directory, exit 1; or "all checks passed"."""
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed:\n  " + "\n  ".join(FAILURES))
-        for f in os.listdir(ARGS.work):
+        for f in sorted(os.listdir(ARGS.work)):
             if f.endswith(".log"):
                 print(f"--- {f} (last 40 lines)")
                 print("\n".join(open(os.path.join(ARGS.work, f)).read().splitlines()[-40:]))
         sys.exit(1)
     print("all checks passed")
+
+
+def main():
+    setup(modes=["rpc", "sigterm", "bench"])
+    {"rpc": test_rpc, "sigterm": test_sigterm, "bench": test_bench}[ARGS.mode]()
+    finish()
 
 
 if __name__ == "__main__":

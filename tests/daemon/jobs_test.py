@@ -7,11 +7,9 @@ NOT_FOUND to AwaitProof and CancelProof. `czk await` exits 0 COMPLETED, 1 FAILED
 3 TIMEOUT (the job goes on), 4 NOT_FOUND. GET /metrics (and GetMetrics) follows Prometheus'
 conventions; GET /status and `czk status` print one JSON shape.
 """
-import argparse
 import json
 import os
 import re
-import sys
 
 import grpc
 
@@ -296,17 +294,7 @@ def test_status_json(d):
 
 def main():
     global ARGS, pb, rpc
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--czk", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--gen", required=True)
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--mode", default="jobs")
-    ARGS = ap.parse_args()
-    sys.path.insert(0, ARGS.gen)
-    from cuzk.v1 import proving_pb2, proving_pb2_grpc
-    pb, rpc = proving_pb2, proving_pb2_grpc
-    dt.ARGS, dt.pb, dt.rpc = ARGS, pb, rpc
+    ARGS, pb, rpc = dt.setup("jobs")
     d = dt.Daemon("jobs")
     for t in (test_request_identity, test_cancel_and_not_found, test_await_exit_codes,
               test_metrics, test_status_json):
@@ -314,12 +302,7 @@ def main():
         t(d)
     rc = d.stop()
     check(rc == 0, f"daemon exits 0 on SIGTERM (got {rc})")
-    if dt.FAILURES:
-        print(f"{len(dt.FAILURES)} check(s) failed:\n  " + "\n  ".join(dt.FAILURES))
-        print("--- jobs.log (last 40 lines)")
-        print("\n".join(d.log_text().splitlines()[-40:]))
-        sys.exit(1)
-    print("all checks passed")
+    dt.finish()
 
 
 if __name__ == "__main__":

@@ -8,14 +8,12 @@ client without a certificate from the configured CA (checked with `czk status` a
 Python's grpc), and one client may hold only daemon.max_jobs_per_client unfinished jobs.
 SIGHUP is logged and ignored, losing no job. Certificates are made here with `openssl`.
 """
-import argparse
 import fcntl
 import os
 import signal
 import socket
 import stat
 import subprocess
-import sys
 import threading
 import time
 
@@ -380,30 +378,12 @@ def test_help():
 
 def main():
     global ARGS, pb, rpc
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--czk", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--gen", required=True)
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--mode", default="security")
-    ARGS = ap.parse_args()
-    ARGS.work = os.path.abspath(ARGS.work)  # unix:// takes an absolute path
-    sys.path.insert(0, ARGS.gen)
-    from cuzk.v1 import proving_pb2, proving_pb2_grpc
-    pb, rpc = proving_pb2, proving_pb2_grpc
-    dt.ARGS, dt.pb, dt.rpc = ARGS, pb, rpc
+    ARGS, pb, rpc = dt.setup("security")
     for t in (test_help, test_one_per_address, test_stale_socket, test_non_loopback, test_tls,
               test_sighup, test_client_limit, test_notify):
         print(f"--- {t.__name__}", flush=True)
         t()
-    if dt.FAILURES:
-        print(f"{len(dt.FAILURES)} check(s) failed:\n  " + "\n  ".join(dt.FAILURES))
-        for f in sorted(os.listdir(ARGS.work)):
-            if f.endswith(".log"):
-                print(f"--- {f} (last 30 lines)")
-                print("\n".join(open(os.path.join(ARGS.work, f)).read().splitlines()[-30:]))
-        sys.exit(1)
-    print("all checks passed")
+    dt.finish()
 
 
 if __name__ == "__main__":
