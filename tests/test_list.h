@@ -13,4 +13,5 @@
 #include "groth16/groth16_tests.h"
 #include "formats/snarkjs_tests.h"
 #include "formats/bellperson_tests.h"
+#include "filecoin/poseidon_tests.h"
 #include "engine/engine_tests.h"

@@ -4,7 +4,7 @@
 # so it sits right after them.
 set -eu
 cd "$(dirname "$0")/.."
-order="util field curve pairing poly msm r1cs groth16 formats gpu engine kinds server cli"
+order="util field curve pairing poly msm r1cs groth16 formats filecoin gpu engine kinds server cli"
 rank() {
     i=0
     for l in $order; do

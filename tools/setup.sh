@@ -14,7 +14,7 @@ have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 # Building czk and its daemon.
-for p in build-essential cmake pkg-config libjson-c-dev \
+for p in build-essential cmake pkg-config libjson-c-dev libssl-dev \
     libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc \
     libmicrohttpd-dev libtomlplusplus-dev libsystemd-dev; do
     have_pkg "$p" || need="$need $p"
