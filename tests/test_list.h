@@ -14,4 +14,5 @@
 #include "formats/snarkjs_tests.h"
 #include "formats/bellperson_tests.h"
 #include "filecoin/poseidon_tests.h"
+#include "filecoin/cs_tests.h"
 #include "engine/engine_tests.h"
