@@ -15,4 +15,5 @@
 #include "formats/bellperson_tests.h"
 #include "filecoin/poseidon_tests.h"
 #include "filecoin/cs_tests.h"
+#include "filecoin/vanilla_tests.h"
 #include "engine/engine_tests.h"
