@@ -189,7 +189,7 @@ int czk_cs_create(czk_cs **out, czk_cs_mode mode, unsigned flags, czk_err *err) 
             }
         }
     }
-    /* ONE is input 0 (the prover's first alloc_input, §1.4). */
+    /* ONE is input 0 (the prover's first alloc_input, FILECOIN.md §1). */
     czk_var one;
     rc = czk_cs_alloc_input(cs, &one, &CZK_FR_ONE);
     if (rc != CZK_OK) {
@@ -413,7 +413,7 @@ static inline void set_bit(uint64_t *bits, uint64_t i, uint64_t *pop) {
 }
 
 /* One digest term: var id as int64 LE (aux k -> k, input k -> -(k+1)), then the canonical
- * coefficient as 32 bytes LE (§5.2). */
+ * coefficient as 32 bytes LE (FILECOIN.md §8). */
 static void digest_term(uint8_t out[40], int64_t id, const czk_fr *coeff) {
     uint64_t u = (uint64_t)id;
     for (int i = 0; i < 8; i++)
@@ -451,8 +451,12 @@ static int record_lc(rec_matrix *m, const czk_lc *lc, uint64_t row) {
             return CZK_ENOMEM;
         m->cap = cc < vc ? cc : vc;
     }
-    memcpy(m->cols + m->nnz, lc->vars, lc->n * sizeof(uint32_t));
-    memcpy(m->vals + m->nnz, lc->coeffs, lc->n * sizeof(czk_fr));
+    /* An empty side before any term was recorded has no arrays yet, and memcpy to NULL is
+     * undefined even for 0 bytes. */
+    if (lc->n != 0) {
+        memcpy(m->cols + m->nnz, lc->vars, lc->n * sizeof(uint32_t));
+        memcpy(m->vals + m->nnz, lc->coeffs, lc->n * sizeof(czk_fr));
+    }
     m->nnz += lc->n;
     m->row_ptr[row + 1] = m->nnz;
     return CZK_OK;
@@ -530,7 +534,7 @@ void czk_cs_get_stats(const czk_cs *cs, czk_cs_stats *out) {
     out->b_aux_density = cs->b_aux_pop;
 }
 
-/* The prover's input rows, A = {input_i: 1}, B = C = ∅, for i < n_inputs (§1.4). */
+/* The prover's input rows, A = {input_i: 1}, B = C = ∅, for i < n_inputs (FILECOIN.md §1). */
 static int digest_input_rows(EVP_MD_CTX *md, uint64_t n_inputs) {
     uint8_t buf[43];
     for (uint64_t i = 0; i < n_inputs; i++) {

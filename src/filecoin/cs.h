@@ -2,16 +2,16 @@
  * A bellperson-compatible constraint system, so that each Filecoin gadget is written once and
  * drives counting, recording and witness generation.
  *
- * Semantics follow doc CIRCUITS.md §1 (bellperson's ProvingAssignment / KeypairAssembly):
+ * Semantics follow doc/FILECOIN.md §1 (bellperson's ProvingAssignment / KeypairAssembly):
  * two index spaces, inputs and aux, each allocated in call order; input 0 is ONE and is
  * allocated by czk_cs_create; `enforce` appends one row at call time; namespaces do not exist
  * (they change nothing). The Groth16 input rows (A = {input_i: 1}) are NOT stored, as in
- * czk_r1cs; they are counted in the digest (§5.2) and their number is n_inputs.
+ * czk_r1cs; they are counted in the digest (doc/FILECOIN.md §8) and their number is n_inputs.
  *
  * Modes, fixed at creation:
  *  - CZK_CS_COUNT: counts rows, inputs, aux, nonzero entries of A/B/C and the three densities
- *    of §1.5, and (with CZK_CS_DIGEST) streams the §5.2 digest. Memory is O(aux) bits (two
- *    growable bitmaps), never the matrices: it is meant for the 125 M-row circuits.
+ *    of doc/FILECOIN.md §1, and (with CZK_CS_DIGEST) streams the digest of §8. Memory is O(aux)
+ * bits (two growable bitmaps), never the matrices: it is meant for the 125 M-row circuits.
  *  - CZK_CS_RECORD: as COUNT, and also keeps every row; czk_cs_finish_r1cs turns them into a
  *    czk_r1cs in czk's numbering (bellperson input k -> column k, aux j -> column n_inputs + j;
  *    n_inputs is known only at the end, so rows hold tagged references until then).
@@ -63,8 +63,8 @@ static inline uint32_t czk_var_index(czk_var v) {
  * A linear combination over caller-provided storage of fixed capacity (declare it with
  * CZK_LC_DECL on the stack). Adding a term on a variable already present adds the
  * coefficients (bellperson's LC maps); a coefficient that sums to zero stays until enforce,
- * which drops zero terms (§1.2: they contribute nothing, the prover ignores them). Exceeding
- * the capacity sets `overflow`, and enforce then fails with CZK_EINVAL.
+ * which drops zero terms (FILECOIN.md §1: they contribute nothing, the prover ignores them).
+ * Exceeding the capacity sets `overflow`, and enforce then fails with CZK_EINVAL.
  */
 typedef struct czk_lc {
     uint32_t n, cap;
@@ -96,13 +96,13 @@ typedef enum czk_cs_mode { CZK_CS_COUNT = 0, CZK_CS_RECORD = 1, CZK_CS_WITNESS =
 enum {
     CZK_CS_VALUES = 1u << 0, /* keep values in COUNT/RECORD (implied in WITNESS) */
     CZK_CS_CHECK = 1u << 1,  /* evaluate each row at enforce; implies VALUES */
-    CZK_CS_DIGEST = 1u << 2, /* stream the §5.2 digest (not in WITNESS mode) */
+    CZK_CS_DIGEST = 1u << 2, /* stream the FILECOIN.md §8 digest (not in WITNESS mode) */
 };
 
 typedef struct czk_cs czk_cs;
 
 /* Counts of what was synthesised. Rows and nnz exclude the prover's input rows (which add
- * n_inputs rows and n_inputs entries of A). Densities are popcounts as in §1.5. */
+ * n_inputs rows and n_inputs entries of A). Densities are popcounts as in FILECOIN.md §1. */
 typedef struct czk_cs_stats {
     uint64_t n_rows, n_inputs, n_aux; /* n_inputs counts ONE */
     uint64_t nnz_a, nnz_b, nnz_c;
@@ -205,7 +205,7 @@ const czk_fr *czk_cs_aux_values(const czk_cs *cs, size_t *n);
 const czk_fr *czk_cs_input_values(const czk_cs *cs, size_t *n);
 
 /*
- * The §5.2 digest of a recorded system whose input rows are not stored (czk's form, as
+ * The FILECOIN.md §8 digest of a recorded system whose input rows are not stored (czk's form, as
  * czk_cs_finish_r1cs makes it): rows in order, then the 1 + n_public input rows. Columns
  * below 1 + n_public are inputs (var id -(k+1)); the rest are aux (id = column - 1 - n_public).
  * Entries with a zero coefficient are skipped. Returns CZK_OK, CZK_EINVAL (C not stored) or

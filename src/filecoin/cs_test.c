@@ -523,7 +523,7 @@ CZK_TEST(cs_lc_merge_and_overflow) {
     czk_cs_destroy(cs);
 }
 
-/* The digest format of §5.2 written out by hand for one AllocatedBit::alloc. */
+/* The digest format of FILECOIN.md §8 written out by hand for one AllocatedBit::alloc. */
 CZK_TEST(cs_digest_by_hand) {
     czk_cs *cs = NULL;
     czk_err err = {0};
@@ -743,7 +743,7 @@ CZK_TEST(cs_witness_mode_values_only) {
 }
 
 /*
- * The exact pick sequence of insert_2/4/8 (§2.9): every row checked against a table of
+ * The exact pick sequence of insert_2/4/8 (FILECOIN.md §2): every row checked against a table of
  * (cond, a, b) operands. Symbols: 0 = the element, 1..7 = siblings, 8..10 = bits b0..b2,
  * 11 = nor(b0,b1), 12 = and(b0,b1), 100 + k = the output of pick k.
  */

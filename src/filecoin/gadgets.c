@@ -65,7 +65,7 @@ void czk_lc_add_bool(czk_lc *lc, const czk_bool *b, const czk_fr *coeff) {
     }
 }
 
-/* ---- AllocatedBit (BPC:gadgets/boolean.rs) ---- */
+/* ---- AllocatedBit (bellpepper's boolean.rs) ---- */
 
 int czk_gadget_bit_alloc(czk_cs *cs, czk_var *out, int value) {
     czk_var b;
@@ -139,7 +139,7 @@ int czk_gadget_bit_and_not(czk_cs *cs, czk_var *out, czk_var a, czk_var b) {
 
 int czk_gadget_bit_nor(czk_cs *cs, czk_var *out, czk_var a, czk_var b) {
     czk_var r;
-    TRY(alloc_bit_value(cs, &r, !bit_value(cs, a) & !bit_value(cs, b)));
+    TRY(alloc_bit_value(cs, &r, !bit_value(cs, a) && !bit_value(cs, b)));
     CZK_LC_DECL(A, 2);
     CZK_LC_DECL(B, 2);
     CZK_LC_DECL(C, 1);
@@ -155,7 +155,7 @@ int czk_gadget_bit_nor(czk_cs *cs, czk_var *out, czk_var a, czk_var b) {
     return CZK_OK;
 }
 
-/* ---- Boolean dispatch (BPC:boolean.rs:472-516), arms in bellpepper's order ---- */
+/* ---- Boolean dispatch arms in bellpepper's order ---- */
 
 static int is_const(const czk_bool *b, int v) {
     return b->kind == CZK_BOOL_CONST && b->value == v;
@@ -217,7 +217,7 @@ int czk_gadget_bool_and(czk_cs *cs, czk_bool *out, const czk_bool *a, const czk_
     return CZK_OK;
 }
 
-/* ---- AllocatedNum (BPC:gadgets/num.rs) ---- */
+/* ---- AllocatedNum (bellpepper's num.rs) ---- */
 
 int czk_gadget_num_alloc(czk_cs *cs, czk_var *out, const czk_fr *value) {
     return czk_cs_alloc(cs, out, value);
@@ -286,7 +286,7 @@ int czk_gadget_num_square(czk_cs *cs, czk_var *out, czk_var x) {
     return CZK_OK;
 }
 
-/* ---- multipack (BP:src/gadgets/multipack.rs) ---- */
+/* ---- multipack (bellperson's multipack) ---- */
 
 /* Σ 2^i·bit_i over n ≤ 254 bits, as a field element. */
 static void pack_value(const czk_cs *cs, czk_fr *r, const czk_bool *bits, size_t n) {
@@ -409,7 +409,7 @@ int czk_gadget_pick(czk_cs *cs, czk_var *out, const czk_bool *cond, czk_var a, c
     return CZK_OK;
 }
 
-/* ---- insertion (RFP:storage-proofs-core/src/gadgets/insertion.rs) ---- */
+/* ---- insertion (rust-fil-proofs' insertion gadget) ---- */
 
 static int insert_2(czk_cs *cs, czk_var *out, czk_var x, const czk_bool *bits, const czk_var *s) {
     TRY(czk_gadget_pick(cs, &out[0], &bits[0], s[0], x));

@@ -1,8 +1,8 @@
 /*
- * The basic gadgets of bellpepper/bellperson/rust-fil-proofs, constraint-exact (doc
- * CIRCUITS.md §2.1–2.5, §2.9): the same allocations in the same order, the same rows in the
+ * The basic gadgets of bellpepper/bellperson/rust-fil-proofs, constraint-exact
+ * (doc/FILECOIN.md §2): the same allocations in the same order, the same rows in the
  * same order, the same linear combinations. Each is a plain function over a czk_cs and runs
- * unchanged in COUNT, RECORD and WITNESS mode; it computes its witness values (§2.15) when
+ * unchanged in COUNT, RECORD and WITNESS mode; it computes its witness values when
  * the system carries values, and builds rows only when czk_cs_builds_rows() says so.
  *
  * Every function returns CZK_OK or the system's (sticky) error code; outputs are written only
@@ -70,7 +70,7 @@ int czk_gadget_bit_and_not(czk_cs *cs, czk_var *out, czk_var a, czk_var b);
 /* AllocatedBit::nor: alloc r; row (ONE - a)·(ONE - b) = r. */
 int czk_gadget_bit_nor(czk_cs *cs, czk_var *out, czk_var a, czk_var b);
 
-/* Boolean::xor and Boolean::and with bellpepper's arm order and constant folding (§2.2):
+/* Boolean::xor and Boolean::and with bellpepper's arm order and constant folding (FILECOIN.md §2):
  * constants emit no rows; the arm decides which operand is `a`. */
 int czk_gadget_bool_xor(czk_cs *cs, czk_bool *out, const czk_bool *a, const czk_bool *b);
 int czk_gadget_bool_and(czk_cs *cs, czk_bool *out, const czk_bool *a, const czk_bool *b);
@@ -116,8 +116,8 @@ int czk_gadget_pick(czk_cs *cs, czk_var *out, const czk_bool *cond, czk_var a, c
 /*
  * insertion::insert: out[0..arity) is the preimage with `element` at position index(bits),
  * the `n_siblings` siblings filling the rest in order; arity = n_siblings + 1 ∈ {2, 4, 8} and
- * n_bits = log2(arity). insert_2/4/8 pick orders of §2.9: 2, 8 and 22 rows. insert_8 needs
- * bits 0 and 1 to be Is (RFP panics otherwise; here CZK_EINVAL).
+ * n_bits = log2(arity). insert_2/4/8 pick orders of FILECOIN.md §2: 2, 8 and 22 rows. insert_8
+ * needs bits 0 and 1 to be Is (RFP panics otherwise; here CZK_EINVAL).
  */
 int czk_gadget_insert(czk_cs *cs, czk_var *out, czk_var element, const czk_bool *bits,
                       size_t n_bits, const czk_var *siblings, size_t n_siblings);

@@ -137,7 +137,7 @@ static int fr_from_hex_mont(czk_fr *r, const char *s) {
 
 /*
  * The derived constants (compressed keys, pre-sparse and sparse matrices) against entries of
- * supraseal's poseidon/constants/constants_{2,8,11} (INPUTS.md T4: crc ‖ M ‖ pre-sparse ‖
+ * supraseal's poseidon/constants/constants_{2,8,11} (crc ‖ M ‖ pre-sparse ‖
  * sparse(w_hat ‖ v_rest), Montgomery LE). All 3,384 values of the three files, and the 650 of
  * constants_4, were compared once when this module was written; these are samples of each part.
  */

@@ -208,7 +208,7 @@ CZK_TEST(vanilla_decodes_real_32g) {
         czk_fr_to_bytes_le(b, &inc->leaf);
         CHECK_MEM(b, buf + root_off(k) + 32, 32);
     }
-    /* INPUTS.md §2 T1 lists the first and last challenged leaves. */
+    /* The first and last challenged leaves, as Curio's test data records them. */
     CHECK_EQ_INT(s.inclusion[0].leaf_index, 707914199);
     CHECK_EQ_INT(s.inclusion[9].leaf_index, 600088878);
     czk_vanilla_sector_clear(&s);
@@ -645,7 +645,7 @@ static int same_sector(const czk_vanilla_sector *a, const czk_vanilla_sector *b)
 }
 
 CZK_TEST(vanilla_every_type_round_trips) {
-    /* Shapes: levels and variant per size, from CIRCUITS.md §4 / INPUTS.md §1.3. */
+    /* Shapes: levels and variant per size, (doc/FILECOIN.md §5, §6). */
     static const struct {
         uint64_t size;
         uint32_t levels, variant;
