@@ -16,4 +16,5 @@
 #include "filecoin/poseidon_tests.h"
 #include "filecoin/cs_tests.h"
 #include "filecoin/vanilla_tests.h"
+#include "filecoin/post_tests.h"
 #include "engine/engine_tests.h"
