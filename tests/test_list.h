@@ -17,4 +17,5 @@
 #include "filecoin/cs_tests.h"
 #include "filecoin/vanilla_tests.h"
 #include "filecoin/post_tests.h"
+#include "filecoin/params_tests.h"
 #include "engine/engine_tests.h"

@@ -1,0 +1,8 @@
+CZK_TEST_ENTRY(params_names_match_parameters_json, 10)
+CZK_TEST_ENTRY(params_id_for_post_types, 10)
+CZK_TEST_ENTRY(params_find_directories, 10)
+CZK_TEST_ENTRY(params_expected_sizes, 10)
+CZK_TEST_ENTRY(params_header_accept_refuse, 30)
+CZK_TEST_ENTRY(params_header_official_layout, 30)
+CZK_TEST_ENTRY(public_inputs_real_32g_window, 30)
+CZK_TEST_ENTRY(public_inputs_small_and_winning, 10)
