@@ -72,6 +72,18 @@ int czk_test_tmpdir(char out[256]) {
     return 0;
 }
 
+/* CMake gives the runner the source tree's path, so that fixtures are found wherever the
+ * build tree is. */
+void czk_test_data_path(char *out, size_t n, const char *dir, const char *name) {
+    snprintf(out, n, "%s/tests/data/%s/%s", CZK_SOURCE_DIR, dir, name);
+}
+
+uint8_t *czk_test_read_data(const char *dir, const char *name, size_t *n) {
+    char p[1024];
+    czk_test_data_path(p, sizeof(p), dir, name);
+    return czk_test_read_file(p, n);
+}
+
 uint8_t *czk_test_read_file(const char *path, size_t *n) {
     FILE *f = fopen(path, "rb");
     if (f == NULL)

@@ -51,6 +51,12 @@ void czk_test_rmdir(const char *dir);
  * length), or NULL when it cannot be read. Tests read back what they wrote with it. */
 uint8_t *czk_test_read_file(const char *path, size_t *n);
 
+/* The path of tests/data/<dir>/<name> in the source tree the runner was built from. */
+void czk_test_data_path(char *out, size_t n, const char *dir, const char *name);
+
+/* czk_test_read_file of tests/data/<dir>/<name>. */
+uint8_t *czk_test_read_data(const char *dir, const char *name, size_t *n);
+
 /* Writes n bytes to path (created or truncated). Returns 0, or -1 on any failure. */
 int czk_test_write_file(const char *path, const void *p, size_t n);
 

@@ -484,19 +484,8 @@ CZK_TEST(params_header_official_layout) {
 
 /* ---- public inputs ---------------------------------------------------------------------- */
 
-/* tests/data/filecoin/<name>, found as vanilla_test.c finds it. */
 static uint8_t *slurp_data(const char *name, size_t *len) {
-    char p[512];
-    const char *env = getenv("CZK_FILECOIN_DATA");
-    if (env != NULL) {
-        snprintf(p, sizeof(p), "%s/%s", env, name);
-    } else {
-        const char *me = __FILE__;
-        const char *tail = strstr(me, "src/filecoin/params_test.c");
-        int root = tail != NULL ? (int)(tail - me) : 0;
-        snprintf(p, sizeof(p), "%.*stests/data/filecoin/%s", root, me, name);
-    }
-    return czk_test_read_file(p, len);
+    return czk_test_read_data("filecoin", name, len);
 }
 
 /* The randomness and sector number of Curio's postpub.json. Its randomness is

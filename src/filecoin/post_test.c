@@ -411,19 +411,8 @@ CZK_TEST(por_wrong_path_fails) {
     czk_cs_destroy(cs);
 }
 
-/* tests/data/filecoin/<name> (see vanilla_test.c). */
 static uint8_t *slurp_data(const char *name, size_t *len) {
-    char p[512];
-    const char *env = getenv("CZK_FILECOIN_DATA");
-    if (env != NULL) {
-        snprintf(p, sizeof(p), "%s/%s", env, name);
-    } else {
-        const char *me = __FILE__;
-        const char *tail = strstr(me, "src/filecoin/post_test.c");
-        int root = tail != NULL ? (int)(tail - me) : 0;
-        snprintf(p, sizeof(p), "%.*stests/data/filecoin/%s", root, me, name);
-    }
-    return czk_test_read_file(p, len);
+    return czk_test_read_data("filecoin", name, len);
 }
 
 /* The real 32 GiB WindowPoSt sector proof (abi 8). */

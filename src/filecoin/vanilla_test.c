@@ -24,20 +24,8 @@
 
 /* ---- fixtures -------------------------------------------------------------------------- */
 
-/* tests/data/filecoin/<name>, found from this file's path (CMake compiles it by absolute path)
- * or from CZK_FILECOIN_DATA. */
 static uint8_t *slurp_data(const char *name, size_t *len) {
-    char p[512];
-    const char *env = getenv("CZK_FILECOIN_DATA");
-    if (env != NULL) {
-        snprintf(p, sizeof(p), "%s/%s", env, name);
-    } else {
-        const char *me = __FILE__;
-        const char *tail = strstr(me, "src/filecoin/vanilla_test.c");
-        int root = tail != NULL ? (int)(tail - me) : 0;
-        snprintf(p, sizeof(p), "%.*stests/data/filecoin/%s", root, me, name);
-    }
-    return czk_test_read_file(p, len);
+    return czk_test_read_data("filecoin", name, len);
 }
 
 #define VPROOF "post-32g-window.vproof"

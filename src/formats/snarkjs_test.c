@@ -35,18 +35,8 @@
 
 /* ---- fixtures and scratch files --------------------------------------------------------- */
 
-/* tests/data/snarkjs/<name>, found from this file's path (CMake compiles it by absolute
- * path) or from CZK_SNARKJS_DATA. */
 static void data_path(char *out, size_t n, const char *name) {
-    const char *env = getenv("CZK_SNARKJS_DATA");
-    if (env != NULL) {
-        snprintf(out, n, "%s/%s", env, name);
-        return;
-    }
-    const char *me = __FILE__;
-    const char *tail = strstr(me, "src/formats/snarkjs_test.c");
-    int root = tail != NULL ? (int)(tail - me) : 0;
-    snprintf(out, n, "%.*stests/data/snarkjs/%s", root, me, name);
+    czk_test_data_path(out, n, "snarkjs", name);
 }
 
 static uint8_t *slurp_data(const char *name, size_t *len) {
