@@ -12,6 +12,8 @@
 
 #include "czk.h"
 #include "field/fr.h"
+#include "filecoin/params.h"
+#include "filecoin/post.h"
 #include "groth16/backend.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
@@ -36,6 +38,20 @@ int czk_cli_await(int argc, char **argv);
 int czk_cli_status(int argc, char **argv);
 int czk_cli_cancel(int argc, char **argv);
 int czk_cli_bench(int argc, char **argv);
+int czk_cli_circuit(int argc, char **argv);
+
+/* A Filecoin circuit named on the command line as KIND SIZE (circuit.c). */
+typedef struct czk_cli_filecoin {
+    const char *kind_name, *size_name; /* canonical spellings, static */
+    czk_post_shape shape;
+    czk_params_id id;
+    char params_name[CZK_PARAMS_NAME_MAX], vk_name[CZK_PARAMS_NAME_MAX]; /* v28 file names */
+} czk_cli_filecoin;
+
+/* Parses KIND (winning-post, window-post) and SIZE (2KiB … 64GiB) for command cmd. Returns 0,
+ * or -1 after printing why (porep: not yet). */
+int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *kind,
+                           const char *size);
 
 /* Options most subcommands share. */
 typedef struct czk_cli_common {

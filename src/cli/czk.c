@@ -15,6 +15,7 @@ static const struct {
     {"prove", czk_cli_prove, "prove with a .zkey (snarkjs) or .params (bellperson)"},
     {"verify", czk_cli_verify, "verify a proof (snarkjs JSON or bellperson .vk + 192 B)"},
     {"setup", czk_cli_setup, "DEVELOPMENT keys for a circuit (.params/.vk or --zkey)"},
+    {"circuit", czk_cli_circuit, "a Filecoin circuit's size, densities, digest, v28 files"},
     {"synth", czk_cli_synth, "a PoRep-shaped synthetic circuit, witness and keys"},
     {"demo", czk_cli_demo, "synthesize, set up, prove and verify; time every step"},
     {"self-check", czk_cli_self_check, "check the BLS12-381 arithmetic against known answers"},

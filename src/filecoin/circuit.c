@@ -1,0 +1,55 @@
+/*
+ * Whole PoSt circuits without values (contract in circuit.h).
+ */
+#include "filecoin/circuit.h"
+
+#include <string.h>
+
+/* Runs the synthesis on cs and copies its sticky error into err on failure. */
+static int synthesize(czk_cs *cs, const czk_post_shape *shape, czk_err *err) {
+    int rc = czk_post_synthesize(cs, shape, NULL, 0);
+    if (rc != CZK_OK && err != NULL)
+        *err = *czk_cs_error(cs);
+    return rc;
+}
+
+int czk_circuit_post_count(czk_cs_stats *stats, uint8_t *digest, const czk_post_shape *shape,
+                           czk_err *err) {
+    czk_cs *cs = NULL;
+    int rc = czk_cs_create(&cs, CZK_CS_COUNT, digest != NULL ? CZK_CS_DIGEST : 0, err);
+    if (rc != CZK_OK)
+        goto out;
+    if ((rc = synthesize(cs, shape, err)) != CZK_OK)
+        goto out;
+    czk_cs_get_stats(cs, stats);
+    if (digest != NULL)
+        rc = czk_cs_digest_finish(cs, digest, err);
+out:
+    czk_cs_destroy(cs);
+    return rc;
+}
+
+int czk_circuit_post_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_post_shape *shape,
+                            czk_err *err) {
+    memset(r1cs, 0, sizeof(*r1cs));
+    czk_cs *cs = NULL;
+    int rc = czk_cs_create(&cs, CZK_CS_RECORD, 0, err);
+    if (rc != CZK_OK)
+        goto out;
+    if ((rc = synthesize(cs, shape, err)) != CZK_OK)
+        goto out;
+    if (stats != NULL)
+        czk_cs_get_stats(cs, stats);
+    rc = czk_cs_finish_r1cs(cs, r1cs, err);
+out:
+    czk_cs_destroy(cs);
+    return rc;
+}
+
+uint64_t czk_circuit_post_rows(const czk_post_shape *shape) {
+    const czk_por_shape *t = &shape->tree;
+    uint64_t octree = (uint64_t)t->base_levels * (t->base_arity == 8) + (t->sub_arity == 8);
+    uint64_t binary = (uint64_t)(t->top_arity == 2);
+    uint64_t per_challenge = 2 + 530 * octree + 314 * binary;
+    return (uint64_t)shape->slots * (313 + (uint64_t)shape->challenges * per_challenge);
+}

@@ -1,0 +1,51 @@
+/*
+ * Whole Filecoin circuits without values, for the tools that size them or make keys for them
+ * (`czk circuit info`, `czk setup --filecoin`): a PoSt circuit (post.h) counted in COUNT mode
+ * with its digest (doc/FILECOIN.md §8), or recorded in RECORD mode as a czk_r1cs.
+ *
+ * Thread-safety: no global state; each call uses its own constraint system.
+ */
+#ifndef CZK_FILECOIN_CIRCUIT_H
+#define CZK_FILECOIN_CIRCUIT_H
+
+#include <stdint.h>
+
+#include "filecoin/cs.h"
+#include "filecoin/post.h"
+#include "r1cs/r1cs.h"
+#include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Synthesises the PoSt circuit `shape` in COUNT mode. Out: *stats (cs.h: rows and nnz without
+ * the prover's input rows) and, when digest is non-NULL, the FILECOIN.md §8 digest (input rows
+ * included). Memory is O(aux) bits. Returns CZK_OK, CZK_ENOMEM or the synthesis error (err
+ * filled).
+ */
+int czk_circuit_post_count(czk_cs_stats *stats, uint8_t *digest, const czk_post_shape *shape,
+                           czk_err *err);
+
+/*
+ * Synthesises the PoSt circuit `shape` in RECORD mode. Out: *r1cs (czk_r1cs_clear; zeroed on
+ * error; input rows not stored, as cs.h says) and *stats (may be NULL). Memory is about 40
+ * bytes per nonzero entry, held twice while the rows are renumbered. Returns CZK_OK,
+ * CZK_ENOMEM or the synthesis error (err filled).
+ */
+int czk_circuit_post_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_post_shape *shape,
+                            czk_err *err);
+
+/*
+ * The circuit's rows (input rows excluded) from its shape alone, by doc/FILECOIN.md §5's
+ * formula S·(313 + K·(2 + 530·levels of arity 8 + 314·levels of arity 2)); COUNT gives the
+ * same figure. For sizing a job before running it.
+ */
+uint64_t czk_circuit_post_rows(const czk_post_shape *shape);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CZK_FILECOIN_CIRCUIT_H */

@@ -1,0 +1,120 @@
+#!/bin/sh
+# The Filecoin commands end to end, without a GPU. Run by ctest (tests/filecoin/ctest.cmake):
+#
+#   run.sh <czk binary> <work dir>
+#
+# czk circuit info --json must give doc/FILECOIN.md §5's figures (constraints and nnz_a with the
+# prover's input rows) and §8's digests, exactly as one line; bad arguments exit 2 with a clear
+# message; czk setup --filecoin must write the two files under rust-fil-proofs' v28 names
+# (parameters.json), with n_ic = inputs and the sizes circuit info announces. Fails on the first
+# step that does not do what it should.
+set -eu
+czk=$1
+work=$2
+w=$work/run
+rm -rf "$w"
+mkdir -p "$w"
+
+step() { echo "--- $*"; }
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+# expect CODE cmd...: runs cmd (stdout to $w/out, stderr to $w/err), fails unless it exits CODE.
+expect() {
+    want=$1
+    shift
+    set +e
+    "$@" >"$w/out" 2>"$w/err"
+    got=$?
+    set -e
+    cat "$w/out" "$w/err"
+    [ "$got" = "$want" ] || fail "exit $got, wanted $want: $*"
+}
+# err_has TEXT: stderr of the last command holds TEXT, and no source location or status name.
+err_has() {
+    grep -qF -- "$1" "$w/err" || fail "stderr lacks '$1'"
+    if grep -qE '\.c:[0-9]|CZK_E' "$w/err"; then fail "stderr shows internals"; fi
+}
+# info KIND SIZE JSON: czk circuit info --json prints exactly JSON.
+info() {
+    expect 0 "$czk" circuit info "$1" "$2" --json
+    [ "$(cat "$w/out")" = "$3" ] || fail "circuit info $1 $2: got $(cat "$w/out"), wanted $3"
+}
+
+P=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher
+WIN2K=$P-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e
+WIN32G=$P-8-8-0-559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e
+WDW2K=$P-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0
+
+step "circuit info: FILECOIN.md §5 figures and §8 digests"
+info window-post 2KiB '{"constraints": 21889, "inputs": 23, "aux": 22128, "nnz_a": 150285, "nnz_b": 22230, "nnz_c": 27456, "a_aux_density": 16770, "b_input_density": 1, "b_aux_density": 16028, "digest": "337e786ad1306f56f1e6762ae36ccb4ed07e9305d835960ad36ad9a52c07c805"}'
+info winning-post 2KiB '{"constraints": 90883, "inputs": 133, "aux": 91674, "nnz_a": 621985, "nnz_b": 92070, "nnz_c": 113652, "a_aux_density": 69300, "b_input_density": 1, "b_aux_density": 66792, "digest": "e5413103701313236ffc97a6cfa34095321ad8cc3495124a5b465d9411279e41"}'
+info winning-post 32GiB '{"constraints": 370723, "inputs": 133, "aux": 375210, "nnz_a": 2549185, "nnz_b": 376662, "nnz_c": 465300, "a_aux_density": 284196, "b_input_density": 1, "b_aux_density": 272184, "digest": "141218939cac1296332934212ffde0beea79dd58de0af156d3eb672ae7605b19"}'
+
+step "circuit info: the human form names the v28 files"
+expect 0 "$czk" circuit info window-post 2KiB
+grep -q "^constraints  *21,889 (21,866 rows + 23 input rows), domain 2^15$" "$w/out" ||
+    fail "human form: constraints line"
+grep -q "^digest  *337e786ad1306f56f1e6762ae36ccb4ed07e9305d835960ad36ad9a52c07c805$" "$w/out" ||
+    fail "human form: digest line"
+grep -q "^params  *$WDW2K\.params (" "$w/out" || fail "human form: .params name"
+grep -q "^vk  *$WDW2K\.vk (" "$w/out" || fail "human form: .vk name"
+expect 0 "$czk" circuit info winning-post 32GiB
+grep -q "^params  *$WIN32G\.params (" "$w/out" || fail "human form: winning 32GiB .params name"
+
+step "circuit info: bad arguments"
+expect 2 "$czk" circuit info window-post 4KiB
+err_has "unknown sector size '4KiB'"
+expect 2 "$czk" circuit info stacked-drg 2KiB
+err_has "unknown circuit kind 'stacked-drg'"
+expect 2 "$czk" circuit info porep 32GiB
+err_has "not yet"
+expect 2 "$czk" circuit info window-post
+err_has "KIND and SIZE"
+expect 2 "$czk" circuit info window-post 2KiB --yaml
+err_has "bad argument '--yaml'"
+expect 2 "$czk" circuit frobnicate
+err_has "unknown subcommand 'frobnicate'"
+expect 0 "$czk" circuit info --help
+
+# setup_check KIND SIZE NAME INPUTS DIR: czk setup --filecoin writes exactly NAME.params and NAME.vk
+# into DIR,
+# the .vk holds INPUTS IC points, and both sizes are the ones circuit info announces.
+setup_check() {
+    d=$5
+    expect 0 "$czk" setup --filecoin "$1" "$2" --out "$d" --seed 7
+    [ -f "$d/$3.params" ] || fail "$3.params missing in $d"
+    [ -f "$d/$3.vk" ] || fail "$3.vk missing in $d"
+    [ "$(ls "$d" | wc -l)" = 2 ] || fail "$d holds more than the two files: $(ls "$d")"
+    n_ic=$(od -An -tu1 -j864 -N4 "$d/$3.vk" | awk '{print $1*16777216 + $2*65536 + $3*256 + $4}')
+    [ "$n_ic" = "$4" ] || fail "$3.vk: n_ic $n_ic, wanted $4 inputs"
+    vk_size=$(wc -c <"$d/$3.vk" | tr -d ' ')
+    [ "$vk_size" = $((868 + 96 * $4)) ] || fail "$3.vk: $vk_size bytes"
+    "$czk" circuit info "$1" "$2" >"$w/info"
+    want=$(sed -n 's/^params .*(\([0-9,]*\) bytes)$/\1/p' "$w/info" | tr -d ,)
+    got=$(wc -c <"$d/$3.params" | tr -d ' ')
+    [ -n "$want" ] && [ "$got" = "$want" ] || fail "$3.params: $got bytes, circuit info says $want"
+}
+
+step "setup --filecoin window-post 2KiB"
+mkdir -p "$w/keys"
+setup_check window-post 2KiB "$WDW2K" 23 "$w/keys"
+step "setup --filecoin winning-post 2KiB (into a directory to create, two levels deep)"
+setup_check winning-post 2KiB "$WIN2K" 133 "$w/new/keys"
+
+step "setup --filecoin: refusals"
+expect 2 "$czk" setup --filecoin window-post 32GiB --out "$w/big"
+err_has "GPU setup"
+[ ! -e "$w/big" ] || fail "a refused setup created its directory"
+expect 2 "$czk" setup --filecoin window-post 2KiB
+err_has "--out DIR"
+expect 2 "$czk" setup --filecoin porep 2KiB --out "$w/porep"
+err_has "not yet"
+expect 2 "$czk" setup --filecoin window-post 3KiB --out "$w/bad"
+err_has "unknown sector size '3KiB'"
+touch "$w/afile"
+expect 2 "$czk" setup --filecoin window-post 2KiB --out "$w/afile"
+err_has "not a directory"
+
+echo "filecoin cli: ok"
