@@ -19,3 +19,4 @@
 #include "filecoin/post_tests.h"
 #include "filecoin/params_tests.h"
 #include "engine/engine_tests.h"
+#include "kinds/filecoin_tests.h"

@@ -6,9 +6,16 @@
 #ifndef CZK_KINDS_KINDS_H
 #define CZK_KINDS_KINDS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "czk.h"
 #include "formats/key_check.h"
 #include "util/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Options of a generic circuit (a .zkey, or a .params with an R1CS, and .wtns witnesses). */
 typedef struct czk_generic_opts {
@@ -30,5 +37,54 @@ typedef struct czk_generic_opts {
  */
 int czk_kinds_register_generic(czk_engine *e, const char *circuit_id, const char *key_path,
                                const char *r1cs_path, const czk_generic_opts *opts, czk_err *err);
+
+/* ---- Filecoin PoSt (filecoin.c) ------------------------------------------------------- */
+
+/*
+ * One circuit per PoSt kind and sector size, with ids "winning-post-<size>" and
+ * "window-post-<size>", size one of 2KiB, 8MiB, 512MiB, 32GiB, 64GiB. Its key is the v28
+ * .params file of params.h, looked up at load in one directory (czk_params_cache_dir of
+ * `param_dir` and `env_value`: the caller passes getenv(CZK_PARAMS_ENV_VAR), library code reads
+ * no environment).
+ *
+ * A job is one partition. Its payload (czk_job_request.payload) is, all integers little-endian:
+ *   magic "CZKP" · u32 version (1) · u32 registered_proof (Go abi.RegisteredPoStProof, 0–14)
+ *   · u32 partition_index · u64 miner_id · randomness [32] (a field element, LE, < r)
+ *   · u32 n · n × (u32 len · len bytes of one bincode FallbackPoStSectorProof, vanilla.h)
+ * with nothing after the last proof. WinningPoSt takes 1 proof (its challenged sector) and
+ * partition 0; WindowPoSt 1 to the type's sector count, in request order. miner_id is carried
+ * for logs only: the circuit does not depend on it (WinningPoSt's sector choice needs the
+ * sector set, which the request does not carry).
+ */
+#define CZK_FILECOIN_PAYLOAD_VERSION 1
+#define CZK_FILECOIN_PAYLOAD_HEADER 60 /* bytes before the first proof's length */
+
+/* The circuit id of a registered PoSt proof (0–14) into out[0..cap). Returns CZK_OK,
+ * CZK_EUNSUPPORTED for another number, CZK_EINVAL when it does not fit. */
+int czk_kinds_filecoin_circuit_id(char *out, size_t cap, uint64_t registered_proof, czk_err *err);
+
+/* The payload's size for these proofs, or 0 when it would overflow. */
+size_t czk_kinds_filecoin_payload_size(const size_t *lens, size_t n);
+
+/* Writes the payload into out[0..czk_kinds_filecoin_payload_size(lens, n)). Returns the bytes
+ * written, 0 when a length exceeds 32 bits or n exceeds 32 bits. */
+size_t czk_kinds_filecoin_payload_encode(uint8_t *out, uint32_t registered_proof,
+                                         uint32_t partition_index, uint64_t miner_id,
+                                         const uint8_t randomness[32], const uint8_t *const *proofs,
+                                         const size_t *lens, size_t n);
+
+/* Registers one PoSt circuit (kind 1 winning, 2 window, as czk_vanilla_post_kind) under its id.
+ * Counts one sector slot of the circuit (milliseconds), so the estimate is cheap. Returns
+ * CZK_OK, CZK_EUNSUPPORTED (size), CZK_EINVAL or CZK_ENOMEM. */
+int czk_kinds_register_filecoin_post(czk_engine *e, int kind, uint64_t sector_size,
+                                     const char *param_dir, const char *env_value, czk_err *err);
+
+/* Registers all ten PoSt circuits (keys are only looked for at load). */
+int czk_kinds_register_filecoin_posts(czk_engine *e, const char *param_dir, const char *env_value,
+                                      czk_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* CZK_KINDS_KINDS_H */

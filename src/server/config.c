@@ -117,8 +117,12 @@ static const cfg_key keys[] = {
      "(cuzk; czk queues by priority, see pipeline.max_queued_jobs)"},
     {"scheduler.max_batch_size", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
     {"scheduler.max_batch_wait_ms", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
-    {"srs.param_cache", CFG_UNUSED, 0, NULL, 0, 0, NULL,
-     "(cuzk; czk names each key file in circuits.register)"},
+    {"srs.param_cache", CFG_STRING, OFF(param_cache), "", 0, 0, NULL,
+     "directory of Filecoin's v28 .params/.vk files (WinningPoSt, WindowPoSt); \"\" = "
+     "$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters; read at first "
+     "use of a circuit"},
+    {"filecoin.param_cache", CFG_STRING, OFF(param_cache), NULL, 0, 0, NULL,
+     "czk's name of srs.param_cache"},
     {"logging.level", CFG_ENUM, OFF(log_level), "info", 0, 0, levels,
      "engine log lines up to this level go to stderr (info: one line per partition)"},
     {"circuits.register", CFG_LIST, OFF(circuits), NULL, 0, 0, NULL,
@@ -309,6 +313,7 @@ void czk_server_config_clear(czk_server_config *cfg) {
     czk_free(cfg->tls_client_ca);
     czk_free(cfg->backend);
     czk_free(cfg->log_level);
+    czk_free(cfg->param_cache);
     memset(cfg, 0, sizeof *cfg);
 }
 

@@ -44,6 +44,7 @@ typedef struct czk_server_config {
     size_t n_circuits;
     char **synthetic; /* circuits.synthetic: "id=K" */
     size_t n_synthetic;
+    char *param_cache; /* srs.param_cache (filecoin.param_cache): "" = the environment's */
 } czk_server_config;
 
 /* Fills *cfg with every key's default. Returns CZK_OK or CZK_ENOMEM. */

@@ -31,6 +31,8 @@
 #endif
 
 #include "czk.h"
+#include "filecoin/params.h"
+#include "kinds/kinds.h"
 #include "server/config.h"
 #include "server/grpc/server.h"
 #include "server/http.h"
@@ -187,6 +189,14 @@ static int register_circuits(czk_engine *e, const czk_server_config *cfg, czk_er
             return rc;
         say("czk daemon: circuit %s: synthetic, 2^%lu constraints, DEV keys", spec, k);
     }
+    /* WinningPoSt and WindowPoSt of every sector size: registering counts one sector slot each
+     * (milliseconds); their .params are only looked for when a job first needs one. */
+    const char *env = getenv(CZK_PARAMS_ENV_VAR);
+    int rc = czk_kinds_register_filecoin_posts(e, cfg->param_cache, env, err);
+    if (rc != CZK_OK)
+        return rc;
+    say("czk daemon: circuits winning-post-* and window-post-* (2KiB .. 64GiB): keys in %s",
+        czk_params_cache_dir(cfg->param_cache, env));
     return CZK_OK;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# czk daemon end to end: run.sh CZK_BINARY WORK_DIR MODE (rpc, sigterm, bench, security, jobs;
+# czk daemon end to end: run.sh CZK_BINARY WORK_DIR MODE (rpc, sigterm, bench, security, jobs, filecoin;
 # tests/daemon/ctest.cmake).
 # Generates the Python stubs from proto/ with Debian's grpc_tools, then runs daemon_test.py.
 set -eu
@@ -18,5 +18,6 @@ mkdir -p "$gen"
 script=daemon_test.py
 [ "$mode" = security ] && script=security_test.py # listening rules, TLS, limits, SIGHUP
 [ "$mode" = jobs ] && script=jobs_test.py         # job semantics, metrics, status JSON
+[ "$mode" = filecoin ] && script=filecoin_test.py # WindowPoSt from vanilla proofs
 exec "$py" "$here/$script" --czk "$czk" --work "$work/$mode" --gen "$gen" \
     --data "$root/tests/interop/data" --mode "$mode"

@@ -8,9 +8,10 @@
 // go; the job itself is not affected (Curio re-sends its request id and attaches again).
 //
 // Requests are checked here before the engine sees them; the engine checks again. Every czk
-// status that reaches a client goes through the one table in codes.cpp. Filecoin's own
-// circuits (a PoRep, PoSt or SnapDeals request carrying vanilla proofs) are not implemented
-// yet: such requests get UNIMPLEMENTED with a message that says so.
+// status that reaches a client goes through the one table in codes.cpp. WinningPoSt and
+// WindowPoSt requests (vanilla proofs) go to the Filecoin kind's circuit of their
+// registered_proof (kinds/kinds.h); PoRep and SnapDeals vanilla proofs are not implemented yet:
+// such requests get UNIMPLEMENTED with a message that says so.
 #include "server/grpc/server.h"
 
 #include <grpcpp/grpcpp.h>
@@ -44,7 +45,9 @@
 #include <vector>
 
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "filecoin/vanilla.h"
 #include "formats/snarkjs_text.h"
+#include "kinds/kinds.h"
 #include "server/grpc/codes.h"
 #include "util/alloc.h"
 #include "util/status.h"
@@ -127,7 +130,56 @@ struct JobRequest {
     std::string request_id;
     std::vector<const uint8_t *> wtns;
     std::vector<size_t> wtns_len;
+    std::string circuit_id;       // a PoSt request's circuit, from its registered_proof
+    std::vector<uint8_t> payload; // a PoSt request's payload (kinds/kinds.h)
 };
+
+// A WinningPoSt or WindowPoSt request as the Filecoin kind's job: the circuit named by
+// registered_proof, and its public data and vanilla proofs as the payload kinds/kinds.h
+// defines. The kind decodes and checks the proofs at submit; here only what the proto's types
+// leave open (the proof kind against registered_proof, the randomness's length).
+grpc::Status check_post(const pb::SubmitProofRequest &r, JobRequest *out) {
+    czk_vanilla_post_type ty;
+    czk_err err{};
+    if (czk_vanilla_post_type_from_abi(&ty, r.registered_proof(), &err) != CZK_OK)
+        return invalid("registered_proof " + std::to_string(r.registered_proof()) +
+                       " is not a PoSt proof (0-14)");
+    bool winning = r.proof_kind() == pb::WINNING_POST;
+    if ((ty.kind == CZK_VANILLA_POST_WINNING) != winning)
+        return invalid("registered_proof " + std::to_string(r.registered_proof()) + " is " +
+                       (winning ? "a WindowPoSt" : "a WinningPoSt") + " proof, the request " +
+                       pb::ProofKind_Name(r.proof_kind()));
+    if (!r.vanilla_proof().empty())
+        return invalid("PoSt requests carry one vanilla proof per sector in vanilla_proofs, "
+                       "not vanilla_proof");
+    if (r.randomness().size() != 32)
+        return invalid("randomness is " + std::to_string(r.randomness().size()) + " bytes, not 32");
+    if (r.num_partitions() > 1)
+        return invalid("a PoSt request proves one partition, not " +
+                       std::to_string(r.num_partitions()));
+    if (r.witness_size() > 0)
+        return invalid("a PoSt request carries vanilla proofs, not witnesses");
+    char id[64];
+    if (czk_kinds_filecoin_circuit_id(id, sizeof id, r.registered_proof(), &err) != CZK_OK)
+        return from_czk(err.code, &err);
+    out->circuit_id = id;
+    std::vector<const uint8_t *> bufs;
+    std::vector<size_t> lens;
+    for (const std::string &v : r.vanilla_proofs()) {
+        bufs.push_back(reinterpret_cast<const uint8_t *>(v.data()));
+        lens.push_back(v.size());
+    }
+    size_t size = czk_kinds_filecoin_payload_size(lens.data(), lens.size());
+    if (size == 0)
+        return invalid("vanilla_proofs too large");
+    out->payload.resize(size);
+    if (czk_kinds_filecoin_payload_encode(
+            out->payload.data(), static_cast<uint32_t>(r.registered_proof()), r.partition_index(),
+            r.miner_id(), reinterpret_cast<const uint8_t *>(r.randomness().data()), bufs.data(),
+            lens.data(), bufs.size()) != size)
+        return invalid("vanilla_proofs: a proof or their count exceeds 32 bits");
+    return grpc::Status::OK;
+}
 
 grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     if (!pb::ProofKind_IsValid(r.proof_kind()))
@@ -135,21 +187,29 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     if (!pb::Priority_IsValid(r.priority()))
         return invalid("unknown priority " + std::to_string(r.priority()));
     bool vanilla = !r.vanilla_proof().empty() || r.vanilla_proofs_size() > 0;
+    bool post = r.proof_kind() == pb::WINNING_POST || r.proof_kind() == pb::WINDOW_POST_PARTITION;
     if (r.proof_kind() != pb::PROOF_KIND_UNSPECIFIED && r.circuit_id().empty()) {
         if (!vanilla)
             return invalid(std::string(pb::ProofKind_Name(r.proof_kind())) +
                            " request without vanilla_proof(s)");
-        return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                            "Filecoin circuits (" + pb::ProofKind_Name(r.proof_kind()) +
-                                ") are not supported by czk yet; generic circuits are: set "
-                                "circuit_id (and witness) instead of vanilla proofs");
+        if (post) {
+            grpc::Status s = check_post(r, out);
+            if (!s.ok())
+                return s;
+        } else
+            return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
+                                "Filecoin circuits (" + pb::ProofKind_Name(r.proof_kind()) +
+                                    ") are not supported by czk yet; generic circuits are: set "
+                                    "circuit_id (and witness) instead of vanilla proofs");
     }
-    if (r.circuit_id().empty())
+    const std::string &circuit = out->circuit_id.empty() ? r.circuit_id() : out->circuit_id;
+    if (circuit.empty())
         return invalid("circuit_id is required when proof_kind is PROOF_KIND_UNSPECIFIED");
-    if (vanilla)
+    if (vanilla && out->payload.empty())
         return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                            "vanilla proofs (Filecoin circuits) are not supported by czk yet");
-    if (!valid_id(r.circuit_id()))
+                            "vanilla proofs are supported for WINNING_POST and "
+                            "WINDOW_POST_PARTITION without circuit_id only");
+    if (!valid_id(circuit))
         return invalid("circuit_id must be 1.." + std::to_string(CZK_ID_MAX) +
                        " printable ASCII characters");
     if (!r.request_id().empty() && !valid_id(r.request_id()))
@@ -173,7 +233,7 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     }
     czk_job_request &q = out->req;
     q.request_id = out->request_id.c_str();
-    q.circuit_id = r.circuit_id().c_str();
+    q.circuit_id = circuit.c_str();
     q.priority = priority_of(r);
     q.client_id = r.client_id().empty() ? nullptr : r.client_id().c_str();
     q.kind = kind_name(r.proof_kind());
@@ -181,6 +241,8 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     q.wtns = out->wtns.empty() ? nullptr : out->wtns.data();
     q.wtns_len = out->wtns_len.empty() ? nullptr : out->wtns_len.data();
     q.synth_seed = r.synth_seed();
+    q.payload = out->payload.empty() ? nullptr : out->payload.data();
+    q.payload_len = out->payload.size();
     return grpc::Status::OK;
 }
 
@@ -563,7 +625,7 @@ class Service final : public pb::ProvingEngine::Service {
 struct czk_grpc_server {
     std::unique_ptr<Service> service;
     std::unique_ptr<grpc::Server> server;
-    std::mutex mu; // serializes shutdown against metrics
+    std::mutex mu;             // serializes shutdown against metrics
     std::vector<int> lock_fds; // each unix socket's PATH.lock, locked while the server lives
     ~czk_grpc_server() {
         for (int fd : lock_fds)

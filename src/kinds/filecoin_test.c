@@ -1,0 +1,353 @@
+/*
+ * The Filecoin PoSt kind end to end at 2 KiB: development keys made here and written under
+ * their v28 names, vanilla proofs of a real (tiny) sector tree built here with native Poseidon,
+ * submitted through the engine's public API as the payload kinds.h defines.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "czk.h"
+#include "filecoin/cs.h"
+#include "filecoin/params.h"
+#include "filecoin/poseidon.h"
+#include "filecoin/post.h"
+#include "filecoin/vanilla.h"
+#include "formats/bellperson.h"
+#include "groth16/setup.h"
+#include "kinds/kinds.h"
+#include "tests/test.h"
+#include "util/alloc.h"
+
+#define KIB 1024ULL
+
+/* ---- keys ------------------------------------------------------------------------------- */
+
+/* Records the 2 KiB circuit of `kind`, makes a DEV key for it and writes its .params and .vk
+ * into dir under the names czk_params_find looks for. Returns 1 on success. */
+static int make_keys(const char *dir, czk_vanilla_post_kind kind, czk_rng *rng) {
+    czk_post_shape shape;
+    czk_cs *cs = NULL;
+    czk_r1cs r1cs;
+    czk_groth16_pk pk;
+    memset(&r1cs, 0, sizeof r1cs);
+    memset(&pk, 0, sizeof pk);
+    int ok = 0;
+    if (czk_post_shape_init(&shape, kind, 2 * KIB, NULL) != CZK_OK ||
+        czk_cs_create(&cs, CZK_CS_RECORD, 0, NULL) != CZK_OK)
+        return 0;
+    czk_params_id id;
+    char name[CZK_PARAMS_NAME_MAX], path[512];
+    if (czk_post_synthesize(cs, &shape, NULL, 0) == CZK_OK &&
+        czk_cs_finish_r1cs(cs, &r1cs, NULL) == CZK_OK &&
+        czk_groth16_setup_dev(&pk, &r1cs, CZK_H_MONOMIAL, rng, NULL, NULL) == CZK_OK &&
+        czk_params_id_get(&id,
+                          kind == CZK_VANILLA_POST_WINNING ? CZK_PARAMS_WINNING_POST
+                                                           : CZK_PARAMS_WINDOW_POST,
+                          2 * KIB, NULL) == CZK_OK) {
+        ok = czk_params_file_name(name, sizeof name, &id, CZK_PARAMS_EXT_PARAMS, NULL) == 0;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        ok = ok && czk_bellperson_params_write(path, &pk, NULL) == CZK_OK;
+        ok = ok && czk_params_file_name(name, sizeof name, &id, CZK_PARAMS_EXT_VK, NULL) == 0;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        ok = ok && czk_bellperson_vk_write(path, &pk.vk, NULL) == CZK_OK;
+    }
+    czk_cs_destroy(cs);
+    czk_r1cs_clear(&r1cs);
+    czk_groth16_pk_clear(&pk);
+    return ok;
+}
+
+/* ---- vanilla proofs ------------------------------------------------------------------------ */
+
+typedef struct wbuf {
+    uint8_t *p;
+    size_t n, cap;
+} wbuf;
+
+static void w_bytes(wbuf *w, const void *p, size_t n) {
+    if (w->n + n > w->cap) {
+        w->cap = (w->n + n) * 2;
+        w->p = realloc(w->p, w->cap);
+    }
+    memcpy(w->p + w->n, p, n);
+    w->n += n;
+}
+
+static void w_u64(wbuf *w, uint64_t v) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    w_bytes(w, b, 8);
+}
+
+static void w_fr(wbuf *w, const czk_fr *a) {
+    uint8_t b[32];
+    czk_fr_to_bytes_le(b, a);
+    w_bytes(w, b, 32);
+}
+
+/* The bincode FallbackPoStSectorProof of a real 2 KiB sector (64 random leaves under one
+ * octree of two levels, comm_r = H2(comm_c, comm_r_last)) opening the challenges of `rnd` for
+ * the sector at `sector_index`. The caller frees w.p. */
+static wbuf sector_proof(czk_rng *rng, const czk_vanilla_post_type *ty, const uint8_t rnd[32],
+                         uint64_t sector_id, uint64_t sector_index) {
+    const czk_poseidon_constants *c8, *c2;
+    wbuf w = {0};
+    if (czk_poseidon_constants_get(&c8, 8, NULL) || czk_poseidon_constants_get(&c2, 2, NULL))
+        return w;
+    czk_fr leaves[64], mid[8], root, comm_c, comm_r;
+    for (int i = 0; i < 64; i++)
+        czk_fr_random(&leaves[i], rng);
+    for (int i = 0; i < 8; i++)
+        (void)czk_poseidon_hash(c8, &leaves[8 * i], 8, &mid[i]);
+    (void)czk_poseidon_hash(c8, mid, 8, &root);
+    czk_fr_random(&comm_c, rng);
+    czk_fr pair[2] = {comm_c, root};
+    (void)czk_poseidon_hash(c2, pair, 2, &comm_r);
+    w_u64(&w, sector_id);
+    w_fr(&w, &comm_r);
+    w_u64(&w, 1);
+    w_u64(&w, ty->challenge_count);
+    for (uint32_t n = 0; n < ty->challenge_count; n++) {
+        uint64_t idx = 0, leaf = 0;
+        (void)czk_vanilla_challenge_index(&idx, ty->api, sector_index, ty->challenge_count, n,
+                                          NULL);
+        (void)czk_vanilla_leaf_challenge(&leaf, rnd, sector_id, idx, ty->shape.nodes, NULL);
+        uint32_t tag = CZK_VANILLA_SINGLE;
+        w_bytes(&w, &tag, 4);
+        w_fr(&w, &root);
+        w_fr(&w, &leaves[leaf]);
+        w_u64(&w, 2);
+        const czk_fr *rows[2] = {&leaves[leaf & ~7ULL], mid};
+        uint64_t pos[2] = {leaf & 7, leaf >> 3};
+        for (int l = 0; l < 2; l++) {
+            w_u64(&w, 7);
+            for (uint64_t i = 0; i < 8; i++)
+                if (i != pos[l])
+                    w_fr(&w, &rows[l][i]);
+            w_u64(&w, pos[l]);
+        }
+    }
+    w_fr(&w, &comm_c);
+    w_fr(&w, &root);
+    return w;
+}
+
+/* The payload of a request of registered proof `reg` with n fresh sectors at `partition`;
+ * the caller frees it. The first proof's first leaf is at byte 92 of that proof. */
+static uint8_t *make_payload(czk_rng *rng, uint32_t reg, uint32_t partition, size_t n,
+                             uint8_t rnd[32], size_t *len) {
+    czk_vanilla_post_type ty;
+    if (czk_vanilla_post_type_from_abi(&ty, reg, NULL) != CZK_OK || n > 4)
+        return NULL;
+    czk_fr r;
+    czk_fr_random(&r, rng);
+    czk_fr_to_bytes_le(rnd, &r);
+    wbuf w[4];
+    const uint8_t *bufs[4];
+    size_t lens[4];
+    for (size_t i = 0; i < n; i++) {
+        uint64_t index = ty.kind == CZK_VANILLA_POST_WINNING ? 0 : partition * ty.sector_count + i;
+        w[i] = sector_proof(rng, &ty, rnd, 1000 + i, index);
+        bufs[i] = w[i].p;
+        lens[i] = w[i].n;
+    }
+    *len = czk_kinds_filecoin_payload_size(lens, n);
+    uint8_t *p = malloc(*len);
+    if (p != NULL &&
+        czk_kinds_filecoin_payload_encode(p, reg, partition, 1234, rnd, bufs, lens, n) != *len) {
+        free(p);
+        p = NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(w[i].p);
+    return p;
+}
+
+/* ---- engine ------------------------------------------------------------------------------- */
+
+static czk_engine *make_engine(const char *dir) {
+    czk_engine_config cfg;
+    czk_engine_config_default(&cfg);
+    cfg.synth_threads = 1;
+    cfg.prove_threads = 2;
+    cfg.workers_per_device = 1;
+    cfg.finalizer_threads = 1;
+    cfg.host_budget_bytes = 2ULL << 30;
+    cfg.backend = "cpu";
+    czk_engine *e;
+    if (czk_engine_create(&e, &cfg, NULL) != CZK_OK)
+        return NULL;
+    if (czk_kinds_register_filecoin_posts(e, dir, NULL, NULL) != CZK_OK) {
+        czk_engine_destroy(e);
+        return NULL;
+    }
+    return e;
+}
+
+static int submit(czk_engine *e, const char *id, const char *circuit, const uint8_t *payload,
+                  size_t len, czk_err *err) {
+    czk_job_request req;
+    memset(&req, 0, sizeof req);
+    req.request_id = id;
+    req.circuit_id = circuit;
+    req.n_partitions = 1;
+    req.payload = payload;
+    req.payload_len = len;
+    char job[128];
+    return czk_engine_submit(e, &req, job, NULL, NULL, err);
+}
+
+/* WindowPoSt (2 sectors, API 1.0 and a 1-sector API 1.2 partition) and WinningPoSt prove and
+ * verify; a tampered leaf is accepted at submit (its path is not hashed there) and fails the
+ * job; a tampered randomness is refused at submit, naming the proof. */
+static void prove_2k(czk_test_ctx *t, const char *dir) {
+    CHECK(make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng));
+    CHECK(make_keys(dir, CZK_VANILLA_POST_WINNING, &t->rng));
+    czk_engine *e = make_engine(dir);
+    CHECK(e != NULL);
+    struct {
+        const char *circuit;
+        uint32_t reg, partition;
+        size_t n;
+    } cases[] = {{"window-post-2KiB", 5, 0, 2},
+                 {"window-post-2KiB", 10, 3, 1},
+                 {"winning-post-2KiB", 0, 0, 1}};
+    for (size_t c = 0; c < 3; c++) {
+        uint8_t rnd[32];
+        size_t len;
+        uint8_t *p = make_payload(&t->rng, cases[c].reg, cases[c].partition, cases[c].n, rnd, &len);
+        CHECK(p != NULL);
+        char id[32], bad[32];
+        snprintf(id, sizeof id, "ok-%zu", c);
+        snprintf(bad, sizeof bad, "leaf-%zu", c);
+        czk_err err = {0};
+        int rc = submit(e, id, cases[c].circuit, p, len, &err);
+        CHECKF(rc == CZK_OK, "case %zu: %s", c, err.msg);
+        /* The first leaf of the first proof replaced by another field element. */
+        size_t leaf_off = CZK_FILECOIN_PAYLOAD_HEADER + 4 + 92;
+        p[leaf_off] ^= 1;
+        rc = submit(e, bad, cases[c].circuit, p, len, &err);
+        CHECKF(rc == CZK_OK, "case %zu tampered leaf: %s", c, err.msg);
+        p[leaf_off] ^= 1;
+        /* Another randomness: the challenged leaves no longer match. */
+        p[24] ^= 1;
+        rc = submit(e, "rnd", cases[c].circuit, p, len, &err);
+        CHECKF(rc == CZK_EINVAL, "case %zu randomness: rc %d", c, rc);
+        CHECKF(strstr(err.msg, "vanilla proof 0") != NULL, "%s", err.msg);
+        p[24] ^= 1;
+        /* The wrong circuit for the registered proof. */
+        rc = submit(e, "wrong", c == 2 ? "window-post-2KiB" : "winning-post-2KiB", p, len, &err);
+        CHECK_EQ_INT(rc, CZK_EINVAL);
+        CHECKF(strstr(err.msg, "registered_proof") != NULL, "%s", err.msg);
+        free(p);
+
+        czk_job_result res;
+        CHECK_EQ_INT(czk_engine_await(e, id, 600000, &res, &err), CZK_OK);
+        CHECKF(res.status == CZK_JOB_COMPLETED, "case %zu: %s", c, res.error);
+        CHECK_EQ_INT(res.proof_len, CZK_PROOF_BYTES);
+        czk_job_result_clear(&res);
+        CHECK_EQ_INT(czk_engine_await(e, bad, 600000, &res, &err), CZK_OK);
+        CHECKF(res.status == CZK_JOB_FAILED, "case %zu tampered leaf: status %d", c,
+               (int)res.status);
+        czk_job_result_clear(&res);
+    }
+    czk_engine_destroy(e);
+}
+
+CZK_TEST(filecoin_post_2k_prove) {
+    CZK_TEST_WITH_TMPDIR(prove_2k);
+}
+
+/* Without a key file, loading names the directory and the file expected. */
+static void missing_key(czk_test_ctx *t, const char *dir) {
+    czk_engine *e = make_engine(dir);
+    CHECK(e != NULL);
+    czk_err err = {0};
+    int rc = czk_engine_preload(e, "window-post-2KiB", NULL, NULL, &err);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(rc, CZK_ENOTFOUND);
+    CHECKF(strstr(err.msg, dir) != NULL && strstr(err.msg, "v28-proof-of-spacetime-fallback") &&
+               strstr(err.msg, ".params"),
+           "%s", err.msg);
+}
+
+CZK_TEST(filecoin_post_missing_key) {
+    CZK_TEST_WITH_TMPDIR(missing_key);
+}
+
+/* Malformed payloads are refused at submit with the fault named. */
+static void bad_payloads(czk_test_ctx *t, const char *dir) {
+    czk_engine *e = make_engine(dir);
+    CHECK(e != NULL);
+    uint8_t rnd[32];
+    size_t len;
+    uint8_t *p = make_payload(&t->rng, 5, 0, 1, rnd, &len);
+    CHECK(p != NULL);
+    czk_err err = {0};
+    const char *c = "window-post-2KiB";
+    int rc1 = submit(e, "short", c, p, len - 1, &err);
+    int ok1 = rc1 == CZK_EINVAL && strstr(err.msg, "remain") != NULL;
+    uint8_t *q = malloc(len + 1);
+    memcpy(q, p, len);
+    q[len] = 0;
+    int rc2 = submit(e, "trail", c, q, len + 1, &err);
+    int ok2 = rc2 == CZK_EINVAL && strstr(err.msg, "trailing") != NULL;
+    memset(p + 24, 0xff, 32); /* randomness >= r */
+    int rc3 = submit(e, "range", c, p, len, &err);
+    int ok3 = rc3 == CZK_EINVAL && strstr(err.msg, "randomness") != NULL;
+    free(p);
+    free(q);
+    czk_engine_destroy(e);
+    CHECKF(ok1, "short: rc %d", rc1);
+    CHECKF(ok2, "trailing: rc %d", rc2);
+    CHECKF(ok3, "randomness: rc %d", rc3);
+}
+
+CZK_TEST(filecoin_post_bad_payloads) {
+    CZK_TEST_WITH_TMPDIR(bad_payloads);
+}
+
+/*
+ * Request data for tests that cannot build Poseidon trees themselves (tests/daemon/
+ * filecoin_test.py): a 2 KiB WindowPoSt partition 0 of registered proof 5, two sectors. Written
+ * into $CZK_FILECOIN_FIXTURE_DIR when set (randomness.bin, vanilla-0.bin, vanilla-1.bin), else
+ * into a scratch directory; either way read back and checked against the request's data.
+ */
+static void write_fixture(czk_test_ctx *t, const char *dir) {
+    const char *out = getenv("CZK_FILECOIN_FIXTURE_DIR");
+    if (out == NULL || out[0] == '\0')
+        out = dir;
+    czk_vanilla_post_type ty;
+    CHECK_EQ_INT(czk_vanilla_post_type_from_abi(&ty, 5, NULL), CZK_OK);
+    czk_fr r;
+    czk_fr_random(&r, &t->rng);
+    uint8_t rnd[32];
+    czk_fr_to_bytes_le(rnd, &r);
+    char path[512];
+    snprintf(path, sizeof path, "%s/randomness.bin", out);
+    CHECK_EQ_INT(czk_test_write_file(path, rnd, 32), 0);
+    for (uint64_t i = 0; i < 2; i++) {
+        wbuf w = sector_proof(&t->rng, &ty, rnd, 1000 + i, i);
+        CHECK(w.p != NULL);
+        snprintf(path, sizeof path, "%s/vanilla-%llu.bin", out, (unsigned long long)i);
+        int wrc = czk_test_write_file(path, w.p, w.n);
+        free(w.p);
+        CHECK_EQ_INT(wrc, 0);
+        size_t n;
+        uint8_t *b = czk_test_read_file(path, &n);
+        CHECK(b != NULL);
+        czk_vanilla_sector s;
+        czk_err err = {0};
+        int rc = czk_vanilla_sector_decode(&s, &ty, b, n, (size_t)i, &err);
+        free(b);
+        CHECKF(rc == CZK_OK, "%s", err.msg);
+        rc = czk_vanilla_sector_check(&s, &ty, rnd, i, &err);
+        czk_vanilla_sector_clear(&s);
+        CHECKF(rc == CZK_OK, "%s", err.msg);
+    }
+}
+
+CZK_TEST(filecoin_post_fixture) {
+    CZK_TEST_WITH_TMPDIR(write_fixture);
+}
