@@ -69,32 +69,31 @@ void czk_cli_progress_start(czk_cli_progress *p, const char *cmd, int steps) {
     p->thread_started = pthread_create(&p->thread, NULL, ticker, p) == 0;
 }
 
-void czk_cli_progress_stage(czk_cli_progress *p, const char *fmt, ...) {
+/* Sets the line's text, advancing the step count for a new stage, and draws it. */
+static void set_text(czk_cli_progress *p, int next_step, const char *fmt, va_list ap) {
     if (!p->inited)
         return;
     pthread_mutex_lock(&p->mu);
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(p->text, sizeof p->text, fmt, ap);
-    va_end(ap);
-    if (p->steps > 0 && p->step < p->steps)
+    if (next_step && p->steps > 0 && p->step < p->steps)
         p->step++;
     if (p->on)
         draw(p);
     pthread_mutex_unlock(&p->mu);
 }
 
-void czk_cli_progress_count(czk_cli_progress *p, const char *fmt, ...) {
-    if (!p->inited)
-        return;
-    pthread_mutex_lock(&p->mu);
+void czk_cli_progress_stage(czk_cli_progress *p, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->text, sizeof p->text, fmt, ap);
+    set_text(p, 1, fmt, ap);
     va_end(ap);
-    if (p->on)
-        draw(p);
-    pthread_mutex_unlock(&p->mu);
+}
+
+void czk_cli_progress_count(czk_cli_progress *p, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    set_text(p, 0, fmt, ap);
+    va_end(ap);
 }
 
 void czk_cli_progress_lock(czk_cli_progress *p) {

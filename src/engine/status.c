@@ -307,6 +307,13 @@ static void put_family(text *t, const char *name, const char *type, const char *
     put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* A gauge family with one sample per priority (the unspecified priority 0 left out). */
+static void put_by_priority(text *t, const char *name, const char *help, const uint32_t *counts) {
+    put_family(t, name, "gauge", help);
+    for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
+        put(t, "%s{priority=\"%s\"} %u\n", name, czk__prio_names[p], counts[p]);
+}
+
 /* One histogram's series; `labels` is "" or `key="value",` pairs ending in a comma. */
 static void put_hist(text *t, const char *name, const char *labels, const czk__hist *h) {
     uint64_t cum = 0;
@@ -405,14 +412,10 @@ int czk_engine_metrics(czk_engine *e, char **out) {
     for (size_t s = 0; s < sizeof step_us / sizeof step_us[0]; s++)
         put(&t, "czk_prove_step_seconds_total{step=\"%s\"} %.6f\n", step_names[s],
             (double)step_us[s] / 1e6);
-    put_family(&t, "czk_jobs_pending", "gauge", "Unfinished jobs not started, by priority.");
-    for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
-        put(&t, "czk_jobs_pending{priority=\"%s\"} %u\n", czk__prio_names[p],
-            st.pending_by_priority[p]);
-    put_family(&t, "czk_jobs_in_progress", "gauge", "Unfinished jobs started, by priority.");
-    for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
-        put(&t, "czk_jobs_in_progress{priority=\"%s\"} %u\n", czk__prio_names[p],
-            st.in_progress_by_priority[p]);
+    put_by_priority(&t, "czk_jobs_pending", "Unfinished jobs not started, by priority.",
+                    st.pending_by_priority);
+    put_by_priority(&t, "czk_jobs_in_progress", "Unfinished jobs started, by priority.",
+                    st.in_progress_by_priority);
     put_family(&t, "czk_host_budget_bytes", "gauge", "Host memory the engine may use.");
     put(&t, "czk_host_budget_bytes %" PRIu64 "\n", st.host_budget_bytes);
     put_family(&t, "czk_host_reserved_bytes", "gauge",
