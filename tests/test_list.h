@@ -15,6 +15,7 @@
 #include "formats/bellperson_tests.h"
 #include "filecoin/poseidon_tests.h"
 #include "filecoin/cs_tests.h"
+#include "filecoin/post_public_tests.h"
 #include "filecoin/vanilla_tests.h"
 #include "filecoin/post_tests.h"
 #include "filecoin/params_tests.h"

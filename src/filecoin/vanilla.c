@@ -449,3 +449,102 @@ int czk_vanilla_sector_check(const czk_vanilla_sector *s, const czk_vanilla_post
     }
     return CZK_OK;
 }
+
+/* ---- encoding ------------------------------------------------------------------------- */
+
+/* Bytes of one InclusionPath of `levels` elements of `arity`. */
+static size_t path_size(uint32_t levels, uint32_t arity) {
+    return 8 + (size_t)levels * (8 + (size_t)(arity - 1) * 32 + 8);
+}
+
+size_t czk_vanilla_sector_encoded_size(const czk_vanilla_post_type *type) {
+    const czk_vanilla_shape *sh = &type->shape;
+    size_t inc = 4 + 64 + path_size(sh->base_levels, 8);
+    if (sh->sub_arity != 0)
+        inc += path_size(1, sh->sub_arity);
+    if (sh->top_arity != 0)
+        inc += path_size(1, sh->top_arity);
+    return 8 + 32 + 8 + 8 + (size_t)type->challenge_count * inc + 64;
+}
+
+typedef struct writer {
+    uint8_t *p;
+    size_t off;
+} writer;
+
+static void wr_u64(writer *w, uint64_t v) {
+    put_le64(w->p + w->off, v);
+    w->off += 8;
+}
+
+static void wr_fr(writer *w, const czk_fr *a) {
+    czk_fr_to_bytes_le(w->p + w->off, a);
+    w->off += 32;
+}
+
+static void wr_path(writer *w, const czk_vanilla_level *lv, uint32_t levels) {
+    wr_u64(w, levels);
+    for (uint32_t l = 0; l < levels; l++) {
+        wr_u64(w, lv[l].arity - 1);
+        for (uint32_t s = 0; s + 1 < lv[l].arity; s++)
+            wr_fr(w, &lv[l].sib[s]);
+        wr_u64(w, lv[l].index);
+    }
+}
+
+int czk_vanilla_sector_encode(uint8_t *out, size_t cap, size_t *len, const czk_vanilla_sector *s,
+                              const czk_vanilla_post_type *type, czk_err *err) {
+    const czk_vanilla_shape *sh = &type->shape;
+    size_t need = czk_vanilla_sector_encoded_size(type);
+    if (s->n_inclusions != type->challenge_count || s->inclusion == NULL)
+        return czk_err_set(err, CZK_EINVAL, "sector %llu: %zu inclusion proofs, the type needs %u",
+                           (unsigned long long)s->sector_id, s->n_inclusions,
+                           type->challenge_count);
+    /* Every path must have the shape the decoder will demand, or the bytes would not read
+     * back; checked before anything is written. */
+    for (size_t k = 0; k < s->n_inclusions; k++) {
+        const czk_vanilla_inclusion *inc = &s->inclusion[k];
+        int ok = inc->n_levels == sh->levels;
+        for (uint32_t l = 0; ok && l < sh->levels; l++) {
+            uint32_t want = l < sh->base_levels    ? 8
+                            : l == sh->base_levels ? (sh->sub_arity ? sh->sub_arity : sh->top_arity)
+                                                   : sh->top_arity;
+            ok = inc->level[l].arity == want && inc->level[l].index < want;
+        }
+        if (!ok)
+            return czk_err_set(err, CZK_EINVAL,
+                               "sector %llu: inclusion proof %zu does not have the %u-level "
+                               "path of a %llu-byte sector",
+                               (unsigned long long)s->sector_id, k, sh->levels,
+                               (unsigned long long)sh->sector_size);
+    }
+    if (cap < need)
+        return czk_err_set(err, CZK_ELENGTH, "sector %llu: %zu bytes needed, %zu given",
+                           (unsigned long long)s->sector_id, need, cap);
+    writer w = {.p = out};
+    wr_u64(&w, s->sector_id);
+    wr_fr(&w, &s->comm_r);
+    wr_u64(&w, 1);
+    wr_u64(&w, s->n_inclusions);
+    for (size_t k = 0; k < s->n_inclusions; k++) {
+        const czk_vanilla_inclusion *inc = &s->inclusion[k];
+        for (int i = 0; i < 4; i++) /* the variant tag, a u32 */
+            w.p[w.off++] = (uint8_t)((uint32_t)sh->variant >> (8 * i));
+        if (sh->variant == CZK_VANILLA_SINGLE) {
+            wr_fr(&w, &inc->root);
+            wr_fr(&w, &inc->leaf);
+            wr_path(&w, inc->level, sh->base_levels);
+            continue;
+        }
+        wr_path(&w, inc->level, sh->base_levels);
+        wr_path(&w, &inc->level[sh->base_levels], 1);
+        if (sh->variant == CZK_VANILLA_TOP)
+            wr_path(&w, &inc->level[sh->base_levels + 1], 1);
+        wr_fr(&w, &inc->root);
+        wr_fr(&w, &inc->leaf);
+    }
+    wr_fr(&w, &s->comm_c);
+    wr_fr(&w, &s->comm_r_last);
+    *len = w.off;
+    return CZK_OK;
+}

@@ -201,6 +201,19 @@ void czk_vanilla_prover_id(uint8_t out[32], uint64_t miner_id);
 int czk_vanilla_sector_check(const czk_vanilla_sector *s, const czk_vanilla_post_type *type,
                              const uint8_t randomness[32], uint64_t sector_index, czk_err *err);
 
+/* The bincode size of one sector proof of `type`: fixed by the tree shape and the challenge
+ * count (32 GiB WindowPoSt: 24,960 bytes; WinningPoSt: 164,064). */
+size_t czk_vanilla_sector_encoded_size(const czk_vanilla_post_type *type);
+
+/*
+ * Encodes `s` as one bincode FallbackPoStSectorProof, the inverse of czk_vanilla_sector_decode,
+ * into out[0..cap). Out: *len, the bytes written (czk_vanilla_sector_encoded_size). Returns
+ * CZK_OK; CZK_EINVAL when s does not have the type's inclusion count or path shape (nothing is
+ * written); CZK_ELENGTH when cap is too small.
+ */
+int czk_vanilla_sector_encode(uint8_t *out, size_t cap, size_t *len, const czk_vanilla_sector *s,
+                              const czk_vanilla_post_type *type, czk_err *err);
+
 #ifdef __cplusplus
 }
 #endif

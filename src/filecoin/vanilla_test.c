@@ -14,6 +14,7 @@
 #include "field/fr.h"
 #include "filecoin/poseidon.h"
 #include "filecoin/vanilla.h"
+#include "filecoin/vanilla_gen.h"
 #include "tests/test.h"
 #include "util/alloc.h"
 #include "util/status.h"
@@ -262,25 +263,19 @@ CZK_TEST(vanilla_challenges_match_real_32g) {
 /* Hashes each path up with Poseidon (the node goes in at its index among the siblings, as
  * rust-fil-proofs' InclusionPath::root does) and compares with comm_r_last; then comm_r. */
 CZK_TEST(vanilla_real_32g_paths_hash_to_roots) {
-    const czk_poseidon_constants *c8, *c2;
-    CHECK_EQ_INT(czk_poseidon_constants_get(&c8, 8, NULL), CZK_OK);
+    const czk_poseidon_constants *c2;
     CHECK_EQ_INT(czk_poseidon_constants_get(&c2, 2, NULL), CZK_OK);
     czk_vanilla_sector s;
     uint8_t *buf;
     size_t len;
     CHECK_EQ_INT(decode_real(&s, &buf, &len), CZK_OK);
-    for (size_t k = 0; k < s.n_inclusions; k++) {
-        const czk_vanilla_inclusion *inc = &s.inclusion[k];
-        czk_fr cur = inc->leaf;
-        for (unsigned l = 0; l < inc->n_levels; l++) {
-            const czk_vanilla_level *lv = &inc->level[l];
-            czk_fr in[8];
-            for (unsigned i = 0, j = 0; i < lv->arity; i++)
-                in[i] = i == lv->index ? cur : lv->sib[j++];
-            CHECK_EQ_INT(czk_poseidon_hash(c8, in, lv->arity, &cur), CZK_OK);
-        }
-        CHECKF(czk_fr_equal(&cur, &s.comm_r_last), "path %zu does not hash to comm_r_last", k);
-    }
+    czk_err e = {0};
+    CHECKF(czk_vanilla_sector_verify_paths(&s, &e) == CZK_OK, "%s", e.msg);
+    /* One sibling changed: that path no longer reaches comm_r_last, and the message says so. */
+    czk_fr_add(&s.inclusion[6].level[4].sib[2], &s.inclusion[6].level[4].sib[2], &CZK_FR_ONE);
+    CHECK_EQ_INT(czk_vanilla_sector_verify_paths(&s, &e), CZK_EVERIFY);
+    CHECKF(strstr(e.msg, "inclusion proof 6") != NULL, "%s", e.msg);
+    czk_fr_sub(&s.inclusion[6].level[4].sib[2], &s.inclusion[6].level[4].sib[2], &CZK_FR_ONE);
     czk_fr pair[2] = {s.comm_c, s.comm_r_last}, comm_r;
     CHECK_EQ_INT(czk_poseidon_hash(c2, pair, 2, &comm_r), CZK_OK);
     CHECK(czk_fr_equal(&comm_r, &s.comm_r));
@@ -773,4 +768,107 @@ CZK_TEST(vanilla_challenge_rules) {
     put_ge_r(pid, 1);
     CHECK_EQ_INT(czk_vanilla_sector_challenge(&a, rnd, pid, 0, 1000, &e), CZK_ERANGE);
     CHECK(strstr(e.msg, "prover id") != NULL);
+}
+
+/* ---- encoding and generation ----------------------------------------------------------- */
+
+/* The encoder is the decoder's inverse on the real file, byte for byte. */
+CZK_TEST(vanilla_encode_real_32g_is_identity) {
+    czk_vanilla_post_type ty;
+    CHECK_EQ_INT(czk_vanilla_post_type_from_abi(&ty, 8, NULL), CZK_OK);
+    czk_vanilla_sector s;
+    uint8_t *buf;
+    size_t len;
+    CHECK_EQ_INT(decode_real(&s, &buf, &len), CZK_OK);
+    CHECK_EQ_INT(czk_vanilla_sector_encoded_size(&ty), len);
+    uint8_t *out = malloc(len);
+    CHECK(out != NULL);
+    size_t n = 0;
+    czk_err e = {0};
+    CHECKF(czk_vanilla_sector_encode(out, len, &n, &s, &ty, &e) == CZK_OK, "%s", e.msg);
+    CHECK_EQ_INT(n, len);
+    CHECK_MEM(out, buf, len);
+    /* Too small a buffer, and a path of the wrong shape, are refused before writing. */
+    CHECK_EQ_INT(czk_vanilla_sector_encode(out, len - 1, &n, &s, &ty, &e), CZK_ELENGTH);
+    s.inclusion[3].level[9].arity = 2;
+    memset(out, 0xAA, len);
+    CHECK_EQ_INT(czk_vanilla_sector_encode(out, len, &n, &s, &ty, &e), CZK_EINVAL);
+    CHECKF(strstr(e.msg, "inclusion proof 3") != NULL, "%s", e.msg);
+    CHECK(out[0] == 0xAA && out[len - 1] == 0xAA);
+    /* WinningPoSt's size at 32 GiB: 66 of the same inclusion proofs. */
+    CHECK_EQ_INT(czk_vanilla_post_type_from_abi(&ty, 3, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_vanilla_sector_encoded_size(&ty), 120 + 66 * ((len - 120) / 10));
+    czk_vanilla_sector_clear(&s);
+    free(out);
+    free(buf);
+}
+
+/* Generated proofs of all 15 types read back through the strict decoder, open the challenges
+ * of their public data, and hash to their roots; a leaf challenged twice gets one path. */
+CZK_TEST(vanilla_generated_proofs_are_valid) {
+    uint8_t rnd[32];
+    czk_fr r;
+    czk_fr_random(&r, &t->rng);
+    czk_fr_to_bytes_le(rnd, &r);
+    for (uint64_t abi = 0; abi <= 14; abi++) {
+        czk_vanilla_post_type ty;
+        CHECK_EQ_INT(czk_vanilla_post_type_from_abi(&ty, abi, NULL), CZK_OK);
+        uint64_t index = ty.kind == CZK_VANILLA_POST_WINNING ? 0 : ty.sector_count + 1;
+        uint64_t sid = czk_rng_u64(&t->rng) >> 1;
+        czk_vanilla_sector g, d;
+        czk_err e = {0};
+        CHECKF(czk_vanilla_sector_generate(&g, &ty, rnd, sid, index, &t->rng, &e) == CZK_OK,
+               "abi %llu: %s", (unsigned long long)abi, e.msg);
+        CHECKF(czk_vanilla_sector_verify_paths(&g, &e) == CZK_OK, "abi %llu: %s",
+               (unsigned long long)abi, e.msg);
+        size_t cap = czk_vanilla_sector_encoded_size(&ty), n = 0;
+        uint8_t *b = malloc(cap);
+        CHECK(b != NULL);
+        CHECK_EQ_INT(czk_vanilla_sector_encode(b, cap, &n, &g, &ty, NULL), CZK_OK);
+        CHECKF(czk_vanilla_sector_decode(&d, &ty, b, n, 0, &e) == CZK_OK, "abi %llu: %s",
+               (unsigned long long)abi, e.msg);
+        CHECK(same_sector(&d, &g));
+        CHECKF(czk_vanilla_sector_check(&d, &ty, rnd, index, &e) == CZK_OK, "abi %llu: %s",
+               (unsigned long long)abi, e.msg);
+        /* Another sector index opens other leaves (API 1.2 ignores it for WindowPoSt). */
+        if (ty.api != CZK_VANILLA_API_V1_2)
+            CHECK_EQ_INT(czk_vanilla_sector_check(&d, &ty, rnd, index + 1, NULL), CZK_EVERIFY);
+        /* Inclusion proofs of one leaf carry the same path. */
+        for (size_t i = 0; i < g.n_inclusions; i++)
+            for (size_t j = i + 1; j < g.n_inclusions; j++)
+                if (g.inclusion[i].leaf_index == g.inclusion[j].leaf_index)
+                    CHECK_MEM(&g.inclusion[i], &g.inclusion[j], sizeof g.inclusion[i]);
+        /* A leaf off its path fails the hash check, naming the proof. */
+        czk_fr_add(&d.inclusion[1].leaf, &d.inclusion[1].leaf, &CZK_FR_ONE);
+        CHECK_EQ_INT(czk_vanilla_sector_verify_paths(&d, &e), CZK_EVERIFY);
+        CHECKF(strstr(e.msg, "inclusion proof 1") != NULL, "%s", e.msg);
+        czk_fr_sub(&d.inclusion[1].leaf, &d.inclusion[1].leaf, &CZK_FR_ONE);
+        czk_fr_add(&d.comm_c, &d.comm_c, &CZK_FR_ONE);
+        CHECK_EQ_INT(czk_vanilla_sector_verify_paths(&d, &e), CZK_EVERIFY);
+        CHECKF(strstr(e.msg, "comm_r") != NULL, "%s", e.msg);
+        czk_vanilla_sector_clear(&d);
+        czk_vanilla_sector_clear(&g);
+        free(b);
+    }
+    /* 2 KiB WinningPoSt opens 66 challenges among 64 leaves: repeats are certain, and the
+     * two paths of a shared octree parent share their upper level. */
+    czk_vanilla_post_type ty;
+    CHECK_EQ_INT(czk_vanilla_post_type_from_abi(&ty, 0, NULL), CZK_OK);
+    czk_vanilla_sector g;
+    CHECK_EQ_INT(czk_vanilla_sector_generate(&g, &ty, rnd, 7, 0, &t->rng, NULL), CZK_OK);
+    int shared = 0;
+    for (size_t i = 0; i < g.n_inclusions; i++)
+        for (size_t j = i + 1; j < g.n_inclusions; j++) {
+            const czk_vanilla_inclusion *a = &g.inclusion[i], *b = &g.inclusion[j];
+            if (a->leaf_index / 8 == b->leaf_index / 8 && a->leaf_index != b->leaf_index) {
+                shared++;
+                CHECK_MEM(&a->level[1], &b->level[1], sizeof a->level[1]);
+            }
+        }
+    CHECK(shared > 0);
+    czk_vanilla_sector_clear(&g);
+    /* Randomness that is not a field element is refused. */
+    memset(rnd, 0xff, 32);
+    CHECK_EQ_INT(czk_vanilla_sector_generate(&g, &ty, rnd, 7, 0, &t->rng, NULL), CZK_ERANGE);
+    CHECK(g.inclusion == NULL);
 }
