@@ -39,6 +39,7 @@ int czk_cli_status(int argc, char **argv);
 int czk_cli_cancel(int argc, char **argv);
 int czk_cli_bench(int argc, char **argv);
 int czk_cli_circuit(int argc, char **argv);
+int czk_cli_post(int argc, char **argv);
 
 /* A Filecoin circuit named on the command line as KIND SIZE (circuit.c). */
 typedef struct czk_cli_filecoin {
@@ -52,6 +53,9 @@ typedef struct czk_cli_filecoin {
  * or -1 after printing why (porep: not yet). */
 int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *kind,
                            const char *size);
+
+/* mkdir -p dir for command cmd. Returns 0, or -1 after printing why. */
+int czk_cli_make_dir(const char *cmd, const char *dir);
 
 /* Options most subcommands share. */
 typedef struct czk_cli_common {

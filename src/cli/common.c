@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **argv, int *i) {
     const char *a = argv[*i];
@@ -109,4 +110,31 @@ void czk_cli_engine_config(czk_engine_config *cfg, const czk_cli_common *c) {
     cfg->prove_threads = c->threads;
     cfg->synth_threads = 1;
     cfg->workers_per_device = 1;
+}
+
+int czk_cli_make_dir(const char *cmd, const char *dir) {
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof(path)) {
+        fprintf(stderr, "czk %s: bad output directory '%s'\n", cmd, dir);
+        return -1;
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char saved = path[i];
+        path[i] = '\0';
+        struct stat sb;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "czk %s: cannot create %s: %s\n", cmd, path, strerror(errno));
+            return -1;
+        }
+        if (saved == '\0' && (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+            fprintf(stderr, "czk %s: %s is not a directory\n", cmd, path);
+            return -1;
+        }
+        path[i] = saved;
+    }
+    return 0;
 }

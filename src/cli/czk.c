@@ -16,6 +16,7 @@ static const struct {
     {"verify", czk_cli_verify, "verify a proof (snarkjs JSON or bellperson .vk + 192 B)"},
     {"setup", czk_cli_setup, "DEVELOPMENT keys for a circuit (.params/.vk or --zkey)"},
     {"circuit", czk_cli_circuit, "a Filecoin circuit's size, densities, digest, v28 files"},
+    {"post", czk_cli_post, "Filecoin PoSt: test vanilla proofs; prove and verify from files"},
     {"synth", czk_cli_synth, "a PoRep-shaped synthetic circuit, witness and keys"},
     {"demo", czk_cli_demo, "synthesize, set up, prove and verify; time every step"},
     {"self-check", czk_cli_self_check, "check the BLS12-381 arithmetic against known answers"},

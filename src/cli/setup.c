@@ -43,34 +43,6 @@ static const char *USAGE =
  * up to 512 MiB (85 K) fit; WindowPoSt 32/64 GiB (125 M, 130 M) do not. */
 #define SETUP_FILECOIN_MAX_ROWS (1ull << 24)
 
-/* mkdir -p dir. Returns 0, or -1 after printing why. */
-static int make_dir(const char *dir) {
-    char path[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof(path)) {
-        fprintf(stderr, "czk setup: bad output directory '%s'\n", dir);
-        return -1;
-    }
-    memcpy(path, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (path[i] != '/' && path[i] != '\0')
-            continue;
-        char saved = path[i];
-        path[i] = '\0';
-        struct stat sb;
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "czk setup: cannot create %s: %s\n", path, strerror(errno));
-            return -1;
-        }
-        if (saved == '\0' && (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
-            fprintf(stderr, "czk setup: %s is not a directory\n", path);
-            return -1;
-        }
-        path[i] = saved;
-    }
-    return 0;
-}
-
 /* czk setup --filecoin KIND SIZE --out DIR: record, set up, write under the v28 names, check. */
 static int setup_filecoin(const czk_cli_common *c, const char *kind, const char *size,
                           const char *dir) {
@@ -87,7 +59,7 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
                 (unsigned long long)(rows * 1500 / 1000000000), SETUP_FILECOIN_MAX_ROWS);
         return CZK_EXIT_ERROR;
     }
-    if (make_dir(dir) != 0)
+    if (czk_cli_make_dir("setup", dir) != 0)
         return CZK_EXIT_ERROR;
     char params_path[4096], vk_path[4096];
     if ((size_t)snprintf(params_path, sizeof(params_path), "%s/%s", dir, fc.params_name) >=

@@ -117,4 +117,97 @@ touch "$w/afile"
 expect 2 "$czk" setup --filecoin window-post 2KiB --out "$w/afile"
 err_has "not a directory"
 
+# post_round KIND KEYS DIR ARGS...: czk post gen, prove and verify one partition with the keys
+# in KEYS; the proof is 192 bytes and verifies.
+post_round() {
+    kind=$1 keys=$2 d=$3
+    shift 3
+    expect 0 "$czk" post gen "$kind" 2KiB --out "$d" --seed 11 "$@"
+    [ -f "$d/post.pub.json" ] || fail "post gen: no post.pub.json in $d"
+    expect 0 "$czk" post prove "$d/post.pub.json" --out "$d/proof" --params "$keys" --seed 2
+    [ "$(wc -c <"$d/proof" | tr -d ' ')" = 192 ] || fail "post prove: proof is not 192 bytes"
+    expect 0 "$czk" post verify "$d/post.pub.json" "$d/proof" --params "$keys"
+    grep -q "^OK: the proof is valid$" "$w/out" || fail "post verify: no OK line"
+}
+
+step "post: WindowPoSt 2 KiB (2 sectors) and WinningPoSt 2 KiB, gen -> prove -> verify"
+post_round window-post "$w/keys" "$w/wp" --sectors 2
+[ -f "$w/wp/sector-1.vproof" ] && [ -f "$w/wp/sector-2.vproof" ] || fail "post gen: vproofs"
+post_round winning-post "$w/new/keys" "$w/win"
+# The keys from $FIL_PROOFS_PARAMETER_CACHE when --params is absent.
+FIL_PROOFS_PARAMETER_CACHE=$w/keys expect 0 "$czk" post verify "$w/wp/post.pub.json" "$w/wp/proof"
+
+step "post verify: tampered public data fails (randomness, sector number, comm_r)"
+sed 's/"Randomness":"./"Randomness":"A/; s/"Randomness":"AA/"Randomness":"BA/' \
+    "$w/wp/post.pub.json" >"$w/t1.json"
+cmp -s "$w/t1.json" "$w/wp/post.pub.json" && fail "the randomness edit changed nothing"
+expect 1 "$czk" post verify "$w/t1.json" "$w/wp/proof" --params "$w/keys"
+grep -q "^INVALID" "$w/out" || fail "tampered randomness: no INVALID line"
+sed 's/"SectorNumber":2,/"SectorNumber":3,/' "$w/wp/post.pub.json" >"$w/t2.json"
+cmp -s "$w/t2.json" "$w/wp/post.pub.json" && fail "the sector edit changed nothing"
+expect 1 "$czk" post verify "$w/t2.json" "$w/wp/proof" --params "$w/keys"
+# The second sector's CID taken for the first's.
+python3 - "$w/wp/post.pub.json" "$w/t3.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["ChallengedSectors"]
+s[0]["SealedCID"] = s[1]["SealedCID"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect 1 "$czk" post verify "$w/t3.json" "$w/wp/proof" --params "$w/keys"
+# A proof of the other partition's public inputs: the winning proof against window data.
+expect 1 "$czk" post verify "$w/wp/post.pub.json" "$w/win/proof" --params "$w/keys"
+head -c 191 "$w/wp/proof" >"$w/short"
+expect 2 "$czk" post verify "$w/wp/post.pub.json" "$w/short" --params "$w/keys"
+err_has "short"
+
+step "post prove: refusals"
+expect 2 "$czk" post prove "$w/wp/post.pub.json" --out "$w/p2" --params "$w/none"
+err_has "$w/none"
+err_has "$WDW2K.params"
+expect 2 "$czk" post prove "$w/wp/post.pub.json" "$w/wp/sector-1.vproof" --out "$w/p2" \
+    --params "$w/keys"
+err_has "1 vanilla proofs for the 2 ChallengedSectors"
+expect 2 "$czk" post prove "$w/wp/post.pub.json" "$w/wp/sector-2.vproof" \
+    "$w/wp/sector-1.vproof" --out "$w/p2" --params "$w/keys"
+err_has "is not a proof of ChallengedSectors[0]"
+head -c 1000 "$w/wp/sector-1.vproof" >"$w/cut.vproof"
+expect 2 "$czk" post prove "$w/wp/post.pub.json" "$w/cut.vproof" "$w/wp/sector-2.vproof" \
+    --out "$w/p2" --params "$w/keys"
+err_has "truncated"
+# A leaf that is not on its path: still a field element (byte 92 is the first leaf's low
+# byte), accepted as input, but no proof comes out.
+python3 - "$w/wp/sector-1.vproof" "$w/leaf.vproof" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[92] ^= 1
+open(sys.argv[2], "wb").write(b)
+PY
+expect 2 "$czk" post prove "$w/wp/post.pub.json" "$w/leaf.vproof" "$w/wp/sector-2.vproof" \
+    --out "$w/p2" --params "$w/keys"
+err_has "nothing written"
+[ ! -e "$w/p2" ] || fail "a failed proof left $w/p2"
+python3 - "$w/wp/post.pub.json" "$w/t4.json" <<'PY'
+import base64, json, sys
+d = json.load(open(sys.argv[1]))
+r = bytearray(base64.b64decode(d["Randomness"]))
+r[31] = 0xFF  # the most significant byte: the value is now above r
+d["Randomness"] = base64.b64encode(bytes(r)).decode()
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect 2 "$czk" post prove "$w/t4.json" --out "$w/p2" --params "$w/keys"
+err_has "Randomness is not a field element"
+
+step "post gen: refusals"
+expect 2 "$czk" post gen window-post 2KiB --out "$w/g" --sectors 3
+err_has "1 to 2 sectors"
+expect 2 "$czk" post gen winning-post 2KiB --out "$w/g" --partition 1
+err_has "partition 0 only"
+expect 2 "$czk" post gen window-post 2KiB --out "$w/g" --registered-proof 3
+err_has "registered proof 3 is not window-post 2KiB"
+expect 2 "$czk" post gen window-post 2KiB
+err_has "--out DIR"
+expect 2 "$czk" post frobnicate
+err_has "unknown subcommand 'frobnicate'"
+
 echo "filecoin cli: ok"
