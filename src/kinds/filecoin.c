@@ -401,6 +401,14 @@ static int f_job_create(void *state, const czk_job_request *req, void **job, siz
             err_prefix(err, "request %s: public inputs: ", rid);
     }
     czk_free(ps);
+    if (rc == CZK_OK) {
+        /* A request the daemon cannot serve for want of a key is refused now, naming the
+         * directory searched and the file expected, rather than failing after queueing. */
+        char path[FC_PATH_MAX];
+        rc = czk_params_find(path, sizeof path, &f->pid, CZK_PARAMS_EXT_PARAMS, f->dir, NULL, err);
+        if (rc != CZK_OK)
+            err_prefix(err, "request %s: circuit %s: ", rid, f->id);
+    }
 fail_bufs:
     if (bufs != bufs_stack)
         czk_free((void *)bufs);

@@ -1,7 +1,8 @@
 /*
  * The Filecoin PoSt kind end to end at 2 KiB: development keys made here and written under
- * their v28 names, vanilla proofs of a real (tiny) sector tree built here with native Poseidon,
- * submitted through the engine's public API as the payload kinds.h defines.
+ * their v28 names, vanilla proofs from the generator (filecoin/vanilla_gen.h: a sparse tree
+ * hashed with native Poseidon), submitted through the engine's public API as the payload
+ * kinds.h defines.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "filecoin/poseidon.h"
 #include "filecoin/post.h"
 #include "filecoin/vanilla.h"
+#include "filecoin/vanilla_gen.h"
 #include "formats/bellperson.h"
 #include "groth16/setup.h"
 #include "kinds/kinds.h"
@@ -61,75 +63,24 @@ static int make_keys(const char *dir, czk_vanilla_post_kind kind, czk_rng *rng) 
 
 typedef struct wbuf {
     uint8_t *p;
-    size_t n, cap;
+    size_t n;
 } wbuf;
 
-static void w_bytes(wbuf *w, const void *p, size_t n) {
-    if (w->n + n > w->cap) {
-        w->cap = (w->n + n) * 2;
-        w->p = realloc(w->p, w->cap);
-    }
-    memcpy(w->p + w->n, p, n);
-    w->n += n;
-}
-
-static void w_u64(wbuf *w, uint64_t v) {
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    w_bytes(w, b, 8);
-}
-
-static void w_fr(wbuf *w, const czk_fr *a) {
-    uint8_t b[32];
-    czk_fr_to_bytes_le(b, a);
-    w_bytes(w, b, 32);
-}
-
-/* The bincode FallbackPoStSectorProof of a real 2 KiB sector (64 random leaves under one
- * octree of two levels, comm_r = H2(comm_c, comm_r_last)) opening the challenges of `rnd` for
- * the sector at `sector_index`. The caller frees w.p. */
+/* The bincode FallbackPoStSectorProof of a generated sector (vanilla_gen.h) opening the
+ * challenges of `rnd` for the sector at `sector_index`. The caller frees w.p (NULL on error). */
 static wbuf sector_proof(czk_rng *rng, const czk_vanilla_post_type *ty, const uint8_t rnd[32],
                          uint64_t sector_id, uint64_t sector_index) {
-    const czk_poseidon_constants *c8, *c2;
     wbuf w = {0};
-    if (czk_poseidon_constants_get(&c8, 8, NULL) || czk_poseidon_constants_get(&c2, 2, NULL))
+    czk_vanilla_sector s;
+    if (czk_vanilla_sector_generate(&s, ty, rnd, sector_id, sector_index, rng, NULL) != CZK_OK)
         return w;
-    czk_fr leaves[64], mid[8], root, comm_c, comm_r;
-    for (int i = 0; i < 64; i++)
-        czk_fr_random(&leaves[i], rng);
-    for (int i = 0; i < 8; i++)
-        (void)czk_poseidon_hash(c8, &leaves[8 * i], 8, &mid[i]);
-    (void)czk_poseidon_hash(c8, mid, 8, &root);
-    czk_fr_random(&comm_c, rng);
-    czk_fr pair[2] = {comm_c, root};
-    (void)czk_poseidon_hash(c2, pair, 2, &comm_r);
-    w_u64(&w, sector_id);
-    w_fr(&w, &comm_r);
-    w_u64(&w, 1);
-    w_u64(&w, ty->challenge_count);
-    for (uint32_t n = 0; n < ty->challenge_count; n++) {
-        uint64_t idx = 0, leaf = 0;
-        (void)czk_vanilla_challenge_index(&idx, ty->api, sector_index, ty->challenge_count, n,
-                                          NULL);
-        (void)czk_vanilla_leaf_challenge(&leaf, rnd, sector_id, idx, ty->shape.nodes, NULL);
-        uint32_t tag = CZK_VANILLA_SINGLE;
-        w_bytes(&w, &tag, 4);
-        w_fr(&w, &root);
-        w_fr(&w, &leaves[leaf]);
-        w_u64(&w, 2);
-        const czk_fr *rows[2] = {&leaves[leaf & ~7ULL], mid};
-        uint64_t pos[2] = {leaf & 7, leaf >> 3};
-        for (int l = 0; l < 2; l++) {
-            w_u64(&w, 7);
-            for (uint64_t i = 0; i < 8; i++)
-                if (i != pos[l])
-                    w_fr(&w, &rows[l][i]);
-            w_u64(&w, pos[l]);
-        }
+    size_t cap = czk_vanilla_sector_encoded_size(ty);
+    w.p = malloc(cap);
+    if (w.p != NULL && czk_vanilla_sector_encode(w.p, cap, &w.n, &s, ty, NULL) != CZK_OK) {
+        free(w.p);
+        w.p = NULL;
     }
-    w_fr(&w, &comm_c);
-    w_fr(&w, &root);
+    czk_vanilla_sector_clear(&s);
     return w;
 }
 
@@ -265,10 +216,20 @@ static void missing_key(czk_test_ctx *t, const char *dir) {
     CHECK(e != NULL);
     czk_err err = {0};
     int rc = czk_engine_preload(e, "window-post-2KiB", NULL, NULL, &err);
-    czk_engine_destroy(e);
     CHECK_EQ_INT(rc, CZK_ENOTFOUND);
     CHECKF(strstr(err.msg, dir) != NULL && strstr(err.msg, "v28-proof-of-spacetime-fallback") &&
                strstr(err.msg, ".params"),
+           "%s", err.msg);
+    /* A valid request is refused at submit, with the same names. */
+    uint8_t rnd[32];
+    size_t len;
+    uint8_t *p = make_payload(&t->rng, 5, 0, 2, rnd, &len);
+    rc = p == NULL ? -1 : submit(e, "nokey", "window-post-2KiB", p, len, &err);
+    free(p);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(rc, CZK_EINVAL);
+    CHECKF(strstr(err.msg, "request nokey") != NULL && strstr(err.msg, dir) != NULL &&
+               strstr(err.msg, "v28-proof-of-spacetime-fallback") && strstr(err.msg, ".params"),
            "%s", err.msg);
 }
 
@@ -306,48 +267,4 @@ static void bad_payloads(czk_test_ctx *t, const char *dir) {
 
 CZK_TEST(filecoin_post_bad_payloads) {
     CZK_TEST_WITH_TMPDIR(bad_payloads);
-}
-
-/*
- * Request data for tests that cannot build Poseidon trees themselves (tests/daemon/
- * filecoin_test.py): a 2 KiB WindowPoSt partition 0 of registered proof 5, two sectors. Written
- * into $CZK_FILECOIN_FIXTURE_DIR when set (randomness.bin, vanilla-0.bin, vanilla-1.bin), else
- * into a scratch directory; either way read back and checked against the request's data.
- */
-static void write_fixture(czk_test_ctx *t, const char *dir) {
-    const char *out = getenv("CZK_FILECOIN_FIXTURE_DIR");
-    if (out == NULL || out[0] == '\0')
-        out = dir;
-    czk_vanilla_post_type ty;
-    CHECK_EQ_INT(czk_vanilla_post_type_from_abi(&ty, 5, NULL), CZK_OK);
-    czk_fr r;
-    czk_fr_random(&r, &t->rng);
-    uint8_t rnd[32];
-    czk_fr_to_bytes_le(rnd, &r);
-    char path[512];
-    snprintf(path, sizeof path, "%s/randomness.bin", out);
-    CHECK_EQ_INT(czk_test_write_file(path, rnd, 32), 0);
-    for (uint64_t i = 0; i < 2; i++) {
-        wbuf w = sector_proof(&t->rng, &ty, rnd, 1000 + i, i);
-        CHECK(w.p != NULL);
-        snprintf(path, sizeof path, "%s/vanilla-%llu.bin", out, (unsigned long long)i);
-        int wrc = czk_test_write_file(path, w.p, w.n);
-        free(w.p);
-        CHECK_EQ_INT(wrc, 0);
-        size_t n;
-        uint8_t *b = czk_test_read_file(path, &n);
-        CHECK(b != NULL);
-        czk_vanilla_sector s;
-        czk_err err = {0};
-        int rc = czk_vanilla_sector_decode(&s, &ty, b, n, (size_t)i, &err);
-        free(b);
-        CHECKF(rc == CZK_OK, "%s", err.msg);
-        rc = czk_vanilla_sector_check(&s, &ty, rnd, i, &err);
-        czk_vanilla_sector_clear(&s);
-        CHECKF(rc == CZK_OK, "%s", err.msg);
-    }
-}
-
-CZK_TEST(filecoin_post_fixture) {
-    CZK_TEST_WITH_TMPDIR(write_fixture);
 }

@@ -1,4 +1,3 @@
 CZK_TEST_ENTRY(filecoin_post_2k_prove, 600)
 CZK_TEST_ENTRY(filecoin_post_missing_key, 30)
 CZK_TEST_ENTRY(filecoin_post_bad_payloads, 30)
-CZK_TEST_ENTRY(filecoin_post_fixture, 30)

@@ -106,8 +106,8 @@ def http_get(d, path):
         return r.status, r.read().decode()
 
 
-def run_cli(*args):
-    p = subprocess.run([ARGS.czk, *args], capture_output=True, text=True, timeout=300)
+def run_cli(*args, timeout=300):
+    p = subprocess.run([ARGS.czk, *args], capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout + p.stderr
 
 

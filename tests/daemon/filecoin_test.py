@@ -1,14 +1,18 @@
 """czk daemon proving Filecoin PoSt from what Curio sends (run by run.sh in mode filecoin).
 
-A 2 KiB WindowPoSt partition over gRPC: DEV keys from `czk setup --filecoin` in the directory
-srs.param_cache names, vanilla proofs of a real 2 KiB sector tree written by the unit-test
-runner (czk_tests --only filecoin_post_fixture: Python has no Poseidon), a WINDOW_POST_PARTITION
-request with registered_proof, randomness, miner_id, partition_index and vanilla_proofs, and the
-192-byte proof back. Bad requests are INVALID_ARGUMENT naming the fault; a tampered leaf passes
-submit (its path is only hashed in the circuit) and fails the job.
+A 2 KiB WindowPoSt partition and a 32 GiB WinningPoSt over gRPC, as Curio sends them: DEV
+keys from `czk setup --filecoin` in the directory srs.param_cache names, vanilla proofs and
+Curio's public JSON from `czk post gen` (Python has no Poseidon), a WINDOW_POST_PARTITION or
+WINNING_POST request with registered_proof, randomness, miner_id, partition_index and
+vanilla_proofs, and the 192-byte proof back, which `czk post verify` then accepts against the
+public JSON and refuses against tampered public data. Bad requests are INVALID_ARGUMENT naming
+the fault; a tampered leaf passes submit (its path is only hashed in the circuit) and fails the
+job; with no key files the message names the path searched and the file expected.
 """
+import base64
+import json
 import os
-import subprocess
+import time
 
 import grpc
 
@@ -20,21 +24,62 @@ pb = None
 rpc = None
 
 
+def gen(kind, size, out, *args):
+    """czk post gen: Curio's public JSON and one vanilla proof per sector, read back."""
+    rc, msg = dt.run_cli("post", "gen", kind, size, "--out", out, "--seed", "5", *args)
+    check(rc == 0, f"czk post gen {kind} {size} (rc {rc}: {msg[-300:]})")
+    pub = json.load(open(os.path.join(out, "post.pub.json")))
+    rnd = base64.b64decode(pub["Randomness"])
+    proofs = [open(os.path.join(out, f"sector-{c['SectorNumber']}.vproof"), "rb").read()
+              for c in pub["ChallengedSectors"]]
+    return rnd, proofs
+
+
 def make_inputs():
     keys = os.path.join(ARGS.work, "params")
-    fixture = os.path.join(ARGS.work, "fixture")
-    os.makedirs(fixture, exist_ok=True)
     rc, out = dt.run_cli("setup", "--filecoin", "window-post", "2KiB", "--out", keys,
                          "--seed", "1")
     check(rc == 0, f"czk setup --filecoin window-post 2KiB (rc {rc}: {out[-300:]})")
-    tests = os.path.join(os.path.dirname(os.path.abspath(ARGS.czk)), "czk_tests")
-    p = subprocess.run([tests, "--only", "filecoin_post_fixture"], capture_output=True,
-                       text=True, timeout=300,
-                       env={**os.environ, "CZK_FILECOIN_FIXTURE_DIR": fixture})
-    check(p.returncode == 0, f"czk_tests writes the vanilla proofs ({p.stdout[-300:]})")
-    rnd = open(os.path.join(fixture, "randomness.bin"), "rb").read()
-    proofs = [open(os.path.join(fixture, f"vanilla-{i}.bin"), "rb").read() for i in range(2)]
+    rnd, proofs = gen("window-post", "2KiB", os.path.join(ARGS.work, "wpost"), "--sectors", "2",
+                      "--registered-proof", "5")
     return keys, rnd, proofs
+
+
+def winning_32g(s, keys):
+    """32 GiB WinningPoSt: keys made here (about 30 s on 2 cores), the proof checked by the CLI
+    against Curio's public JSON and refused for tampered public data."""
+    t0 = time.time()
+    rc, out = dt.run_cli("setup", "--filecoin", "winning-post", "32GiB", "--out", keys,
+                         "--seed", "3", timeout=1200)
+    check(rc == 0, f"czk setup --filecoin winning-post 32GiB (rc {rc}: {out[-300:]})")
+    print(f"winning-post 32GiB keys: {time.time() - t0:.1f} s", flush=True)
+    d = os.path.join(ARGS.work, "win32")
+    rnd, proofs = gen("winning-post", "32GiB", d)
+    t0 = time.time()
+    r = s.Prove(pb.ProveRequest(submit=post_req("win32-1", rnd, proofs, registered_proof=3,
+                                                proof_kind=pb.WINNING_POST)),
+                timeout=1200).result
+    check(r.status == r.COMPLETED and len(r.proof) == 192,
+          f"32 GiB WinningPoSt proves over gRPC: 192 bytes ({r.status}: {r.error_message})")
+    print(f"winning-post 32GiB proof over gRPC: {time.time() - t0:.1f} s", flush=True)
+    proof = os.path.join(d, "proof")
+    with open(proof, "wb") as f:
+        f.write(r.proof)
+    pub = os.path.join(d, "post.pub.json")
+    rc, out = dt.run_cli("post", "verify", pub, proof, "--params", keys)
+    check(rc == 0 and "OK" in out, f"czk post verify accepts the daemon's proof ({rc}: {out})")
+    data = json.load(open(pub))
+    for what, edit in (("randomness", lambda d: d.update(
+            Randomness=base64.b64encode(bytes([rnd[0] ^ 1]) + rnd[1:]).decode())),
+            ("sector number", lambda d: d["ChallengedSectors"][0].update(
+                SectorNumber=d["ChallengedSectors"][0]["SectorNumber"] + 1))):
+        bad = json.loads(json.dumps(data))
+        edit(bad)
+        path = os.path.join(d, "tampered.json")
+        json.dump(bad, open(path, "w"))
+        rc, out = dt.run_cli("post", "verify", path, proof, "--params", keys)
+        check(rc == 1 and "INVALID" in out,
+              f"the proof fails against another {what} (rc {rc}: {out})")
 
 
 def post_req(rid, rnd, proofs, **kw):
@@ -91,6 +136,17 @@ def main():
                                                    proof_kind=pb.WINNING_POST), timeout=30)
     check(code == grpc.StatusCode.INVALID_ARGUMENT and "vanilla proof 0" in msg,
           f"a WindowPoSt proof sent as WinningPoSt: INVALID_ARGUMENT ({code.name}: {msg})")
+
+    # A WinningPoSt 2 KiB request, whose key was never made: refused at submit, naming the
+    # directory searched and the file expected.
+    wrnd, win = gen("winning-post", "2KiB", os.path.join(ARGS.work, "win2k"))
+    code, msg = details_of(s.SubmitProof, post_req("nokey-1", wrnd, win, registered_proof=0,
+                                                   proof_kind=pb.WINNING_POST), timeout=30)
+    check(code == grpc.StatusCode.INVALID_ARGUMENT and keys in msg
+          and "v28-proof-of-spacetime-fallback" in msg and ".params" in msg,
+          f"no key file: the message names {keys} and the v28 file ({code.name}: {msg})")
+
+    winning_32g(s, keys)
 
     rc = d.stop()
     check(rc == 0, f"daemon exits 0 on SIGTERM (got {rc})")
