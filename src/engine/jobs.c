@@ -304,7 +304,8 @@ part *czk__pick(czk_engine *e, int state, int skip_loading) {
     return best;
 }
 
-/* Makes the job of `req` on c (under e->mu: the kind's job_create copies the request). */
+/* Makes the job of `req` on c (without e->mu: the kind's job_create copies and checks the
+ * request, which may take a while; kinds allow concurrent job_create calls). */
 static job *job_alloc(const czk_job_request *req, circuit *c, int *rc, czk_err *err) {
     job *j = czk_calloc(1, sizeof *j);
     if (j == NULL) {
@@ -366,8 +367,14 @@ int czk_engine_submit(czk_engine *e, const czk_job_request *req, char job_id[128
     czk__prune(e); /* an expired result no longer holds its id */
     int rc = CZK_OK;
     circuit *c = NULL;
-    job *j = find_job(e, req->request_id);
+    job *fresh = NULL; /* made outside the lock, not yet in the engine's list */
+    job *j;
+again:
+    j = find_job(e, req->request_id);
     if (j != NULL) {
+        if (fresh != NULL) /* another submit of this id got in while ours was being made */
+            czk__job_free(fresh);
+        fresh = NULL;
         if (j->digest[0] != dg[0] || j->digest[1] != dg[1]) {
             rc = czk_err_set(err, CZK_EEXIST,
                              "request id %s names a job of another request (its %s differs); "
@@ -397,9 +404,20 @@ int czk_engine_submit(czk_engine *e, const czk_job_request *req, char job_id[128
                          e->n_unfinished);
         goto out;
     }
-    j = job_alloc(req, c, &rc, err);
-    if (j == NULL)
-        goto out;
+    if (fresh == NULL) {
+        /* The kind decodes and checks the request (a 2,349-sector WindowPoSt partition is
+         * some 60 MB of vanilla proofs) without the engine's lock, so that other submits,
+         * awaits and the workers are not held up; registered circuits never go away while the
+         * engine lives. The id is looked up again afterwards. */
+        pthread_mutex_unlock(&e->mu);
+        fresh = job_alloc(req, c, &rc, err);
+        pthread_mutex_lock(&e->mu);
+        if (fresh == NULL)
+            goto out;
+        goto again;
+    }
+    j = fresh;
+    fresh = NULL;
     j->digest[0] = dg[0];
     j->digest[1] = dg[1];
     j->seq = ++e->seq;
@@ -444,6 +462,8 @@ position:
     }
 out:
     pthread_mutex_unlock(&e->mu);
+    if (fresh != NULL) /* made, then refused (stopping, queue full) */
+        czk__job_free(fresh);
     return rc;
 }
 

@@ -15,9 +15,11 @@
  * (one per registered circuit: paths, options, what it keeps while the key is loaded). The
  * engine calls the entries below; "state" is that pointer and "job" the one job_create gave.
  *
- * Threads and memory: estimate runs once, at registration. job_create runs under the engine's
- * lock: it must be quick and must not call back into the engine (it may copy the request's
- * data: that is what it is for). key_path serves messages and checks before any job. load runs
+ * Threads and memory: estimate runs once, at registration. job_create runs on the submitting
+ * thread with no engine lock held, possibly for several requests of one circuit at once: it
+ * may read only what registration fixed in the state (not what load sets), must not call back
+ * into the engine, and may take its time (it decodes and copies the request's data: that is
+ * what it is for). key_path serves messages and checks before any job. load runs
  * on a synthesis thread or a preloading client with no engine lock held, one load per circuit
  * at a time. shared_witness and synthesize run on synthesis threads, several partitions of
  * one job at once, with no lock held; they may read pk and cs (the engine keeps the key
