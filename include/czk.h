@@ -226,7 +226,7 @@ typedef struct czk_job_result {
     uint8_t *public_inputs; /* COMPLETED: per partition, n_public × 32 bytes, each input
                                little-endian in normal form; czk_malloc'ed; may be NULL */
     size_t public_len;
-    char error[256];        /* FAILED/CANCELLED/UNKNOWN/TIMEOUT: why (FAILED names the partition) */
+    char error[512];        /* FAILED/CANCELLED/UNKNOWN/TIMEOUT: why (FAILED names the partition) */
     uint64_t queue_wait_ms; /* submit → first partition started synthesis */
     uint64_t srs_load_ms;   /* time this job waited for its key to load (0 if HOT) */
     uint64_t synthesis_ms;  /* summed over partitions */

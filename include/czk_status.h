@@ -54,13 +54,14 @@ enum czk_status {
 /*
  * Error detail. `msg` is the fault alone ("f.zkey: section 5 missing"), for users; `file`
  * (the source file's base name, static storage) and `line` say where it was raised, for
- * developers. A zeroed czk_err (`czk_err e = {0};`) has no message and no location.
+ * developers. A zeroed czk_err (`czk_err e = {0};`) has no message and no location. 512 bytes:
+ * a message may carry a request id, a path and a Filecoin parameter file name (~140 bytes).
  */
 typedef struct czk_err {
     int code;
     const char *file;
     int line;
-    char msg[256];
+    char msg[512];
 } czk_err;
 
 /* Returns a static description of `code` ("unknown status" for a code not in the map). */
@@ -83,7 +84,7 @@ CZK_API const char *czk_err_text(const czk_err *err, int rc);
 CZK_API void czk_err_describe(const czk_err *err, int rc, char *buf, size_t len);
 
 /* A buffer of this many bytes holds any line czk_err_describe writes, untruncated. */
-#define CZK_ERR_LINE_MAX 288
+#define CZK_ERR_LINE_MAX 544
 
 #ifdef __cplusplus
 }

@@ -106,7 +106,7 @@ typedef struct job {
     size_t n_parts;
     part *parts;
     czk_job_status status; /* PENDING, RUNNING, then final */
-    char error[256];
+    char error[512];
     size_t parts_done;
     unsigned inflight; /* partitions a thread is working on outside e->mu */
     unsigned waiters;

@@ -27,7 +27,7 @@ CZK_TEST(status_names) {
     CHECK(strcmp(e.msg, "byte 7") == 0);
     CHECK_EQ_INT(czk_err_set(NULL, CZK_EIO, "ignored"), CZK_EIO);
     /* A long message is cut to the buffer, still terminated. */
-    char big[400];
+    char big[sizeof(e.msg) + 144];
     memset(big, 'x', sizeof(big) - 1);
     big[sizeof(big) - 1] = '\0';
     czk_err_set(&e, CZK_EIO, "%s", big);
@@ -56,7 +56,7 @@ CZK_TEST(status_describe) {
     czk_err_describe(&e, 12345, line, sizeof(line));
     CHECK(strcmp(line, "unknown status (CZK_UNKNOWN)") == 0);
     /* The longest message and status name fit CZK_ERR_LINE_MAX; a short buffer truncates. */
-    char big[300];
+    char big[sizeof(e.msg) + 44];
     memset(big, 'y', sizeof(big) - 1);
     big[sizeof(big) - 1] = '\0';
     czk_err_set(&e, CZK_EUNSUPPORTED, "%s", big);

@@ -111,7 +111,15 @@ def main():
     bad_rnd = bytes([rnd[0] ^ 1]) + rnd[1:]
     tampered = bytearray(proofs[0])
     tampered[92] ^= 1  # the first inclusion proof's leaf: still a field element
+    long_path = bytearray(proofs[0])
+    long_path[124] = 3  # the first base path's level count (2 at 2 KiB)
     cases = [
+        ("randomness >= r", post_req("bad-0", b"\xff" * 32, proofs), "randomness"),
+        ("a path of the wrong length", post_req("bad-7", rnd, [bytes(long_path), proofs[1]]),
+         "inclusion proof 0 base path length is 3, expected 2"),
+        ("2 KiB proofs under the 8 MiB registered proof",
+         post_req("bad-8", rnd, proofs, registered_proof=6),
+         "base path length is 2, expected 6"),
         ("another randomness", post_req("bad-1", bad_rnd, proofs), "vanilla proof 0"),
         ("randomness of 31 bytes", post_req("bad-2", rnd[:31], proofs), "randomness"),
         ("a WinningPoSt registered proof", post_req("bad-3", rnd, proofs, registered_proof=0),

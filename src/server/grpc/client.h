@@ -37,7 +37,7 @@ typedef struct czk_rpc_result {
     int status;     /* proto AwaitProofResponse.Status: 1 COMPLETED, 2 FAILED, 3 CANCELLED... */
     uint8_t *proof; /* malloc'ed; czk_rpc_result_clear frees it */
     size_t proof_len;
-    char error[256];
+    char error[512];
     uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms;
     /* COMPLETED: per partition, snarkjs's proof.json and public.json texts (malloc'ed, as
      * the arrays); n_json 0 when the daemon sent none (proving.proto: proof_json). */
