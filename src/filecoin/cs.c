@@ -39,9 +39,14 @@ struct czk_cs {
     uint64_t n_rows, n_inputs, n_aux;
     uint64_t nnz[3];
 
-    /* Values (when flags & CZK_CS_VALUES). */
+    /* Values (when flags & CZK_CS_VALUES). Bound (czk_cs_bind_values): aux_vals and aux_cap
+     * are the caller's, and inputs after ONE go to in_ext (input k at in_ext[k - 1]) while
+     * in_vals keeps ONE. */
     czk_fr *aux_vals, *in_vals;
     size_t aux_cap, in_cap;
+    int bound;
+    czk_fr *in_ext;
+    size_t in_ext_cap;
 
     /* Density bitmaps (builder modes): one bit per aux, or per input. */
     uint64_t *a_aux_bits, *b_aux_bits, *b_in_bits;
@@ -206,7 +211,7 @@ out:
 void czk_cs_destroy(czk_cs *cs) {
     if (!cs)
         return;
-    if (cs->aux_vals) {
+    if (cs->aux_vals && !cs->bound) {
         czk_memclear_explicit(cs->aux_vals, cs->aux_cap * sizeof(czk_fr));
         czk_free(cs->aux_vals);
     }
@@ -251,32 +256,37 @@ const czk_err *czk_cs_error(const czk_cs *cs) {
 
 /* ---- allocation ---- */
 
-static int alloc_common(czk_cs *cs, czk_var *out, const czk_fr *value, int input) {
-    if (cs->status != CZK_OK)
-        return cs->status;
-    if (!out)
-        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL, "czk_cs_alloc: out is NULL"));
+/*
+ * Allocates n consecutive inputs or aux (n >= 1) and returns the first index; with values,
+ * *slots gets their value slots (valid until the next allocation), else NULL. One path for
+ * single variables and blocks, so that both keep the same checks and growth.
+ */
+static int alloc_n(czk_cs *cs, size_t n, int input, size_t *first, czk_fr **slots) {
     uint64_t *count = input ? &cs->n_inputs : &cs->n_aux;
-    if (*count > CZK_VAR_INDEX_MAX)
+    if (n > (uint64_t)CZK_VAR_INDEX_MAX + 1 - *count)
         return fail(cs, czk_err_set(&cs->err, CZK_EINVAL, "czk_cs_alloc: more than 2^31 %s",
                                     input ? "inputs" : "aux"));
     size_t idx = (size_t)*count;
+    *slots = NULL;
     if (cs->flags & CZK_CS_VALUES) {
-        if (!value)
-            return fail(cs, czk_err_set(&cs->err, CZK_EINVAL,
-                                        "czk_cs_alloc: no value for %s %zu in a system with values",
-                                        input ? "input" : "aux", idx));
-        /* Copy first: `value` may point into the array that growing frees (a gadget passing
-         * czk_cs_value of another variable, as pick does). */
-        czk_fr v = *value;
-        czk_fr **vals = input ? &cs->in_vals : &cs->aux_vals;
-        size_t *cap = input ? &cs->in_cap : &cs->aux_cap;
-        if (grow_values(vals, cap, idx + 1) != CZK_OK)
-            return fail(cs, czk_err_set(&cs->err, CZK_ENOMEM, "czk_cs_alloc: out of memory"));
-        (*vals)[idx] = v;
+        if (cs->bound) {
+            /* Input 0 (ONE) is allocated before binding, so a bound input has idx >= 1. */
+            size_t cap = input ? cs->in_ext_cap + 1 : cs->aux_cap;
+            if (idx > cap || n > cap - idx)
+                return fail(cs, czk_err_set(&cs->err, CZK_EINVAL,
+                                            "czk_cs_alloc: %s %zu is beyond the caller's %zu",
+                                            input ? "input" : "aux", idx + n - 1, cap));
+            *slots = input ? &cs->in_ext[idx - 1] : &cs->aux_vals[idx];
+        } else {
+            czk_fr **vals = input ? &cs->in_vals : &cs->aux_vals;
+            size_t *cap = input ? &cs->in_cap : &cs->aux_cap;
+            if (grow_values(vals, cap, idx + n) != CZK_OK)
+                return fail(cs, czk_err_set(&cs->err, CZK_ENOMEM, "czk_cs_alloc: out of memory"));
+            *slots = &(*vals)[idx];
+        }
     }
     if (cs->mode != CZK_CS_WITNESS) {
-        size_t words = idx / 64 + 1;
+        size_t words = (idx + n - 1) / 64 + 1;
         int rc = CZK_OK;
         if (input) {
             rc = grow((void **)&cs->b_in_bits, &cs->in_words, words, sizeof(uint64_t));
@@ -291,8 +301,70 @@ static int alloc_common(czk_cs *cs, czk_var *out, const czk_fr *value, int input
         if (rc != CZK_OK)
             return fail(cs, czk_err_set(&cs->err, CZK_ENOMEM, "czk_cs_alloc: out of memory"));
     }
-    *count += 1;
+    *count += n;
+    *first = idx;
+    return CZK_OK;
+}
+
+static int alloc_common(czk_cs *cs, czk_var *out, const czk_fr *value, int input) {
+    if (cs->status != CZK_OK)
+        return cs->status;
+    if (!out)
+        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL, "czk_cs_alloc: out is NULL"));
+    int values = (cs->flags & CZK_CS_VALUES) != 0;
+    if (values && !value)
+        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL,
+                                    "czk_cs_alloc: no value for %s %llu in a system with values",
+                                    input ? "input" : "aux",
+                                    (unsigned long long)(input ? cs->n_inputs : cs->n_aux)));
+    /* Copy first: `value` may point into the array that growing frees (a gadget passing
+     * czk_cs_value of another variable, as pick does). */
+    czk_fr v = values ? *value : CZK_FR_ZERO;
+    size_t idx = 0;
+    czk_fr *slot = NULL;
+    int rc = alloc_n(cs, 1, input, &idx, &slot);
+    if (rc != CZK_OK)
+        return rc;
+    if (slot)
+        *slot = v;
     *out = (czk_var)idx | (input ? CZK_VAR_INPUT : 0u);
+    return CZK_OK;
+}
+
+int czk_cs_alloc_aux_block(czk_cs *cs, size_t n, czk_var *first, czk_fr **vals) {
+    if (cs->status != CZK_OK)
+        return cs->status;
+    if (!first || !vals)
+        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL, "czk_cs_alloc_aux_block: NULL output"));
+    *vals = NULL;
+    if (n == 0) {
+        *first = (czk_var)cs->n_aux;
+        return CZK_OK;
+    }
+    size_t idx = 0;
+    int rc = alloc_n(cs, n, 0, &idx, vals);
+    if (rc == CZK_OK)
+        *first = (czk_var)idx;
+    return rc;
+}
+
+int czk_cs_bind_values(czk_cs *cs, czk_fr *inputs, size_t n_inputs, czk_fr *aux, size_t n_aux) {
+    if (cs->status != CZK_OK)
+        return cs->status;
+    if (cs->mode != CZK_CS_WITNESS || cs->bound || cs->n_inputs != 1 || cs->n_aux != 0 ||
+        (!inputs && n_inputs) || (!aux && n_aux))
+        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL,
+                                    "czk_cs_bind_values: not a fresh WITNESS-mode system, or "
+                                    "NULL storage"));
+    if (cs->aux_vals) {
+        czk_memclear_explicit(cs->aux_vals, cs->aux_cap * sizeof(czk_fr));
+        czk_free(cs->aux_vals);
+    }
+    cs->aux_vals = aux;
+    cs->aux_cap = n_aux;
+    cs->in_ext = inputs;
+    cs->in_ext_cap = n_inputs;
+    cs->bound = 1;
     return CZK_OK;
 }
 
@@ -300,7 +372,7 @@ int czk_cs_reserve(czk_cs *cs, size_t n_inputs, size_t n_aux) {
     int rc = CZK_OK;
     if (cs->status != CZK_OK)
         return cs->status;
-    if (cs->flags & CZK_CS_VALUES) {
+    if ((cs->flags & CZK_CS_VALUES) && !cs->bound) {
         if (n_inputs > cs->in_cap)
             rc = grow_values(&cs->in_vals, &cs->in_cap, n_inputs);
         if (rc == CZK_OK && n_aux > cs->aux_cap)
@@ -333,21 +405,24 @@ const czk_fr *czk_cs_value(const czk_cs *cs, czk_var v) {
     if (!(cs->flags & CZK_CS_VALUES))
         return NULL;
     uint32_t i = czk_var_index(v);
-    if (czk_var_is_input(v))
-        return i < cs->n_inputs ? &cs->in_vals[i] : NULL;
+    if (czk_var_is_input(v)) {
+        if (i >= cs->n_inputs)
+            return NULL;
+        return i != 0 && cs->bound ? &cs->in_ext[i - 1] : &cs->in_vals[i];
+    }
     return i < cs->n_aux ? &cs->aux_vals[i] : NULL;
 }
 
 const czk_fr *czk_cs_aux_values(const czk_cs *cs, size_t *n) {
     if (n)
         *n = (size_t)cs->n_aux;
-    return (cs->flags & CZK_CS_VALUES) ? cs->aux_vals : NULL;
+    return (cs->flags & CZK_CS_VALUES) && !cs->bound ? cs->aux_vals : NULL;
 }
 
 const czk_fr *czk_cs_input_values(const czk_cs *cs, size_t *n) {
     if (n)
         *n = (size_t)cs->n_inputs;
-    return (cs->flags & CZK_CS_VALUES) ? cs->in_vals : NULL;
+    return (cs->flags & CZK_CS_VALUES) && !cs->bound ? cs->in_vals : NULL;
 }
 
 /* ---- enforce ---- */
@@ -522,6 +597,16 @@ int czk_cs_enforce(czk_cs *cs, czk_lc *a, czk_lc *b, czk_lc *c) {
     return CZK_OK;
 }
 
+int czk_cs_count_rows(czk_cs *cs, size_t n) {
+    if (cs->status != CZK_OK)
+        return cs->status;
+    if (cs->closed || czk_cs_builds_rows(cs))
+        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL,
+                                    "czk_cs_count_rows: the system builds rows, or is finished"));
+    cs->n_rows += n;
+    return CZK_OK;
+}
+
 void czk_cs_get_stats(const czk_cs *cs, czk_cs_stats *out) {
     out->n_rows = cs->n_rows;
     out->n_inputs = cs->n_inputs;
@@ -600,6 +685,8 @@ int czk_cs_witness(const czk_cs *cs, czk_fr **out, size_t *n, czk_err *err) {
     *n = 0;
     if (!(cs->flags & CZK_CS_VALUES))
         return czk_err_set(err, CZK_EINVAL, "czk_cs_witness: the system has no values");
+    if (cs->bound)
+        return czk_err_set(err, CZK_EINVAL, "czk_cs_witness: the values are in caller memory");
     size_t total = (size_t)(cs->n_inputs + cs->n_aux);
     czk_fr *w = czk_malloc(total * sizeof(czk_fr));
     if (!w)

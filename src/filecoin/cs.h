@@ -16,7 +16,9 @@
  *    czk_r1cs in czk's numbering (bellperson input k -> column k, aux j -> column n_inputs + j;
  *    n_inputs is known only at the end, so rows hold tagged references until then).
  *  - CZK_CS_WITNESS: values only. Allocation stores values; enforce is never needed, and
- *    gadgets skip building linear combinations when czk_cs_builds_rows() is 0.
+ *    gadgets skip building linear combinations when czk_cs_builds_rows() is 0. The values
+ *    may live in caller memory (czk_cs_bind_values), so that a witness is written where the
+ *    prover wants it instead of being copied there afterwards.
  * Flags: CZK_CS_VALUES makes COUNT/RECORD keep values too (WITNESS always does); CZK_CS_CHECK
  * (implies VALUES) evaluates every row as it is enforced and fails with CZK_EVERIFY at the
  * first unsatisfied row (czk_cs_bad_row names it). In WITNESS mode CHECK also makes gadgets
@@ -145,6 +147,36 @@ int czk_cs_alloc(czk_cs *cs, czk_var *out, const czk_fr *value);
 int czk_cs_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value);
 
 /*
+ * WITNESS mode: stores the values in caller memory instead of arrays of the system's own.
+ * Inputs after ONE go to inputs[0 … n_inputs) (input k at inputs[k − 1]; ONE's value stays
+ * with the system), aux to aux[0 … n_aux). Call it right after czk_cs_create, before anything
+ * but ONE is allocated. An allocation beyond either bound fails with CZK_EINVAL (sticky), so a
+ * synthesis that makes more variables than the caller laid out cannot write past them. The
+ * memory must outlive the system, which neither frees nor clears it; czk_cs_input_values and
+ * czk_cs_aux_values then give NULL and czk_cs_witness CZK_EINVAL, and czk_cs_reserve reserves
+ * nothing. Returns CZK_OK, or CZK_EINVAL (not WITNESS mode, variables already allocated,
+ * already bound, or a NULL array with a nonzero bound).
+ */
+int czk_cs_bind_values(czk_cs *cs, czk_fr *inputs, size_t n_inputs, czk_fr *aux, size_t n_aux);
+
+/*
+ * Allocates n consecutive aux at once, for gadgets that compute a block of values together (a
+ * Poseidon hash's 505 aux): *first gets the first variable, and *vals (with values) the n
+ * value slots, which the caller fills before the next allocation (the pointer is valid until
+ * then); without values *vals is NULL. n = 0 allocates nothing (*first is then the next aux).
+ * Returns CZK_OK, CZK_EINVAL, CZK_ENOMEM, or the sticky error.
+ */
+int czk_cs_alloc_aux_block(czk_cs *cs, size_t n, czk_var *first, czk_fr **vals);
+
+/*
+ * Counts n rows without building them, as n calls of czk_cs_enforce do in a system that
+ * builds none (czk_cs_builds_rows() = 0: WITNESS without CHECK), where a gadget that knows its
+ * row count may skip the calls. Returns CZK_OK, CZK_EINVAL (the system builds rows, or is
+ * finished) or the sticky error.
+ */
+int czk_cs_count_rows(czk_cs *cs, size_t n);
+
+/*
  * Appends the row a·b = c (bellperson's enforce). Terms are merged already (czk_lc_add);
  * zero terms are dropped here. Every variable must exist. In WITNESS mode without CHECK it
  * only counts the row. With CHECK, an unsatisfied row returns CZK_EVERIFY (sticky) with a
@@ -195,12 +227,14 @@ int czk_cs_finish_r1cs(czk_cs *cs, czk_r1cs *out, czk_err *err);
 /*
  * With values: the full witness vector in czk's numbering, [ONE, inputs 1.., aux ...]
  * (n_inputs + n_aux entries), czk_malloc'ed into *out (the caller czk_frees it, after
- * czk_memclear_explicit: it is secret). Returns CZK_OK, CZK_EINVAL (no values) or CZK_ENOMEM.
+ * czk_memclear_explicit: it is secret). Returns CZK_OK, CZK_EINVAL (no values, or values bound
+ * to caller memory) or CZK_ENOMEM.
  */
 int czk_cs_witness(const czk_cs *cs, czk_fr **out, size_t *n, czk_err *err);
 
 /* Read-only views of the stored values: aux (n_aux entries) and inputs (n_inputs, ONE first);
- * NULL without values. Valid until the next allocation. */
+ * NULL without values or when they are bound to caller memory. Valid until the next
+ * allocation. */
 const czk_fr *czk_cs_aux_values(const czk_cs *cs, size_t *n);
 const czk_fr *czk_cs_input_values(const czk_cs *cs, size_t *n);
 

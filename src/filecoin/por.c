@@ -34,6 +34,12 @@ static uint32_t log2_arity(uint32_t a) {
 int czk_por_synthesize(czk_cs *cs, czk_var *computed, const czk_por_shape *shape,
                        const czk_por_root *value, const czk_vanilla_level *path,
                        const czk_por_root *root, int private_root) {
+    return czk_por_synthesize_memo(cs, computed, shape, value, path, root, private_root, NULL);
+}
+
+int czk_por_synthesize_memo(czk_cs *cs, czk_var *computed, const czk_por_shape *shape,
+                            const czk_por_root *value, const czk_vanilla_level *path,
+                            const czk_por_root *root, int private_root, czk_poseidon_memo *memo) {
     int rc = czk_cs_status(cs);
     if (rc != CZK_OK)
         return rc;
@@ -76,7 +82,7 @@ int czk_por_synthesize(czk_cs *cs, czk_var *computed, const czk_por_shape *shape
                 return rc;
         if ((rc = czk_gadget_insert(cs, ins, cur, &bits[n_bits - nb], nb, sib, arity - 1)) !=
                 CZK_OK ||
-            (rc = czk_poseidon_gadget_hash(cs, &cur, pc, ins, arity)) != CZK_OK)
+            (rc = czk_poseidon_gadget_hash_memo(cs, &cur, pc, ins, arity, memo)) != CZK_OK)
             return rc;
     }
     if ((rc = czk_gadget_pack_into_inputs(cs, bits, n_bits)) != CZK_OK)

@@ -19,6 +19,7 @@
 
 #include "field/fr.h"
 #include "filecoin/cs.h"
+#include "filecoin/poseidon_gadget.h"
 #include "filecoin/vanilla.h"
 
 #ifdef __cplusplus
@@ -57,6 +58,13 @@ uint32_t czk_por_shape_levels(const czk_por_shape *shape);
 int czk_por_synthesize(czk_cs *cs, czk_var *computed, const czk_por_shape *shape,
                        const czk_por_root *value, const czk_vanilla_level *path,
                        const czk_por_root *root, int private_root);
+
+/* As czk_por_synthesize, hashing through `memo` (poseidon_gadget.h; NULL: none), so that paths
+ * of one system that meet (a PoSt slot's paths all end in the same root) hash their common
+ * nodes once in WITNESS mode. */
+int czk_por_synthesize_memo(czk_cs *cs, czk_var *computed, const czk_por_shape *shape,
+                            const czk_por_root *value, const czk_vanilla_level *path,
+                            const czk_por_root *root, int private_root, czk_poseidon_memo *memo);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,10 @@
  * WindowPoSt has 235,000 hashes. czk_poseidon_circuit_init therefore runs the symbolic
  * permutation once per arity and keeps every row's terms as references (ONE, input i, or the
  * hash's j-th own aux, which a hash allocates consecutively); a hash then only copies the
- * terms, substituting variables. Witness values come from czk_poseidon_hash_trace.
+ * terms, substituting variables. Witness values come from the optimised permutation run round
+ * by round, each S-box writing its input and powers as aux values (the S-box inputs are
+ * czk_poseidon_hash_trace's); in WITNESS mode a hash takes its aux as one block
+ * (czk_cs_alloc_aux_block), fills it in place and only counts its rows.
  */
 #ifndef CZK_FILECOIN_POSEIDON_GADGET_H
 #define CZK_FILECOIN_POSEIDON_GADGET_H
@@ -57,6 +60,13 @@ typedef struct czk_poseidon_circuit {
     uint32_t start[3 * CZK_POSEIDON_CIRCUIT_MAX_ROWS + 1];
     uint32_t ref[CZK_POSEIDON_CIRCUIT_MAX_TERMS];
     czk_fr coeff[CZK_POSEIDON_CIRCUIT_MAX_TERMS]; /* Montgomery form */
+    /* Witness values at width 9 (arity 8: every tree_r_last level). M[i][j] = 1/(i + j + 9)
+     * depends on i + j only (a Hankel matrix), so s·M splits into 3×3 blocks that are Hankel
+     * too, and the transposed 3-way Karatsuba multiplies it with six block products of six
+     * multiplications each: 36 instead of 81, for six of a hash's nine dense mixings. mds_fast
+     * says whether init found M so; mds_kara[k] holds block product k's six constants. */
+    int mds_fast;
+    czk_fr mds_kara[6][6];
 } czk_poseidon_circuit;
 
 #define CZK_POSEIDON_REF_ONE 0xffffffffu
@@ -82,12 +92,46 @@ int czk_poseidon_circuit_get(const czk_poseidon_circuit **out, size_t arity, czk
 /*
  * Synthesises neptune's poseidon_hash over the allocated variables in[0 … arity) into cs
  * (arity must equal pc->arity) and sets *out to the digest variable (the last aux allocated).
- * With values, every aux gets its value from czk_poseidon_hash_trace; rows are built only when
+ * With values, every aux gets its value from the permutation; rows are built only when
  * czk_cs_builds_rows(cs). Returns CZK_OK or the system's sticky error (CZK_EINVAL, set on cs,
  * for a wrong arity or missing input values).
  */
 int czk_poseidon_gadget_hash(czk_cs *cs, czk_var *out, const czk_poseidon_circuit *pc,
                              const czk_var *in, size_t arity);
+
+/* Hashes a memo remembers, at most: a 32 GiB WindowPoSt slot makes 101. */
+#define CZK_POSEIDON_MEMO_MAX 128
+
+/*
+ * The hashes made so far in one WITNESS-mode system (their template, input values and first
+ * aux), so that a hash of the same inputs copies their aux instead of running the
+ * permutation again. The values of a hash depend on its inputs alone, so the copy is what
+ * synthesis would compute. It pays where paths meet: the ten inclusion paths of a PoSt slot all
+ * hash the same children of their root, and often those of a sub-tree's root. About 50 KB;
+ * start it with czk_poseidon_memo_reset, and clear it (czk_memclear_explicit) before freeing:
+ * it holds witness values.
+ */
+typedef struct czk_poseidon_memo {
+    size_t n;
+    struct czk_poseidon_memo_entry {
+        const czk_poseidon_circuit *pc;
+        czk_var first;
+        czk_fr in[CZK_POSEIDON_MAX_ARITY];
+    } entry[CZK_POSEIDON_MEMO_MAX];
+} czk_poseidon_memo;
+
+static inline void czk_poseidon_memo_reset(czk_poseidon_memo *memo) {
+    memo->n = 0;
+}
+
+/*
+ * czk_poseidon_gadget_hash, looking the inputs up in `memo` first (NULL: none) and adding the
+ * hash to it when new and there is room. The memo must have been used with this system only
+ * (its entries name this system's variables). It is used in WITNESS mode without CHECK only:
+ * elsewhere rows are built, and it is neither read nor written.
+ */
+int czk_poseidon_gadget_hash_memo(czk_cs *cs, czk_var *out, const czk_poseidon_circuit *pc,
+                                  const czk_var *in, size_t arity, czk_poseidon_memo *memo);
 
 #ifdef __cplusplus
 }

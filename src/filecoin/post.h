@@ -9,8 +9,11 @@
  * sector's 66 inclusion proofs one per slot; WindowPoSt is sector_count slots of 10 challenges,
  * one sector per slot, the last sector repeated when a partition has fewer.
  *
- * Synthesis is sequential; rust-fil-proofs' parallel `extend` gives the same system:
- * it concatenates the groups' rows and variables in order.
+ * czk_post_synthesize is sequential; rust-fil-proofs' parallel `extend` gives the same system:
+ * it concatenates the groups' rows and variables in order. That is also why the witness alone
+ * parallelises (czk_post_witness): every slot adds the same number of inputs and aux, so slot
+ * s's values have a known place in the witness vector, and ranges of slots are synthesised
+ * at once, each straight into its place.
  */
 #ifndef CZK_FILECOIN_POST_H
 #define CZK_FILECOIN_POST_H
@@ -21,6 +24,7 @@
 #include "filecoin/cs.h"
 #include "filecoin/por.h"
 #include "filecoin/vanilla.h"
+#include "util/pool.h"
 #include "util/status.h"
 
 #ifdef __cplusplus
@@ -54,6 +58,37 @@ int czk_post_shape_init(czk_post_shape *out, czk_vanilla_post_kind kind, uint64_
  */
 int czk_post_synthesize(czk_cs *cs, const czk_post_shape *shape, const czk_vanilla_sector *sectors,
                         size_t n_sectors);
+
+/*
+ * The witness's size: *n_inputs (ONE included) and *n_aux of the whole circuit, from a
+ * COUNT pass of one slot (about 3 ms for 32 GiB on a 2-core x86-64 VM) scaled by the slots.
+ * Returns CZK_OK or CZK_EINVAL (invalid shape, or a size beyond size_t).
+ */
+int czk_post_witness_dims(const czk_post_shape *shape, size_t *n_inputs, size_t *n_aux,
+                          czk_err *err);
+
+/*
+ * Writes the circuit's full witness into w, as czk_post_synthesize in WITNESS mode would make
+ * it and in czk's numbering: w[0] = ONE, then the n_inputs − 1 inputs (slot by slot: comm_r,
+ * then one leaf index per challenge), then the n_aux aux (slot by slot). n_inputs and n_aux
+ * are czk_post_witness_dims's (a prover has them from its recorded system: n_public + 1 and
+ * n_vars − n_public − 1). `sectors` as for czk_post_synthesize (required here).
+ *
+ * The slots run in parallel on `pool` (NULL: on the calling thread), each way claiming one
+ * slot at a time and synthesising it in a WITNESS-mode system bound to the slot's place in w
+ * (czk_cs_bind_values): nothing is copied, and the only memory besides w is that small system
+ * and a hash memo per way (poseidon_gadget.h, 50 KB, counted by czk_malloc). WindowPoSt slots
+ * that repeat the last sector are copied from its slot rather than synthesised again. A slot
+ * that makes more or fewer variables than the layout gives it fails (CZK_EINVAL) without
+ * writing outside its place. Rows are not evaluated: proving checks them (or see
+ * czk_post_synthesize with CZK_CS_CHECK). Returns CZK_OK, CZK_EINVAL (invalid shape, proofs
+ * that do not fit, a layout that does not split into the slots or does not match them) or
+ * CZK_ENOMEM, with err filled; on failure w holds partial values, which the caller clears.
+ * Thread-safe for distinct w.
+ */
+int czk_post_witness(const czk_post_shape *shape, const czk_vanilla_sector *sectors,
+                     size_t n_sectors, czk_fr *w, size_t n_inputs, size_t n_aux, czk_pool *pool,
+                     czk_err *err);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@
 #include "tests/test.h"
 #include "util/alloc.h"
 #include "util/memclear.h"
+#include "util/pool.h"
 #include "util/rng.h"
 
 #include <stdio.h>
@@ -186,6 +187,11 @@ CZK_TEST(poseidon_gadget_counts) {
         CHECK_EQ_INT(st.n_aux, arities[k] + rows[k]);
         CHECK_EQ_INT(st.n_inputs, 1);
         CHECK_EQ_INT(h.out, arities[k] + rows[k] - 1);
+        /* Width 9's M is Hankel, so its witness mixes by blocks (the other tests check the
+         * values that gives); no other width does. */
+        const czk_poseidon_circuit *pc;
+        CHECK_EQ_INT(czk_poseidon_circuit_get(&pc, arities[k], NULL), CZK_OK);
+        CHECK_EQ_INT(pc->mds_fast, arities[k] == 8);
     }
 }
 
@@ -792,4 +798,253 @@ CZK_TEST(post_real_32g_winning_cycled) {
     }
     czk_vanilla_sector_clear(&w66);
     czk_vanilla_sector_clear(&s);
+}
+
+/* ---- the parallel witness (czk_post_witness) ---------------------------------------------- */
+
+/* The constraint system's parts the parallel witness stands on (cs.h): values bound to caller
+ * memory (inputs after ONE, aux), blocks of aux, rows counted without enforce, and the
+ * refusals that keep a synthesis inside the caller's bounds. */
+CZK_TEST(cs_bind_values_and_blocks) {
+    czk_fr in[2], aux[4], five, *vals = NULL;
+    czk_var v, first;
+    czk_cs *cs;
+    czk_cs_stats st;
+    memset(in, 0, sizeof in);
+    memset(aux, 0, sizeof aux);
+    czk_fr_set_u64(&five, 5);
+    CHECK_EQ_INT(czk_cs_create(&cs, CZK_CS_WITNESS, 0, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_cs_bind_values(cs, in, 2, aux, 4), CZK_OK);
+    CHECK_EQ_INT(czk_cs_alloc_input(cs, &v, &five), CZK_OK);
+    CHECK_EQ_INT(v, CZK_VAR_INPUT | 1);
+    CHECK(czk_cs_value(cs, v) == &in[0] && czk_fr_equal(&in[0], &five));
+    CHECK(czk_fr_is_one(czk_cs_value(cs, CZK_VAR_ONE)));
+    CHECK_EQ_INT(czk_cs_alloc(cs, &v, &five), CZK_OK);
+    CHECK(v == 0 && czk_fr_equal(&aux[0], &five));
+    CHECK_EQ_INT(czk_cs_alloc_aux_block(cs, 3, &first, &vals), CZK_OK);
+    CHECK(first == 1 && vals == &aux[1]);
+    CHECK_EQ_INT(czk_cs_count_rows(cs, 505), CZK_OK);
+    czk_cs_get_stats(cs, &st);
+    CHECK(st.n_rows == 505 && st.n_aux == 4 && st.n_inputs == 2);
+    CHECK(czk_cs_aux_values(cs, NULL) == NULL && czk_cs_input_values(cs, NULL) == NULL);
+    {
+        czk_fr *w = NULL;
+        size_t n = 0;
+        CHECK_EQ_INT(czk_cs_witness(cs, &w, &n, NULL), CZK_EINVAL);
+    }
+    /* One aux more than the caller laid out: refused, and sticky. */
+    CHECK_EQ_INT(czk_cs_alloc(cs, &v, &five), CZK_EINVAL);
+    CHECK_EQ_INT(czk_cs_alloc_input(cs, &v, &five), CZK_EINVAL);
+    czk_cs_destroy(cs); /* leaves the caller's memory alone */
+    CHECK(czk_fr_equal(&aux[0], &five));
+
+    CHECK_EQ_INT(czk_cs_create(&cs, CZK_CS_WITNESS, 0, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_cs_bind_values(cs, in, 1, aux, 4), CZK_OK);
+    CHECK_EQ_INT(czk_cs_alloc_input(cs, &v, &five), CZK_OK);
+    CHECK_EQ_INT(czk_cs_alloc_input(cs, &v, &five), CZK_EINVAL); /* one input bound */
+    czk_cs_destroy(cs);
+    CHECK_EQ_INT(czk_cs_create(&cs, CZK_CS_WITNESS, 0, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_cs_bind_values(cs, in, 2, aux, 2), CZK_OK);
+    CHECK_EQ_INT(czk_cs_alloc_aux_block(cs, 3, &first, &vals), CZK_EINVAL); /* block too big */
+    czk_cs_destroy(cs);
+    /* Bound only when fresh and in WITNESS mode; rows counted only where none are built. */
+    CHECK_EQ_INT(czk_cs_create(&cs, CZK_CS_WITNESS, 0, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_cs_alloc(cs, &v, &five), CZK_OK);
+    CHECK_EQ_INT(czk_cs_bind_values(cs, in, 2, aux, 4), CZK_EINVAL);
+    czk_cs_destroy(cs);
+    CHECK_EQ_INT(czk_cs_create(&cs, CZK_CS_WITNESS, CZK_CS_CHECK, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_cs_count_rows(cs, 1), CZK_EINVAL);
+    czk_cs_destroy(cs);
+    CHECK_EQ_INT(czk_cs_create(&cs, CZK_CS_COUNT, 0, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_cs_bind_values(cs, in, 2, aux, 4), CZK_EINVAL);
+    czk_cs_destroy(cs);
+    /* A block in COUNT mode: counted, no values. */
+    CHECK_EQ_INT(czk_cs_create(&cs, CZK_CS_COUNT, 0, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_cs_alloc_aux_block(cs, 7, &first, &vals), CZK_OK);
+    CHECK(first == 0 && vals == NULL);
+    czk_cs_get_stats(cs, &st);
+    CHECK_EQ_INT(st.n_aux, 7);
+    czk_cs_destroy(cs);
+}
+
+/* The sequential witness: czk_post_synthesize in WITNESS mode (with `flags`), as a vector. */
+static int seq_witness(const post_ctx *p, unsigned flags, czk_fr **w, size_t *n, czk_err *err) {
+    czk_cs *cs;
+    int rc = czk_cs_create(&cs, CZK_CS_WITNESS, flags, err);
+    if (rc != CZK_OK)
+        return rc;
+    rc = czk_post_synthesize(cs, &p->shape, p->sectors, p->n_sectors);
+    if (rc != CZK_OK && err)
+        *err = *czk_cs_error(cs);
+    if (rc == CZK_OK)
+        rc = czk_cs_witness(cs, w, n, err);
+    czk_cs_destroy(cs);
+    return rc;
+}
+
+/* czk_post_witness on a pool of `ways` (1: none) equals `want` (n values) value for value.
+ * The buffer starts out as garbage, so that a value the parallel path skips shows. */
+static void check_par_witness(czk_test_ctx *t, const post_ctx *p, unsigned ways, const czk_fr *want,
+                              size_t n) {
+    size_t ni = 0, na = 0;
+    czk_err e = {0};
+    CHECKF(czk_post_witness_dims(&p->shape, &ni, &na, &e) == CZK_OK, "%s", e.msg);
+    CHECK_EQ_INT(ni + na, n);
+    czk_fr *w = czk_malloc(n * sizeof *w);
+    CHECK(w != NULL);
+    memset(w, 0xa5, n * sizeof *w);
+    czk_pool *pool = NULL;
+    if (ways > 1 && czk_pool_create(&pool, ways) != CZK_OK) {
+        czk_free(w);
+        CHECK(0);
+    }
+    int rc = czk_post_witness(&p->shape, p->sectors, p->n_sectors, w, ni, na, pool, &e);
+    czk_pool_destroy(pool);
+    size_t bad = rc == CZK_OK ? n : 0;
+    for (size_t i = 0; rc == CZK_OK && i < n && bad == n; i++)
+        if (!czk_fr_equal(&w[i], &want[i]))
+            bad = i;
+    free_witness(w, n);
+    CHECKF(rc == CZK_OK, "%zu ways: %s", (size_t)ways, e.msg);
+    CHECKF(bad == n, "%zu ways, %zu slots, %zu sectors: value %zu of %zu differs", (size_t)ways,
+           p->shape.slots, p->n_sectors, bad, n);
+}
+
+/* Synthetic 2 KiB sectors: WindowPoSt with 1 sector (padded) and 2; a 5-slot WindowPoSt over 3
+ * distinct sectors (slot order and padding: a slot given the wrong sector differs); WinningPoSt
+ * (66 slots over one sector's 66 inclusions). Each on pools of 1, 2 and 3 ways, equal to the
+ * sequential witness, which equals the one made under CHECK (rows built, every row holding);
+ * the 2-sector one also satisfies the recorded system. Then the refusals. */
+CZK_TEST(post_witness_parallel_2k) {
+    czk_vanilla_sector s[3], win;
+    czk_post_shape window, winning;
+    CHECK_EQ_INT(czk_post_shape_init(&window, CZK_VANILLA_POST_WINDOW, 2 * KIB, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_post_shape_init(&winning, CZK_VANILLA_POST_WINNING, 2 * KIB, NULL), CZK_OK);
+    for (int i = 0; i < 3; i++)
+        CHECK(make_2k_sector(t, &s[i], window.challenges));
+    CHECK(make_2k_sector(t, &win, winning.slots));
+    struct {
+        czk_post_shape shape;
+        const czk_vanilla_sector *sectors;
+        size_t n_sectors, slots;
+    } cases[] = {
+        {window, s, 1, 2},
+        {window, s, 2, 2},
+        {window, s, 3, 5},
+        {winning, &win, 1, 66},
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        post_ctx p = {cases[k].shape, cases[k].sectors, cases[k].n_sectors};
+        p.shape.slots = cases[k].slots;
+        czk_fr *want = NULL, *checked = NULL;
+        size_t n = 0, n_checked = 0;
+        czk_err e = {0};
+        CHECKF(seq_witness(&p, 0, &want, &n, &e) == CZK_OK, "case %zu: %s", k, e.msg);
+        /* Under CHECK rows are built and each value goes its own way (no block, no memo), and
+         * every row is evaluated: the same vector. */
+        int rc = seq_witness(&p, CZK_CS_CHECK, &checked, &n_checked, &e);
+        int same = rc == CZK_OK && n_checked == n && memcmp(checked, want, n * sizeof *want) == 0;
+        free_witness(checked, n_checked);
+        if (!same)
+            czk_test_fail(t, __FILE__, __LINE__, "case %zu: the witness under CHECK differs: %s", k,
+                          rc == CZK_OK ? "values" : e.msg);
+        for (unsigned ways = 1; ways <= 3 && !t->failures; ways++)
+            check_par_witness(t, &p, ways, want, n);
+        if (k == 1 && !t->failures) {
+            /* Every row of the recorded system holds on the (equal) parallel witness. */
+            czk_cs *cs;
+            czk_r1cs r;
+            size_t bad = SIZE_MAX;
+            memset(&r, 0, sizeof r);
+            int rc = czk_cs_create(&cs, CZK_CS_RECORD, 0, &e);
+            if (rc == CZK_OK) {
+                rc = czk_post_synthesize(cs, &p.shape, NULL, 0);
+                if (rc == CZK_OK)
+                    rc = czk_cs_finish_r1cs(cs, &r, &e);
+                czk_cs_destroy(cs);
+            }
+            if (rc == CZK_OK)
+                rc = r.n_vars == n ? czk_r1cs_check(&r, want, &bad, NULL, &e) : CZK_EINVAL;
+            czk_r1cs_clear(&r);
+            if (rc != CZK_OK)
+                czk_test_fail(t, __FILE__, __LINE__, "row %zu: %s", bad, e.msg);
+        }
+        free_witness(want, n);
+        if (t->failures)
+            break;
+    }
+    /* Refused: proofs that do not fit, and a layout that does not match the slots. */
+    if (!t->failures) {
+        post_ctx p = {window, s, 2};
+        size_t ni = 0, na = 0;
+        CHECK_EQ_INT(czk_post_witness_dims(&p.shape, &ni, &na, NULL), CZK_OK);
+        czk_fr *w = czk_malloc((ni + na + 2) * sizeof *w);
+        CHECK(w != NULL);
+        int r1 = czk_post_witness(&p.shape, s, 3, w, ni, na, NULL, NULL);
+        int r2 = czk_post_witness(&p.shape, NULL, 0, w, ni, na, NULL, NULL);
+        int r3 = czk_post_witness(&p.shape, s, 2, w, ni, na + 2, NULL, NULL);
+        int r4 = czk_post_witness(&p.shape, s, 2, w, ni + 2, na, NULL, NULL);
+        czk_err e = {0};
+        int r5 = czk_post_witness(&p.shape, s, 2, w, ni, na, NULL, &e);
+        free_witness(w, ni + na + 2);
+        CHECK_EQ_INT(r1, CZK_EINVAL);
+        CHECK_EQ_INT(r2, CZK_EINVAL);
+        CHECK_EQ_INT(r3, CZK_EINVAL);
+        CHECK_EQ_INT(r4, CZK_EINVAL);
+        CHECKF(r5 == CZK_OK, "%s", e.msg);
+    }
+    for (int i = 0; i < 3; i++)
+        czk_vanilla_sector_clear(&s[i]);
+    czk_vanilla_sector_clear(&win);
+}
+
+/* The real 32 GiB WindowPoSt sector as 3 sectors (its ten inclusion proofs rotated by 0, 1 and
+ * 2, so that the slots differ) in a 7-slot WindowPoSt of the 32 GiB shape, the last sector
+ * repeated in slots 3-6: the parallel witness on pools of 1, 2 and 3 ways equals the sequential
+ * one, made under CHECK, so every row holds on it. */
+CZK_TEST(post_witness_parallel_real_32g) {
+    czk_vanilla_sector real, s[3];
+    CHECK_EQ_INT(decode_real(&real), CZK_OK);
+    memset(s, 0, sizeof s);
+    int ok = 1;
+    for (int i = 0; i < 3 && ok; i++) {
+        s[i] = real;
+        s[i].inclusion = czk_malloc(real.n_inclusions * sizeof(*real.inclusion));
+        ok = s[i].inclusion != NULL;
+        for (size_t k = 0; ok && k < real.n_inclusions; k++)
+            s[i].inclusion[k] = real.inclusion[(k + (size_t)i) % real.n_inclusions];
+        if (!ok)
+            s[i].inclusion = NULL;
+    }
+    post_ctx p = {.sectors = s, .n_sectors = 3};
+    czk_fr *want = NULL;
+    size_t n = 0;
+    czk_err e = {0};
+    int rc = CZK_ENOMEM;
+    if (ok) {
+        rc = czk_post_shape_init(&p.shape, CZK_VANILLA_POST_WINDOW, 32 * GIB, &e);
+        p.shape.slots = 7;
+        double t0 = now_s();
+        if (rc == CZK_OK)
+            rc = seq_witness(&p, CZK_CS_CHECK, &want, &n, &e);
+        printf("  sequential witness under CHECK, 7 slots: %.3f s\n", now_s() - t0);
+    }
+    if (rc == CZK_OK) {
+        /* Slot 1 takes sector 1 (rotated by one): its first leaf index is the real second. */
+        czk_fr idx;
+        czk_fr_set_u64(&idx, real.inclusion[1].leaf_index);
+        if (!czk_fr_equal(&want[1 + 11 + 1], &idx))
+            czk_test_fail(t, __FILE__, __LINE__, "slot 1's first leaf index");
+        for (unsigned ways = 1; ways <= 3 && !t->failures; ways++) {
+            double t0 = now_s();
+            check_par_witness(t, &p, ways, want, n);
+            printf("  parallel witness, %u ways: %.3f s\n", ways, now_s() - t0);
+        }
+    } else {
+        czk_test_fail(t, __FILE__, __LINE__, "sequential witness: %s", e.msg);
+    }
+    free_witness(want, n);
+    for (int i = 0; i < 3; i++)
+        czk_vanilla_sector_clear(&s[i]);
+    czk_vanilla_sector_clear(&real);
 }

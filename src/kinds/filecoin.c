@@ -39,9 +39,7 @@ typedef struct fpost {
     char *dir;                  /* the directory the key is looked up in */
     char key_path[FC_PATH_MAX]; /* dir/v28-….params, for messages (it may not exist yet) */
     char id[64];
-    czk_cs_stats slot1; /* a one-slot circuit's counts (estimate) */
-    czk_cs_stats stats; /* the whole circuit's, while loaded (synthesis reserves with them) */
-    int loaded;
+    czk_cs_stats slot1; /* a one-slot circuit's counts (estimate, the witness layout) */
 } fpost;
 
 typedef struct fpost_job {
@@ -233,13 +231,12 @@ static int f_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
         czk_r1cs_clear(cs);
         return rc;
     }
-    f->stats = st;
-    f->loaded = 1;
     return CZK_OK;
 }
 
+/* Nothing of the kind's own stays loaded: the engine owns the key and the recording. */
 static void f_unload(void *state) {
-    ((fpost *)state)->loaded = 0;
+    (void)state;
 }
 
 /* ---- jobs -------------------------------------------------------------------------------- */
@@ -432,36 +429,23 @@ fail:
 
 static int f_synthesize(void *state, void *job, size_t part, const czk_r1cs *r1cs, czk_fr *w,
                         czk_pool *pool, czk_err *err) {
-    (void)part, (void)pool;
+    (void)part;
     const fpost *f = state;
     const fpost_job *j = job;
-    czk_cs *cs;
-    int rc = czk_cs_create(&cs, CZK_CS_WITNESS, 0, err);
+    /* What synthesis makes, from registration's one-slot count: every slot is the same block. */
+    czk_cs_stats st;
+    scale_stats(&st, &f->slot1, f->shape.slots);
+    size_t ni = (size_t)st.n_inputs, na = (size_t)st.n_aux;
+    if (ni + na != r1cs->n_vars || ni != r1cs->n_public + 1)
+        return czk_err_set(err, CZK_EINTERNAL,
+                           "circuit %s: synthesis made %zu inputs and %zu aux, the recorded "
+                           "system has %zu variables, %zu public",
+                           f->id, ni, na, r1cs->n_vars, r1cs->n_public);
+    /* The slots in parallel on the engine's pool, each written straight into the engine's
+     * buffer (no system of values to copy from) and checked to make exactly its share. */
+    int rc = czk_post_witness(&f->shape, j->sectors, j->n_sectors, w, ni, na, pool, err);
     if (rc != CZK_OK)
-        return rc;
-    /* The counts are known from load: one allocation per value array instead of doublings. */
-    rc = czk_cs_reserve(cs, (size_t)f->stats.n_inputs, (size_t)f->stats.n_aux);
-    if (rc == CZK_OK)
-        rc = czk_post_synthesize(cs, &f->shape, j->sectors, j->n_sectors);
-    if (rc != CZK_OK) {
-        rc = czk_err_set(err, rc, "circuit %s: synthesis: %s", f->id, czk_cs_error(cs)->msg);
-        czk_cs_destroy(cs);
-        return rc;
-    }
-    size_t ni = 0, na = 0;
-    const czk_fr *in = czk_cs_input_values(cs, &ni);
-    const czk_fr *aux = czk_cs_aux_values(cs, &na);
-    if (in == NULL || aux == NULL || ni + na != r1cs->n_vars || ni != r1cs->n_public + 1) {
-        rc = czk_err_set(err, CZK_EINTERNAL,
-                         "circuit %s: synthesis made %zu inputs and %zu aux, the recorded "
-                         "system has %zu variables, %zu public",
-                         f->id, ni, na, r1cs->n_vars, r1cs->n_public);
-    } else {
-        /* Written straight into the engine's buffer (czk_cs_witness would copy it once more). */
-        memcpy(w, in, ni * sizeof *w);
-        memcpy(w + ni, aux, na * sizeof *w);
-    }
-    czk_cs_destroy(cs); /* clears the witness values */
+        err_prefix(err, "circuit %s: synthesis: ", f->id);
     return rc;
 }
 
