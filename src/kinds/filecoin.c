@@ -234,10 +234,6 @@ static int f_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     return CZK_OK;
 }
 
-/* Nothing of the kind's own stays loaded: the engine owns the key and the recording. */
-static void f_unload(void *state) {
-    (void)state;
-}
 
 /* ---- jobs -------------------------------------------------------------------------------- */
 
@@ -473,7 +469,6 @@ static const czk_circuit_kind filecoin_post_kind = {
     .estimate = f_estimate,
     .key_path = f_key_path,
     .load = f_load,
-    .unload = f_unload,
     .job_create = f_job_create,
     .job_destroy = f_job_destroy,
     .synthesize = f_synthesize,
