@@ -137,6 +137,13 @@ post_round winning-post "$w/new/keys" "$w/win"
 # The keys from $FIL_PROOFS_PARAMETER_CACHE when --params is absent.
 FIL_PROOFS_PARAMETER_CACHE=$w/keys expect 0 "$czk" post verify "$w/wp/post.pub.json" "$w/wp/proof"
 
+step "post: WindowPoSt 512 MiB (a tree of 8 octree levels), keys to verified proof"
+expect 0 "$czk" setup --filecoin window-post 512MiB --out "$w/keys512" --seed 5
+expect 0 "$czk" post gen window-post 512MiB --out "$w/wp512" --seed 13 --registered-proof 7
+expect 0 "$czk" post prove "$w/wp512/post.pub.json" --out "$w/wp512/proof" \
+    --params "$w/keys512"
+expect 0 "$czk" post verify "$w/wp512/post.pub.json" "$w/wp512/proof" --params "$w/keys512"
+
 step "post verify: tampered public data fails (randomness, sector number, comm_r)"
 sed 's/"Randomness":"./"Randomness":"A/; s/"Randomness":"AA/"Randomness":"BA/' \
     "$w/wp/post.pub.json" >"$w/t1.json"
