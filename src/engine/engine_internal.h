@@ -251,6 +251,8 @@ void czk__key_attach(czk_engine *e, unsigned di, circuit *c);
 /* ---- jobs.c (under e->mu) ---- */
 int czk__job_final(const job *j);
 void czk__part_drop(czk_engine *e, part *p);
+/* Drops the job's hold on its circuit and the kind's request data; once, when the job is final
+ * (or the engine stopped) and no partition is in flight. */
 void czk__job_release_circuit(czk_engine *e, job *j);
 void czk__job_finish(czk_engine *e, job *j, czk_job_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

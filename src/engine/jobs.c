@@ -197,6 +197,13 @@ void czk__job_release_circuit(czk_engine *e, job *j) {
         return;
     circuit *c = j->c;
     j->holds_ref = 0;
+    /* No partition is in flight and none will start: nothing reads the kind's request data
+     * again, so it goes now rather than when the result expires (a WindowPoSt job's decoded
+     * vanilla proofs are some 60 MB; the result itself is a few hundred bytes). */
+    if (j->kjob != NULL) {
+        c->kind->job_destroy(c->kstate, j->kjob);
+        j->kjob = NULL;
+    }
     c->refs--;
     c->last_used_ns = czk_time_ns();
     if (c->refs == 0 && c->evict_pending && c->state == C_HOT)

@@ -203,6 +203,27 @@ static void prove_2k(czk_test_ctx *t, const char *dir) {
                (int)res.status);
         czk_job_result_clear(&res);
     }
+    /* A finished job keeps its result, not its decoded vanilla proofs (2 sectors × 10
+     * inclusion proofs, some 52 KB): memory in use grows by far less than that per job. */
+    size_t before = czk_alloc_in_use();
+    for (int k = 0; k < 2; k++) {
+        uint8_t rnd[32];
+        size_t len;
+        uint8_t *p = make_payload(&t->rng, 5, 0, 2, rnd, &len);
+        CHECK(p != NULL);
+        char id[32];
+        snprintf(id, sizeof id, "mem-%d", k);
+        czk_err err = {0};
+        int rc = submit(e, id, "window-post-2KiB", p, len, &err);
+        free(p);
+        CHECKF(rc == CZK_OK, "%s", err.msg);
+        czk_job_result res;
+        CHECK_EQ_INT(czk_engine_await(e, id, 600000, &res, &err), CZK_OK);
+        CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
+        czk_job_result_clear(&res);
+    }
+    size_t after = czk_alloc_in_use();
+    CHECKF(after < before + 2 * 26000, "%zu bytes more after two finished jobs", after - before);
     czk_engine_destroy(e);
 }
 
