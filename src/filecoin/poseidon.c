@@ -402,6 +402,20 @@ int czk_poseidon_hash_plain(const czk_poseidon_constants *c, const czk_fr *in, s
     return CZK_OK;
 }
 
+void czk_poseidon_mix_sparse(const czk_poseidon_sparse *m, czk_fr *s, size_t t) {
+    czk_fr s0, p;
+    czk_fr_mul(&s0, &m->w_hat[0], &s[0]);
+    for (size_t i = 1; i < t; i++) {
+        czk_fr_mul(&p, &m->w_hat[i], &s[i]);
+        czk_fr_add(&s0, &s0, &p);
+    }
+    for (size_t j = 1; j < t; j++) {
+        czk_fr_mul(&p, &m->v_rest[j - 1], &s[0]);
+        czk_fr_add(&s[j], &s[j], &p);
+    }
+    s[0] = s0;
+}
+
 czk_poseidon_mix czk_poseidon_round_mix(const czk_poseidon_constants *c, size_t r,
                                         size_t *sparse_index) {
     *sparse_index = 0;
@@ -424,7 +438,7 @@ int czk_poseidon_hash_trace(const czk_poseidon_constants *c, const czk_fr *in, s
         return CZK_EINVAL;
     size_t t = c->width, half = c->half_full_rounds, rounds = c->full_rounds + c->partial_rounds;
     const czk_fr *key = c->compressed_round_constants;
-    czk_fr s[T_MAX], p;
+    czk_fr s[T_MAX];
     s[0] = c->domain_tag;
     memcpy(&s[1], in, arity * sizeof *in);
     for (size_t i = 0; i < t; i++)
@@ -443,20 +457,9 @@ int czk_poseidon_hash_trace(const czk_poseidon_constants *c, const czk_fr *in, s
         case CZK_POSEIDON_MIX_PRE_SPARSE:
             vec_mat(s, s, c->pre_sparse, t);
             break;
-        case CZK_POSEIDON_MIX_SPARSE: {
-            const czk_poseidon_sparse *m = &c->sparse[k];
-            czk_fr s0 = CZK_FR_ZERO;
-            for (size_t i = 0; i < t; i++) {
-                czk_fr_mul(&p, &m->w_hat[i], &s[i]);
-                czk_fr_add(&s0, &s0, &p);
-            }
-            for (size_t j = 1; j < t; j++) {
-                czk_fr_mul(&p, &m->v_rest[j - 1], &s[0]);
-                czk_fr_add(&s[j], &s[j], &p);
-            }
-            s[0] = s0;
+        case CZK_POSEIDON_MIX_SPARSE:
+            czk_poseidon_mix_sparse(&c->sparse[k], s, t);
             break;
-        }
         case CZK_POSEIDON_MIX_MDS:
             vec_mat(s, s, c->mds, t);
             break;

@@ -134,6 +134,10 @@ int czk_poseidon_hash(const czk_poseidon_constants *c, const czk_fr *in, size_t 
 int czk_poseidon_hash_plain(const czk_poseidon_constants *c, const czk_fr *in, size_t arity,
                             czk_fr *out);
 
+/* s ← s·M″ for one sparse matrix (w_hat, v_rest) of the partial rounds, state width t: the
+ * O(t) product that makes the optimised form fast. */
+void czk_poseidon_mix_sparse(const czk_poseidon_sparse *m, czk_fr *s, size_t t);
+
 /* How the state is mixed after round r of the optimised form (czk_poseidon_round_mix). */
 typedef enum czk_poseidon_mix {
     CZK_POSEIDON_MIX_MDS = 0,    /* s ← s·M */

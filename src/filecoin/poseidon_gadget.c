@@ -432,21 +432,9 @@ static void hash_values(const czk_poseidon_circuit *pc, const czk_fr *x, czk_fr 
         case CZK_POSEIDON_MIX_PRE_SPARSE:
             mix_dense(s, c->pre_sparse, t);
             break;
-        case CZK_POSEIDON_MIX_SPARSE: {
-            const czk_poseidon_sparse *m = &c->sparse[k];
-            czk_fr s0;
-            czk_fr_mul(&s0, &m->w_hat[0], &s[0]);
-            for (size_t i = 1; i < t; i++) {
-                czk_fr_mul(&p, &m->w_hat[i], &s[i]);
-                czk_fr_add(&s0, &s0, &p);
-            }
-            for (size_t j = 1; j < t; j++) {
-                czk_fr_mul(&p, &m->v_rest[j - 1], &s[0]);
-                czk_fr_add(&s[j], &s[j], &p);
-            }
-            s[0] = s0;
+        case CZK_POSEIDON_MIX_SPARSE:
+            czk_poseidon_mix_sparse(&c->sparse[k], s, t);
             break;
-        }
         case CZK_POSEIDON_MIX_MDS:
             if (pc->mds_fast)
                 mix_mds9(s, pc->mds_kara);
