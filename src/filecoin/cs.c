@@ -28,6 +28,11 @@ typedef struct rec_matrix {
     size_t nnz, cap;
 } rec_matrix;
 
+/* The digest's byte stream (below, at its use). */
+typedef struct digest_stream digest_stream;
+static digest_stream *dg_new(void);
+static void dg_free(digest_stream *d);
+
 struct czk_cs {
     czk_cs_mode mode;
     unsigned flags;
@@ -53,7 +58,7 @@ struct czk_cs {
     size_t aux_words, in_words;
     uint64_t a_aux_pop, b_aux_pop, b_in_pop;
 
-    EVP_MD_CTX *md; /* DIGEST */
+    digest_stream *dg; /* DIGEST */
 
     rec_matrix rec[3]; /* RECORD */
 };
@@ -178,8 +183,8 @@ int czk_cs_create(czk_cs **out, czk_cs_mode mode, unsigned flags, czk_err *err) 
     cs->flags = flags;
     cs->bad_row = SIZE_MAX;
     if (flags & CZK_CS_DIGEST) {
-        cs->md = EVP_MD_CTX_new();
-        if (!cs->md || EVP_DigestInit_ex(cs->md, EVP_sha256(), NULL) != 1) {
+        cs->dg = dg_new();
+        if (!cs->dg) {
             rc = czk_err_set(err, CZK_ENOMEM, "czk_cs_create: cannot start SHA-256");
             goto out;
         }
@@ -222,8 +227,7 @@ void czk_cs_destroy(czk_cs *cs) {
     czk_free(cs->a_aux_bits);
     czk_free(cs->b_aux_bits);
     czk_free(cs->b_in_bits);
-    if (cs->md)
-        EVP_MD_CTX_free(cs->md);
+    dg_free(cs->dg);
     for (int m = 0; m < 3; m++) {
         czk_free(cs->rec[m].row_ptr);
         czk_free(cs->rec[m].cols);
@@ -487,33 +491,104 @@ static inline void set_bit(uint64_t *bits, uint64_t i, uint64_t *pop) {
     }
 }
 
-/* One digest term: var id as int64 LE (aux k -> k, input k -> -(k+1)), then the canonical
- * coefficient as 32 bytes LE (FILECOIN.md §8). */
-static void digest_term(uint8_t out[40], int64_t id, const czk_fr *coeff) {
+/* The digest's byte stream (FILECOIN.md §8), fed to SHA-256 in 64 KiB pieces: one update per
+ * linear combination cost about as much as the hashing itself at 125 M rows. Coefficients'
+ * canonical bytes are cached, direct-mapped on their limbs: a circuit has few distinct
+ * coefficients (1, −1, powers of two, Poseidon's constants) and converting each term's out of
+ * Montgomery form was a quarter of a 32 GiB WindowPoSt digest. */
+#define DG_BUF 65536
+#define DG_SLOTS 4096
+struct digest_stream {
+    EVP_MD_CTX *md;
+    size_t len;
+    uint8_t buf[DG_BUF];
+    czk_fr key[DG_SLOTS];
+    uint8_t bytes[DG_SLOTS][32];
+    uint8_t used[DG_SLOTS];
+};
+
+static void dg_free(digest_stream *d) {
+    if (d != NULL) {
+        if (d->md != NULL)
+            EVP_MD_CTX_free(d->md);
+        czk_free(d);
+    }
+}
+
+static digest_stream *dg_new(void) {
+    digest_stream *d = czk_calloc(1, sizeof *d);
+    if (d == NULL)
+        return NULL;
+    d->md = EVP_MD_CTX_new();
+    if (d->md == NULL || EVP_DigestInit_ex(d->md, EVP_sha256(), NULL) != 1) {
+        dg_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+static int dg_flush(digest_stream *d) {
+    int ok = d->len == 0 || EVP_DigestUpdate(d->md, d->buf, d->len) == 1;
+    d->len = 0;
+    return ok ? CZK_OK : CZK_EINTERNAL;
+}
+
+/* Room for n more bytes in the buffer. */
+static int dg_room(digest_stream *d, size_t n) {
+    return d->len + n <= DG_BUF ? CZK_OK : dg_flush(d);
+}
+
+/* One term: var id as int64 LE (aux k -> k, input k -> -(k+1)), then the canonical coefficient
+ * as 32 bytes LE. */
+static int dg_term(digest_stream *d, int64_t id, const czk_fr *coeff) {
+    if (dg_room(d, 40) != CZK_OK)
+        return CZK_EINTERNAL;
+    uint8_t *out = d->buf + d->len;
     uint64_t u = (uint64_t)id;
     for (int i = 0; i < 8; i++)
         out[i] = (uint8_t)(u >> (8 * i));
-    czk_fr_to_bytes_le(out + 8, coeff);
+    uint64_t h = (coeff->l[0] ^ (coeff->l[1] << 17) ^ (coeff->l[2] >> 5) ^ coeff->l[3]) *
+                 0x9e3779b97f4a7c15ULL;
+    size_t slot = (size_t)(h >> 52); /* 12 bits: DG_SLOTS */
+    if (!d->used[slot] || memcmp(&d->key[slot], coeff, sizeof *coeff) != 0) {
+        d->key[slot] = *coeff;
+        czk_fr_to_bytes_le(d->bytes[slot], coeff);
+        d->used[slot] = 1;
+    }
+    memcpy(out + 8, d->bytes[slot], 32);
+    d->len += 40;
+    return CZK_OK;
+}
+
+static int dg_byte(digest_stream *d, uint8_t b) {
+    if (dg_room(d, 1) != CZK_OK)
+        return CZK_EINTERNAL;
+    d->buf[d->len++] = b;
+    return CZK_OK;
 }
 
 static int64_t var_id(czk_var v) {
     return czk_var_is_input(v) ? -(int64_t)czk_var_index(v) - 1 : (int64_t)czk_var_index(v);
 }
 
-static int digest_lc(EVP_MD_CTX *md, const czk_lc *lc) {
-    uint8_t buf[40 * 16 + 1];
-    size_t len = 0;
-    for (uint32_t i = 0; i < lc->n; i++) {
-        if (len + 40 > sizeof(buf)) {
-            if (EVP_DigestUpdate(md, buf, len) != 1)
-                return CZK_EINTERNAL;
-            len = 0;
-        }
-        digest_term(buf + len, var_id(lc->vars[i]), &lc->coeffs[i]);
-        len += 40;
-    }
-    buf[len++] = '|';
-    return EVP_DigestUpdate(md, buf, len) == 1 ? CZK_OK : CZK_EINTERNAL;
+static int digest_lc(digest_stream *d, const czk_lc *lc) {
+    for (uint32_t i = 0; i < lc->n; i++)
+        if (dg_term(d, var_id(lc->vars[i]), &lc->coeffs[i]) != CZK_OK)
+            return CZK_EINTERNAL;
+    return dg_byte(d, '|');
+}
+
+/* The prover's input rows, A = {input_i: 1}, B = C = ∅, for i < n_inputs (FILECOIN.md §1),
+ * then the digest. */
+static int dg_finish(digest_stream *d, uint64_t n_inputs, uint8_t out[32]) {
+    for (uint64_t i = 0; i < n_inputs; i++)
+        if (dg_term(d, -(int64_t)i - 1, &CZK_FR_ONE) != CZK_OK || dg_byte(d, '|') != CZK_OK ||
+            dg_byte(d, '|') != CZK_OK || dg_byte(d, '|') != CZK_OK)
+            return CZK_EINTERNAL;
+    unsigned len = 0;
+    if (dg_flush(d) != CZK_OK || EVP_DigestFinal_ex(d->md, out, &len) != 1 || len != 32)
+        return CZK_EINTERNAL;
+    return CZK_OK;
 }
 
 static int record_lc(rec_matrix *m, const czk_lc *lc, uint64_t row) {
@@ -582,9 +657,9 @@ int czk_cs_enforce(czk_cs *cs, czk_lc *a, czk_lc *b, czk_lc *c) {
                 set_bit(cs->b_aux_bits, v, &cs->b_aux_pop);
         }
     }
-    if (cs->md) {
+    if (cs->dg) {
         for (int m = 0; m < 3; m++)
-            if (digest_lc(cs->md, lcs[m]) != CZK_OK)
+            if (digest_lc(cs->dg, lcs[m]) != CZK_OK)
                 return fail(cs, czk_err_set(&cs->err, CZK_EINTERNAL, "SHA-256 update failed"));
     }
     if (cs->mode == CZK_CS_RECORD) {
@@ -619,27 +694,13 @@ void czk_cs_get_stats(const czk_cs *cs, czk_cs_stats *out) {
     out->b_aux_density = cs->b_aux_pop;
 }
 
-/* The prover's input rows, A = {input_i: 1}, B = C = ∅, for i < n_inputs (FILECOIN.md §1). */
-static int digest_input_rows(EVP_MD_CTX *md, uint64_t n_inputs) {
-    uint8_t buf[43];
-    for (uint64_t i = 0; i < n_inputs; i++) {
-        digest_term(buf, -(int64_t)i - 1, &CZK_FR_ONE);
-        buf[40] = buf[41] = buf[42] = '|';
-        if (EVP_DigestUpdate(md, buf, sizeof(buf)) != 1)
-            return CZK_EINTERNAL;
-    }
-    return CZK_OK;
-}
-
 int czk_cs_digest_finish(czk_cs *cs, uint8_t out[32], czk_err *err) {
     if (cs->status != CZK_OK)
         return czk_err_set(err, cs->status, "czk_cs_digest_finish: %s", cs->err.msg);
-    if (!cs->md || cs->closed)
+    if (!cs->dg || cs->closed)
         return czk_err_set(err, CZK_EINVAL,
                            "czk_cs_digest_finish: no DIGEST flag, or the system is finished");
-    unsigned len = 0;
-    if (digest_input_rows(cs->md, cs->n_inputs) != CZK_OK ||
-        EVP_DigestFinal_ex(cs->md, out, &len) != 1 || len != 32)
+    if (dg_finish(cs->dg, cs->n_inputs, out) != CZK_OK)
         return czk_err_set(err, CZK_EINTERNAL, "czk_cs_digest_finish: SHA-256 failed");
     cs->closed = 1;
     return CZK_OK;
@@ -703,38 +764,29 @@ int czk_cs_r1cs_digest(const czk_r1cs *r, uint8_t out[32], czk_err *err) {
     int rc = CZK_OK;
     if (!r || !r->a.row_ptr || !r->b.row_ptr || !r->c.row_ptr)
         return czk_err_set(err, CZK_EINVAL, "czk_cs_r1cs_digest: a matrix is not stored");
-    EVP_MD_CTX *md = EVP_MD_CTX_new();
-    if (!md || EVP_DigestInit_ex(md, EVP_sha256(), NULL) != 1) {
-        rc = czk_err_set(err, CZK_ENOMEM, "czk_cs_r1cs_digest: cannot start SHA-256");
-        goto out;
-    }
+    digest_stream *d = dg_new();
+    if (!d)
+        return czk_err_set(err, CZK_ENOMEM, "czk_cs_r1cs_digest: cannot start SHA-256");
     const czk_r1cs_matrix *ms[3] = {&r->a, &r->b, &r->c};
     uint64_t n_in = (uint64_t)r->n_public + 1;
-    for (size_t row = 0; row < r->n_constraints; row++) {
-        for (int m = 0; m < 3; m++) {
-            uint8_t term[40];
-            for (uint64_t k = ms[m]->row_ptr[row]; k < ms[m]->row_ptr[row + 1]; k++) {
+    for (size_t row = 0; row < r->n_constraints && rc == CZK_OK; row++) {
+        for (int m = 0; m < 3 && rc == CZK_OK; m++) {
+            for (uint64_t k = ms[m]->row_ptr[row]; k < ms[m]->row_ptr[row + 1] && rc == CZK_OK;
+                 k++) {
                 if (czk_fr_is_zero(&ms[m]->vals[k]))
                     continue;
                 uint64_t col = ms[m]->cols[k];
                 int64_t id = col < n_in ? -(int64_t)col - 1 : (int64_t)(col - n_in);
-                digest_term(term, id, &ms[m]->vals[k]);
-                if (EVP_DigestUpdate(md, term, sizeof(term)) != 1)
-                    goto sha_fail;
+                rc = dg_term(d, id, &ms[m]->vals[k]);
             }
-            if (EVP_DigestUpdate(md, "|", 1) != 1)
-                goto sha_fail;
+            if (rc == CZK_OK)
+                rc = dg_byte(d, '|');
         }
     }
-    unsigned len = 0;
-    if (digest_input_rows(md, n_in) != CZK_OK || EVP_DigestFinal_ex(md, out, &len) != 1 ||
-        len != 32)
-        goto sha_fail;
-    goto out;
-sha_fail:
-    rc = czk_err_set(err, CZK_EINTERNAL, "czk_cs_r1cs_digest: SHA-256 failed");
-out:
-    if (md)
-        EVP_MD_CTX_free(md);
+    if (rc == CZK_OK)
+        rc = dg_finish(d, n_in, out);
+    if (rc != CZK_OK)
+        rc = czk_err_set(err, CZK_EINTERNAL, "czk_cs_r1cs_digest: SHA-256 failed");
+    dg_free(d);
     return rc;
 }
