@@ -1,6 +1,6 @@
 """czk daemon proving Filecoin PoSt from what Curio sends (run by run.sh in mode filecoin).
 
-A 2 KiB WindowPoSt partition and a 32 GiB WinningPoSt over gRPC, as Curio sends them: DEV
+2 KiB WindowPoSt and WinningPoSt and a 32 GiB WinningPoSt over gRPC, as Curio sends them: DEV
 keys from `czk setup --filecoin` in the directory srs.param_cache names, vanilla proofs and
 Curio's public JSON from `czk post gen` (Python has no Poseidon), a WINDOW_POST_PARTITION or
 WINNING_POST request with registered_proof, randomness, miner_id, partition_index and
@@ -153,6 +153,16 @@ def main():
     check(code == grpc.StatusCode.INVALID_ARGUMENT and keys in msg
           and "v28-proof-of-spacetime-fallback" in msg and ".params" in msg,
           f"no key file: the message names {keys} and the v28 file ({code.name}: {msg})")
+
+    # Its keys made, the same request proves (the daemon looks the file up again at submit).
+    rc, out = dt.run_cli("setup", "--filecoin", "winning-post", "2KiB", "--out", keys,
+                         "--seed", "2")
+    check(rc == 0, f"czk setup --filecoin winning-post 2KiB (rc {rc}: {out[-300:]})")
+    r = s.Prove(pb.ProveRequest(submit=post_req("win2k-1", wrnd, win, registered_proof=0,
+                                                proof_kind=pb.WINNING_POST)),
+                timeout=300).result
+    check(r.status == r.COMPLETED and len(r.proof) == 192,
+          f"2 KiB WinningPoSt proves over gRPC: 192 bytes ({r.status}: {r.error_message})")
 
     winning_32g(s, keys)
 
