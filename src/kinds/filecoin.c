@@ -234,7 +234,6 @@ static int f_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     return CZK_OK;
 }
 
-
 /* ---- jobs -------------------------------------------------------------------------------- */
 
 static void f_job_destroy(void *state, void *job) {
