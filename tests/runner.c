@@ -7,6 +7,7 @@
  * The seed is printed first; CZK_TEST_SEED=<n> reproduces a run and CZK_TEST_ITERS=<n>
  * overrides every test's iteration count.
  */
+#include "czk.h"
 #include "tests/test.h"
 #include "util/timer.h"
 
@@ -76,6 +77,37 @@ int czk_test_tmpdir(char out[256]) {
  * build tree is. */
 void czk_test_data_path(char *out, size_t n, const char *dir, const char *name) {
     snprintf(out, n, "%s/tests/data/%s/%s", CZK_SOURCE_DIR, dir, name);
+}
+
+int czk_test_hex(uint8_t *out, size_t n, const char *hex) {
+    if (hex[0] == '0' && hex[1] == 'x')
+        hex += 2;
+    if (strlen(hex) != 2 * n)
+        return 0;
+    for (size_t i = 0; i < 2 * n; i++) {
+        char ch = hex[i];
+        int v = ch >= '0' && ch <= '9'   ? ch - '0'
+                : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                         : -1;
+        if (v < 0)
+            return 0;
+        if (i % 2 == 0)
+            out[i / 2] = (uint8_t)(v << 4);
+        else
+            out[i / 2] |= (uint8_t)v;
+    }
+    return 1;
+}
+
+void czk_test_engine_config(struct czk_engine_config *cfg, uint64_t host_budget) {
+    czk_engine_config_default(cfg);
+    cfg->synth_threads = 1;
+    cfg->prove_threads = 2;
+    cfg->workers_per_device = 1;
+    cfg->finalizer_threads = 1;
+    cfg->host_budget_bytes = host_budget;
+    cfg->backend = "cpu";
 }
 
 uint8_t *czk_test_read_data(const char *dir, const char *name, size_t *n) {

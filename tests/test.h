@@ -60,6 +60,16 @@ uint8_t *czk_test_read_data(const char *dir, const char *name, size_t *n);
 /* Writes n bytes to path (created or truncated). Returns 0, or -1 on any failure. */
 int czk_test_write_file(const char *path, const void *p, size_t n);
 
+/* 2·n hex digits (an optional 0x in front) into out[0..n), in the order written. Returns 1 on
+ * success, 0 for another length or a character that is not a hex digit. */
+int czk_test_hex(uint8_t *out, size_t n, const char *hex);
+
+/* The engine configuration the engine and kind tests share: the defaults, on the CPU, one
+ * synthesis thread, two prove threads, one worker and one finalizer, and `host_budget` bytes
+ * of host memory. */
+struct czk_engine_config;
+void czk_test_engine_config(struct czk_engine_config *cfg, uint64_t host_budget);
+
 /* Fails the test and returns from it when `cond` is false. */
 #define CHECK(cond)                                                                                \
     do {                                                                                           \

@@ -17,6 +17,7 @@
 #include "groth16/backend.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
+#include "util/rng.h"
 #include "util/status.h"
 
 #ifndef CZK_VERSION /* CMakeLists.txt sets it from project(czk VERSION ...) */
@@ -74,6 +75,10 @@ int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **a
 /* Parses a whole number in lo..hi for option opt into *out; -1 (after printing why) if not. */
 int czk_cli_parse_long(const char *cmd, const char *opt, const char *v, long lo, long hi,
                        long *out);
+
+/* Seeds *rng from --seed, else from the operating system. Returns 0, or -1 after printing why.
+ * The seed does not outlive the call. */
+int czk_cli_rng(czk_rng *rng, const czk_cli_common *c, const char *cmd);
 
 /* Creates the pool for c->threads (NULL on failure, after printing why). */
 czk_pool *czk_cli_pool(const czk_cli_common *c, const char *cmd);

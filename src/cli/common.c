@@ -1,5 +1,7 @@
 #include "cli/cli.h"
 
+#include "util/memclear.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,19 @@ int czk_cli_parse_long(const char *cmd, const char *opt, const char *v, long lo,
         return -1;
     }
     *out = n;
+    return 0;
+}
+
+int czk_cli_rng(czk_rng *rng, const czk_cli_common *c, const char *cmd) {
+    uint64_t seed = c->seed;
+    if (!c->have_seed && czk_rng_os(&seed, sizeof(seed)) != CZK_OK) {
+        fprintf(stderr, "czk %s: the operating system gave no random seed; pass --seed\n", cmd);
+        return -1;
+    }
+    /* xoshiro from a 64-bit seed: adequate for development keys and test data, which is all
+     * the commands make with it. */
+    czk_rng_seed(rng, seed);
+    czk_memclear_explicit(&seed, sizeof(seed));
     return 0;
 }
 

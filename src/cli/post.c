@@ -204,11 +204,9 @@ static int post_gen(int argc, char **argv) {
                     ty.sector_count);
         return CZK_EXIT_ERROR;
     }
-    uint64_t seed = c.seed;
-    if (!c.have_seed && czk_rng_os(&seed, sizeof seed) != CZK_OK) {
-        fprintf(stderr, "czk post gen: the operating system gave no random seed; pass --seed\n");
+    czk_rng rng;
+    if (czk_cli_rng(&rng, &c, "post gen") != 0)
         return CZK_EXIT_ERROR;
-    }
     if (czk_cli_make_dir("post gen", a.out) != 0)
         return CZK_EXIT_ERROR;
 
@@ -219,8 +217,6 @@ static int post_gen(int argc, char **argv) {
     pub.sectors = czk_calloc((size_t)n, sizeof *pub.sectors);
     if (pub.sectors == NULL)
         return czk_cli_fail("post gen", CZK_ENOMEM, NULL);
-    czk_rng rng;
-    czk_rng_seed(&rng, seed);
     czk_fr rnd;
     czk_fr_random(&rnd, &rng);
     czk_fr_to_bytes_le(pub.randomness, &rnd);

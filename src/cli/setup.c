@@ -79,13 +79,8 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     czk_pool *pool = czk_cli_pool(c, "setup");
     if (pool == NULL)
         goto out;
-    uint64_t seed = c->seed;
-    if (!c->have_seed && czk_rng_os(&seed, sizeof(seed)) != CZK_OK) {
-        fprintf(stderr, "czk setup: the OS random source failed\n");
+    if (czk_cli_rng(&rng, c, "setup") != 0)
         goto out;
-    }
-    czk_rng_seed(&rng, seed);
-    czk_memclear_explicit(&seed, sizeof(seed));
     fprintf(stderr, "czk setup: DEVELOPMENT keys from random toxic waste, not a ceremony\n");
     uint64_t t0 = czk_time_ns();
     czk_cli_progress_start(&prog, "setup", 4);
@@ -182,14 +177,8 @@ int czk_cli_setup(int argc, char **argv) {
     czk_pool *pool = czk_cli_pool(&c, "setup");
     if (pool == NULL)
         goto out;
-    uint64_t seed = c.seed;
-    if (!c.have_seed && czk_rng_os(&seed, sizeof(seed)) != CZK_OK) {
-        fprintf(stderr, "czk setup: the OS random source failed\n");
+    if (czk_cli_rng(&rng, &c, "setup") != 0)
         goto out;
-    }
-    /* xoshiro from a 64-bit seed: adequate for development keys, which is all this makes. */
-    czk_rng_seed(&rng, seed);
-    czk_memclear_explicit(&seed, sizeof(seed));
     fprintf(stderr, "czk setup: DEVELOPMENT keys from random toxic waste, not a ceremony\n");
     uint64_t t0 = czk_time_ns();
     czk_cli_progress_start(&prog, "setup", 3);

@@ -79,13 +79,7 @@ static void sleep_ms(unsigned ms) {
 
 static czk_engine_config small_config(void) {
     czk_engine_config cfg;
-    czk_engine_config_default(&cfg);
-    cfg.synth_threads = 1;
-    cfg.prove_threads = 2;
-    cfg.workers_per_device = 1;
-    cfg.finalizer_threads = 1;
-    cfg.host_budget_bytes = 1ULL << 30;
-    cfg.backend = "cpu";
+    czk_test_engine_config(&cfg, 1ULL << 30);
     return cfg;
 }
 

@@ -14,13 +14,7 @@
 
 static czk_engine *make_engine(void) {
     czk_engine_config cfg;
-    czk_engine_config_default(&cfg);
-    cfg.synth_threads = 1;
-    cfg.prove_threads = 2;
-    cfg.workers_per_device = 1;
-    cfg.finalizer_threads = 1;
-    cfg.host_budget_bytes = 1ULL << 30;
-    cfg.backend = "cpu";
+    czk_test_engine_config(&cfg, 1ULL << 30);
     czk_engine *e = NULL;
     if (czk_engine_create(&e, &cfg, NULL) != CZK_OK)
         return NULL;

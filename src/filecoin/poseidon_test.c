@@ -13,41 +13,16 @@
 static const size_t filecoin_arities[] = {2, 4, 8, 11};
 #define N_ARITIES (sizeof filecoin_arities / sizeof filecoin_arities[0])
 
-static int hex_nibble(char ch) {
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
-/* 64 hex digits (an optional 0x) into 32 bytes, in the order written. Returns 1 on success. */
-static int hex32(uint8_t out[32], const char *s) {
-    if (s[0] == '0' && s[1] == 'x')
-        s += 2;
-    if (strlen(s) != 64)
-        return 0;
-    for (int i = 0; i < 32; i++) {
-        int hi = hex_nibble(s[2 * i]), lo = hex_nibble(s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return 0;
-        out[i] = (uint8_t)(hi << 4 | lo);
-    }
-    return 1;
-}
-
 /* An integer written as 0x… (big-endian hex). */
 static int fr_from_hex_be(czk_fr *r, const char *s) {
     uint8_t b[32];
-    return hex32(b, s) && czk_fr_from_bytes_be(r, b) == CZK_OK;
+    return czk_test_hex(b, 32, s) && czk_fr_from_bytes_be(r, b) == CZK_OK;
 }
 
 /* Bytes written in hex that are a little-endian canonical Fr (a Filecoin PoseidonDomain). */
 static int fr_from_hex_le(czk_fr *r, const char *s) {
     uint8_t b[32];
-    return hex32(b, s) && czk_fr_from_bytes_le(r, b) == CZK_OK;
+    return czk_test_hex(b, 32, s) && czk_fr_from_bytes_le(r, b) == CZK_OK;
 }
 
 /* neptune's and rust-fil-proofs' test vectors: four little-endian u64 limbs, canonical. */
@@ -132,7 +107,7 @@ CZK_TEST(poseidon_round_constants_t9) {
 /* Fr from 64 hex digits of 32 bytes of little-endian Montgomery form (supraseal's files). */
 static int fr_from_hex_mont(czk_fr *r, const char *s) {
     uint8_t b[32];
-    return hex32(b, s) && czk_fr_from_mont_bytes_le(r, b) == CZK_OK;
+    return czk_test_hex(b, 32, s) && czk_fr_from_mont_bytes_le(r, b) == CZK_OK;
 }
 
 /*

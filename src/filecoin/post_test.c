@@ -39,26 +39,6 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int hex_nibble(char ch) {
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    return -1;
-}
-
-static int hex32(uint8_t out[32], const char *s) {
-    if (strlen(s) != 64)
-        return 0;
-    for (int i = 0; i < 32; i++) {
-        int hi = hex_nibble(s[2 * i]), lo = hex_nibble(s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return 0;
-        out[i] = (uint8_t)(hi << 4 | lo);
-    }
-    return 1;
-}
-
 /* Counts in COUNT mode (optionally with the digest). Returns CZK_OK or the synthesis error. */
 static int count_of(synth_fn fn, void *ctx, czk_cs_stats *st, uint8_t digest[32], czk_err *err) {
     czk_cs *cs = NULL;
@@ -583,7 +563,7 @@ CZK_TEST(post_digests_match_model) {
         uint8_t d[32], want[32];
         czk_err e = {0};
         CHECKF(count_of(synth_post, &p, &st, d, &e) == CZK_OK, "%s", e.msg);
-        CHECK(hex32(want, cases[k].hex));
+        CHECK(czk_test_hex(want, 32, cases[k].hex));
         /* RECORD mode's matrices give the same digest. */
         {
             czk_cs *cs;

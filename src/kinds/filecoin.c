@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine/kind.h"
+#include "filecoin/circuit.h"
 #include "filecoin/cs.h"
 #include "filecoin/params.h"
 #include "filecoin/post.h"
@@ -145,25 +146,6 @@ int czk_kinds_filecoin_circuit_id(char *out, size_t cap, uint64_t registered_pro
 
 /* ---- counting ---------------------------------------------------------------------------- */
 
-/* Synthesises `shape` without values in `mode`; RECORD also moves the rows into *r1cs. */
-static int fc_synth(const czk_post_shape *shape, czk_cs_mode mode, czk_cs_stats *st, czk_r1cs *r1cs,
-                    czk_err *err) {
-    czk_cs *cs;
-    int rc = czk_cs_create(&cs, mode, 0, err);
-    if (rc != CZK_OK)
-        return rc;
-    rc = czk_post_synthesize(cs, shape, NULL, 0);
-    if (rc != CZK_OK)
-        rc = czk_err_set(err, rc, "%s", czk_cs_error(cs)->msg);
-    if (rc == CZK_OK) {
-        czk_cs_get_stats(cs, st);
-        if (mode == CZK_CS_RECORD)
-            rc = czk_cs_finish_r1cs(cs, r1cs, err);
-    }
-    czk_cs_destroy(cs);
-    return rc;
-}
-
 /* The whole circuit's counts from one slot's: every slot is the same block of rows and aux,
  * and ONE is the only input B uses (params.h: 1 in every Filecoin circuit). */
 static void scale_stats(czk_cs_stats *out, const czk_cs_stats *one, size_t slots) {
@@ -209,7 +191,7 @@ static int f_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     int rc = czk_params_find(path, sizeof path, &f->pid, CZK_PARAMS_EXT_PARAMS, f->dir, NULL, err);
     czk_cs_stats st;
     if (rc == CZK_OK)
-        rc = fc_synth(&f->shape, CZK_CS_RECORD, &st, cs, err);
+        rc = czk_circuit_post_record(cs, &st, &f->shape, err);
     if (rc == CZK_OK) {
         /* Six length prefixes tell whether the file was made for this circuit before any of
          * its (up to tens of GiB of) points is read. */
@@ -427,17 +409,11 @@ static int f_synthesize(void *state, void *job, size_t part, const czk_r1cs *r1c
     (void)part;
     const fpost *f = state;
     const fpost_job *j = job;
-    /* What synthesis makes, from registration's one-slot count: every slot is the same block. */
-    czk_cs_stats st;
-    scale_stats(&st, &f->slot1, f->shape.slots);
-    size_t ni = (size_t)st.n_inputs, na = (size_t)st.n_aux;
-    if (ni + na != r1cs->n_vars || ni != r1cs->n_public + 1)
-        return czk_err_set(err, CZK_EINTERNAL,
-                           "circuit %s: synthesis made %zu inputs and %zu aux, the recorded "
-                           "system has %zu variables, %zu public",
-                           f->id, ni, na, r1cs->n_vars, r1cs->n_public);
+    /* The layout is the recorded system's; czk_post_witness checks that every slot makes
+     * exactly its share of it. */
+    size_t ni = r1cs->n_public + 1, na = r1cs->n_vars - ni;
     /* The slots in parallel on the engine's pool, each written straight into the engine's
-     * buffer (no system of values to copy from) and checked to make exactly its share. */
+     * buffer (no system of values to copy from). */
     int rc = czk_post_witness(&f->shape, j->sectors, j->n_sectors, w, ni, na, pool, err);
     if (rc != CZK_OK)
         err_prefix(err, "circuit %s: synthesis: ", f->id);
@@ -513,7 +489,7 @@ int czk_kinds_register_filecoin_post(czk_engine *e, int kind, uint64_t sector_si
          * registration must stay cheap; the slots are identical blocks. */
         czk_post_shape one = f->shape;
         one.slots = 1;
-        rc = fc_synth(&one, CZK_CS_COUNT, &f->slot1, NULL, err);
+        rc = czk_circuit_post_count(&f->slot1, NULL, &one, err);
     }
     if (rc != CZK_OK) {
         f_destroy(f);

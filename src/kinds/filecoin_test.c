@@ -119,13 +119,7 @@ static uint8_t *make_payload(czk_rng *rng, uint32_t reg, uint32_t partition, siz
 
 static czk_engine *make_engine(const char *dir) {
     czk_engine_config cfg;
-    czk_engine_config_default(&cfg);
-    cfg.synth_threads = 1;
-    cfg.prove_threads = 2;
-    cfg.workers_per_device = 1;
-    cfg.finalizer_threads = 1;
-    cfg.host_budget_bytes = 2ULL << 30;
-    cfg.backend = "cpu";
+    czk_test_engine_config(&cfg, 2ULL << 30);
     czk_engine *e;
     if (czk_engine_create(&e, &cfg, NULL) != CZK_OK)
         return NULL;
