@@ -80,6 +80,9 @@ int czk_cli_parse_long(const char *cmd, const char *opt, const char *v, long lo,
  * The seed does not outlive the call. */
 int czk_cli_rng(czk_rng *rng, const czk_cli_common *c, const char *cmd);
 
+/* This host's physical memory in bytes; 0 when unknown. */
+uint64_t czk_cli_host_memory(void);
+
 /* Creates the pool for c->threads (NULL on failure, after printing why). */
 czk_pool *czk_cli_pool(const czk_cli_common *c, const char *cmd);
 

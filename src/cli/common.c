@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **argv, int *i) {
     const char *a = argv[*i];
@@ -152,4 +153,9 @@ int czk_cli_make_dir(const char *cmd, const char *dir) {
         path[i] = saved;
     }
     return 0;
+}
+
+uint64_t czk_cli_host_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 }

@@ -10,6 +10,7 @@
 #include "formats/circom.h"
 #include "formats/snarkjs_json.h"
 #include "formats/zkey.h"
+#include "gpu/device.h"
 #include "groth16/setup.h"
 #include "util/memclear.h"
 #include "util/timer.h"
@@ -32,34 +33,53 @@ static const char *USAGE =
     "With --filecoin, the circuit is Filecoin's KIND (winning-post, window-post) at SIZE (2KiB,\n"
     "8MiB, 512MiB, 32GiB, 64GiB), synthesized by czk, and the keys are written into DIR\n"
     "(created if missing) under Filecoin's v28 .params/.vk names (see `czk circuit info`).\n"
-    "The 32/64 GiB WindowPoSt circuits (125 M rows and more) need the GPU setup: refused.\n"
+    "The key's points are multiplied on the GPU when there is one (--backend auto, the default,\n"
+    "or cuda), else on the CPU; the 32/64 GiB WindowPoSt keys (57 GiB and more) need a host\n"
+    "with some 90 GiB of memory, and take hours on the CPU alone.\n"
     "\n"
     "options:\n"
     "  --threads N    worker threads (default: all CPUs)\n"
+    "  --backend B    auto, cpu or cuda: where --filecoin's key points are multiplied\n"
     "  --seed S       toxic waste from S instead of the OS (reproducible; tests only)\n";
 
-/* The largest circuit (rows) `--filecoin` records on the host: RECORD and the dev setup take
- * about 1.5 KB per row, so 2^24 rows is some 25 GB. WinningPoSt (≤ 391 K rows) and WindowPoSt
- * up to 512 MiB (85 K) fit; WindowPoSt 32/64 GiB (125 M, 130 M) do not. */
-#define SETUP_FILECOIN_MAX_ROWS (1ull << 24)
+/* The device whose backend multiplies the key's points: CUDA device 0 for --backend cuda,
+ * and for auto when one is there; else NULL (the CPU's tables). *d is closed by the caller.
+ * Returns 0, or -1 after printing why (cuda asked for and not available). */
+static int setup_device(const czk_cli_common *c, czk_device **d, const czk_backend **be) {
+    *d = NULL;
+    *be = NULL;
+    const char *want = c->backend != NULL ? c->backend : "auto";
+    if (strcmp(want, "cpu") == 0 || (strcmp(want, "auto") == 0 && czk_gpu_device_count() == 0))
+        return 0;
+    czk_err err = {0};
+    int rc = czk_device_cuda_open(d, 0, NULL, &err);
+    if (rc != CZK_OK && strcmp(want, "auto") == 0) {
+        fprintf(stderr, "czk setup: the GPU did not open (%s); the CPU multiplies\n",
+                czk_err_text(&err, rc));
+        return 0;
+    }
+    if (rc != CZK_OK) {
+        czk_cli_fail("setup", rc, &err);
+        return -1;
+    }
+    if ((*d)->ops->backend != NULL)
+        *be = (*d)->ops->backend(*d);
+    return 0;
+}
+
+/* Host bytes the setup of (rep, its dims) holds at its peak: the key's points (G1 96 bytes,
+ * G2 192, every variable at most once in A, B and L, H over the domain) and the setup's own
+ * arrays (setup.h): for a refusal that names the figure before hours are lost to swapping. */
+static uint64_t setup_host_bytes(const czk_r1cs *dims) {
+    uint64_t n = (uint64_t)1 << czk_groth16_domain_lg(dims), v = dims->n_vars;
+    return v * (3 * 96 + 192) + n * 96 + v * (96 + 64) + n * 32;
+}
 
 /* czk setup --filecoin KIND SIZE --out DIR: record, set up, write under the v28 names, check. */
 static int setup_filecoin(const czk_cli_common *c, const char *kind, const char *size,
                           const char *dir) {
     czk_cli_filecoin fc;
     if (czk_cli_filecoin_parse(&fc, "setup", kind, size) != 0)
-        return CZK_EXIT_ERROR;
-    uint64_t rows = czk_circuit_post_rows(&fc.shape);
-    if (rows > SETUP_FILECOIN_MAX_ROWS) {
-        fprintf(stderr,
-                "czk setup: the %s %s circuit has %llu rows; recording it and making its keys "
-                "on the host would take about %llu GB (the limit is %llu rows). It needs the "
-                "GPU setup, which czk setup does not do.\n",
-                fc.kind_name, fc.size_name, (unsigned long long)rows,
-                (unsigned long long)(rows * 1500 / 1000000000), SETUP_FILECOIN_MAX_ROWS);
-        return CZK_EXIT_ERROR;
-    }
-    if (czk_cli_make_dir("setup", dir) != 0)
         return CZK_EXIT_ERROR;
     char params_path[4096], vk_path[4096];
     if ((size_t)snprintf(params_path, sizeof(params_path), "%s/%s", dir, fc.params_name) >=
@@ -70,14 +90,19 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     }
     int exit_code = CZK_EXIT_ERROR, rc;
     czk_err err = {0};
-    czk_r1cs cs = {0};
+    czk_r1cs_rep rep = {0};
+    czk_r1cs dims = {0};
     czk_cs_stats st;
     czk_groth16_pk pk = {0};
     czk_rng rng;
     czk_cli_progress prog;
+    czk_device *dev = NULL;
+    const czk_backend *be = NULL;
     int prog_on = 0;
     czk_pool *pool = czk_cli_pool(c, "setup");
     if (pool == NULL)
+        goto out;
+    if (setup_device(c, &dev, &be) != 0)
         goto out;
     if (czk_cli_rng(&rng, c, "setup") != 0)
         goto out;
@@ -86,10 +111,25 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     czk_cli_progress_start(&prog, "setup", 4);
     prog_on = 1;
     czk_cli_progress_stage(&prog, "recording %s %s", fc.kind_name, fc.size_name);
-    if ((rc = czk_circuit_post_record(&cs, &st, &fc.shape, &err)) == CZK_OK) {
-        czk_cli_progress_stage(&prog, "computing the keys (%zu constraints, domain 2^%u)",
-                               cs.n_constraints, czk_groth16_domain_lg(&cs));
-        rc = czk_groth16_setup_dev(&pk, &cs, CZK_H_MONOMIAL, &rng, pool, &err);
+    /* One slot recorded, the rest its copies (circuit.h): a 32 GiB WindowPoSt partition's
+     * 125 M rows are never stored. The counts serve the header check below. */
+    if ((rc = czk_circuit_post_record_rep(&rep, &fc.shape, &err)) == CZK_OK &&
+        (rc = czk_r1cs_rep_dims(&rep, &dims, &err)) == CZK_OK) {
+        uint64_t need = setup_host_bytes(&dims), have = czk_cli_host_memory();
+        if (have > 0 && need > have) {
+            rc = czk_err_set(&err, CZK_ENOMEM,
+                             "the %s %s keys need about %.1f GiB of memory while they are made; "
+                             "this host has %.1f GiB (nothing written)",
+                             fc.kind_name, fc.size_name, (double)need / (1u << 30),
+                             (double)have / (1u << 30));
+        } else if (czk_cli_make_dir("setup", dir) != 0) {
+            rc = czk_err_set(&err, CZK_EIO, "cannot create %s", dir);
+        } else if ((rc = czk_circuit_post_count(&st, NULL, &fc.shape, &err)) == CZK_OK) {
+            czk_cli_progress_stage(&prog, "computing the keys (%zu constraints, domain 2^%u, %s)",
+                                   dims.n_constraints, czk_groth16_domain_lg(&dims),
+                                   be != NULL ? be->name : "cpu");
+            rc = czk_groth16_setup_dev_rep(&pk, &rep, CZK_H_MONOMIAL, &rng, be, pool, &err);
+        }
     }
     uint64_t t1 = czk_time_ns();
     if (rc == CZK_OK) {
@@ -117,8 +157,8 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     fprintf(stderr,
             "czk setup: %s %s: %zu constraints, %zu variables, %zu public, domain 2^%u; keys "
             "in %.1f s, written and checked in %.1f s\n",
-            fc.kind_name, fc.size_name, cs.n_constraints, cs.n_vars, cs.n_public,
-            czk_groth16_domain_lg(&cs), (double)(t1 - t0) / 1e9,
+            fc.kind_name, fc.size_name, dims.n_constraints, dims.n_vars, dims.n_public,
+            czk_groth16_domain_lg(&dims), (double)(t1 - t0) / 1e9,
             (double)(czk_time_ns() - t1) / 1e9);
     exit_code = CZK_EXIT_OK;
 out:
@@ -126,7 +166,9 @@ out:
         czk_cli_progress_end(&prog);
     czk_memclear_explicit(&rng, sizeof(rng));
     czk_groth16_pk_clear(&pk);
-    czk_r1cs_clear(&cs);
+    czk_r1cs_rep_clear(&rep);
+    if (dev != NULL)
+        dev->ops->close(dev);
     czk_pool_destroy(pool);
     return exit_code;
 }

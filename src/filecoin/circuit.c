@@ -46,6 +46,24 @@ out:
     return rc;
 }
 
+int czk_circuit_post_record_rep(czk_r1cs_rep *rep, const czk_post_shape *shape, czk_err *err) {
+    memset(rep, 0, sizeof(*rep));
+    if (shape->slots == 0)
+        return czk_err_set(err, CZK_EINVAL, "post: invalid shape");
+    /* Slots do not depend on their neighbours or their number (post.h): the one-slot circuit
+     * is the block, its public inputs comm_r and the leaf indices. */
+    czk_post_shape one = *shape;
+    one.slots = 1;
+    int rc = czk_circuit_post_record(&rep->block, NULL, &one, err);
+    if (rc != CZK_OK)
+        return rc;
+    rep->copies = shape->slots;
+    czk_r1cs dims;
+    if ((rc = czk_r1cs_rep_dims(rep, &dims, err)) != CZK_OK)
+        czk_r1cs_rep_clear(rep);
+    return rc;
+}
+
 uint64_t czk_circuit_post_rows(const czk_post_shape *shape) {
     const czk_por_shape *t = &shape->tree;
     uint64_t octree = (uint64_t)t->base_levels * (t->base_arity == 8) + (t->sub_arity == 8);

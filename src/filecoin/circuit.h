@@ -13,6 +13,7 @@
 #include "filecoin/cs.h"
 #include "filecoin/post.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/status.h"
 
 #ifdef __cplusplus
@@ -36,6 +37,15 @@ int czk_circuit_post_count(czk_cs_stats *stats, uint8_t *digest, const czk_post_
  */
 int czk_circuit_post_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_post_shape *shape,
                             czk_err *err);
+
+/*
+ * The same circuit as a repeated block (r1cs/rep.h): one slot recorded, copied shape->slots
+ * times. Expanded, it is czk_circuit_post_record's system entry for entry (a test checks it);
+ * it takes one slot's memory (18 MB for 32 GiB WindowPoSt, where the whole system is 41 GB).
+ * Out: *rep (czk_r1cs_rep_clear; zeroed on error). Returns CZK_OK, CZK_EINVAL, CZK_ENOMEM or
+ * the synthesis error (err filled).
+ */
+int czk_circuit_post_record_rep(czk_r1cs_rep *rep, const czk_post_shape *shape, czk_err *err);
 
 /*
  * The circuit's rows (input rows excluded) from its shape alone, by doc/FILECOIN.md §5's

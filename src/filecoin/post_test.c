@@ -10,6 +10,7 @@
  * WindowPoSt vanilla proof of tests/data/filecoin (see vanilla_test.c).
  */
 #include "field/fr.h"
+#include "filecoin/circuit.h"
 #include "filecoin/cs.h"
 #include "filecoin/gadgets.h"
 #include "filecoin/por.h"
@@ -1027,4 +1028,65 @@ CZK_TEST(post_witness_parallel_real_32g) {
     for (int i = 0; i < 3; i++)
         czk_vanilla_sector_clear(&s[i]);
     czk_vanilla_sector_clear(&real);
+}
+
+/* The repeated-block form (czk_circuit_post_record_rep) expands to the recorded system entry
+ * for entry, and its density pass equals the CSR one: 2 KiB WindowPoSt (2 slots), 2 KiB and
+ * 8 MiB WinningPoSt (66 slots). A wrong column map (say, the aux of copy s placed after the
+ * inputs of copy s) would differ in the first copy past 0. */
+CZK_TEST(post_record_rep_matches_record) {
+    static const struct {
+        czk_vanilla_post_kind kind;
+        uint64_t size;
+    } cases[] = {{CZK_VANILLA_POST_WINDOW, 2 * KIB},
+                 {CZK_VANILLA_POST_WINNING, 2 * KIB},
+                 {CZK_VANILLA_POST_WINNING, 8 * KIB * KIB}};
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 2), CZK_OK);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        czk_post_shape shape;
+        czk_r1cs full = {0}, ex = {0};
+        czk_r1cs_rep rep = {0};
+        czk_err err = {0};
+        CHECK_EQ_INT(czk_post_shape_init(&shape, cases[i].kind, cases[i].size, NULL), CZK_OK);
+        CHECK_EQ_INT(czk_circuit_post_record(&full, NULL, &shape, &err), CZK_OK);
+        CHECK_EQ_INT(czk_circuit_post_record_rep(&rep, &shape, &err), CZK_OK);
+        CHECK_EQ_INT(rep.copies, shape.slots);
+        CHECK(rep.copies > 1);
+        CHECK_EQ_INT(czk_r1cs_rep_expand(&rep, &ex, pool, &err), CZK_OK);
+        CHECK_EQ_INT(ex.n_constraints, full.n_constraints);
+        CHECK_EQ_INT(ex.n_vars, full.n_vars);
+        CHECK_EQ_INT(ex.n_public, full.n_public);
+        const czk_r1cs_matrix *fm[3] = {&full.a, &full.b, &full.c}, *em[3] = {&ex.a, &ex.b, &ex.c};
+        for (int m = 0; m < 3; m++) {
+            uint64_t nnz = czk_r1cs_nnz(fm[m], full.n_constraints);
+            CHECK_EQ_INT(czk_r1cs_rep_nnz(&rep, m), nnz);
+            CHECK_EQ_INT(czk_r1cs_nnz(em[m], ex.n_constraints), nnz);
+            if (czk_r1cs_nnz(em[m], ex.n_constraints) != nnz)
+                continue;
+            CHECK(memcmp(fm[m]->row_ptr, em[m]->row_ptr,
+                         (full.n_constraints + 1) * sizeof(uint64_t)) == 0);
+            CHECK(memcmp(fm[m]->cols, em[m]->cols, nnz * sizeof(uint32_t)) == 0);
+            CHECK(memcmp(fm[m]->vals, em[m]->vals, nnz * sizeof(czk_fr)) == 0);
+        }
+        CHECK_EQ_INT(czk_r1cs_validate(&ex, pool, &err), CZK_OK);
+        size_t words = (full.n_vars + 63) / 64;
+        uint64_t *fa = calloc(words, 8), *fb = calloc(words, 8), *ra = calloc(words, 8),
+                 *rb = calloc(words, 8);
+        CHECK(fa != NULL && fb != NULL && ra != NULL && rb != NULL);
+        if (fa != NULL && fb != NULL && ra != NULL && rb != NULL) {
+            CHECK_EQ_INT(czk_r1cs_density(&full, fa, fb), CZK_OK);
+            CHECK_EQ_INT(czk_r1cs_rep_density(&rep, ra, rb, &err), CZK_OK);
+            CHECK(memcmp(fa, ra, words * 8) == 0);
+            CHECK(memcmp(fb, rb, words * 8) == 0);
+        }
+        free(fa);
+        free(fb);
+        free(ra);
+        free(rb);
+        czk_r1cs_clear(&full);
+        czk_r1cs_clear(&ex);
+        czk_r1cs_rep_clear(&rep);
+    }
+    czk_pool_destroy(pool);
 }

@@ -160,6 +160,10 @@ static int cuda_prove(czk_device *d, czk_device_key *key, const czk_groth16_pk *
     return rc;
 }
 
+static const czk_backend *cuda_backend(czk_device *d) {
+    return ((cuda_device *)d)->be;
+}
+
 static const czk_device_ops cuda_ops = {
     .close = cuda_close,
     .info = cuda_info,
@@ -169,6 +173,7 @@ static const czk_device_ops cuda_ops = {
     .host_alloc = cuda_host_alloc,
     .host_free = cuda_host_free,
     .prove = cuda_prove,
+    .backend = cuda_backend,
 };
 
 int czk_gpu_built(void) {

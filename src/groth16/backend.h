@@ -148,6 +148,18 @@ typedef struct czk_backend {
     int (*prove_sums)(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
                       const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
                       czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool, czk_err *err);
+
+    /*
+     * Optional, for key generation (groth16/setup.h): out[i] = [k[i]]·G for the generator G
+     * of G1 (g2 = 0: out is czk_g1_affine[n]) or of G2 (g2 = 1: czk_g2_affine[n]), i < n,
+     * affine with (0, 0) for infinity, bit for bit what the CPU's arithmetic gives. k in
+     * Montgomery form, any values (0 gives infinity). k and out are host arrays of any size
+     * (a 2^27-row circuit's key has some 450 M of them); the backend works through them in
+     * pieces. Variable time in k (development keys only). Returns CZK_OK, CZK_ENOMEM or a
+     * device error, with err filled. NULL: the setup multiplies on the CPU.
+     */
+    int (*fixed_base)(void *ctx, int g2, const czk_fr *k, size_t n, void *out, czk_pool *pool,
+                      czk_err *err);
 } czk_backend;
 
 /*

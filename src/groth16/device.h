@@ -109,6 +109,9 @@ typedef struct czk_device_ops {
     int (*prove)(czk_device *d, czk_device_key *key, const czk_groth16_pk *pk, const czk_r1cs *cs,
                  const czk_fr *w, const czk_witness_pack *wp, const czk_fr *r, const czk_fr *s,
                  czk_groth16_proof *proof, czk_groth16_timings *tm, czk_pool *pool, czk_err *err);
+    /* The backend the device computes with, for work beside proofs (key generation through
+     * its fixed_base: `czk setup --backend cuda`). Valid until close. May be NULL. */
+    const czk_backend *(*backend)(czk_device *d);
 } czk_device_ops;
 
 /* Every device starts with this header (implementations embed it first). */

@@ -57,6 +57,10 @@ static void cpu_host_free(czk_device *d, void *p, size_t bytes) {
         c->be->host_free(c->be->ctx, p, bytes);
 }
 
+static const czk_backend *cpu_backend(czk_device *d) {
+    return ((cpu_device *)d)->be;
+}
+
 static const czk_device_ops cpu_ops = {
     .close = cpu_close,
     .info = cpu_info,
@@ -64,6 +68,7 @@ static const czk_device_ops cpu_ops = {
     .host_alloc = cpu_host_alloc,
     .host_free = cpu_host_free,
     .prove = cpu_prove,
+    .backend = cpu_backend,
 };
 
 int czk_device_cpu_open(czk_device **out, const czk_backend *be, const char *name, czk_err *err) {

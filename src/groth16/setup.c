@@ -300,21 +300,127 @@ static int domain_omega(czk_fr *omega, czk_fr *omega2n, unsigned lg, czk_ntt_roo
     return CZK_OK;
 }
 
-/* acc[col] += M[j][col]·lag[j] over the rows j < n_rows. */
-static int accumulate(czk_fr *acc, const czk_r1cs_matrix *mat, size_t n_rows, size_t n_vars,
-                      const czk_fr *lag, char which, czk_err *err) {
-    for (size_t j = 0; j < n_rows; j++) {
-        for (uint64_t k = mat->row_ptr[j]; k < mat->row_ptr[j + 1]; k++) {
-            uint32_t col = mat->cols[k];
-            if (col >= n_vars)
-                return czk_err_set(err, CZK_EINVAL, "setup: %c[%zu] refers to variable %u of %zu",
-                                   which, j, (unsigned)col, n_vars);
-            czk_fr t;
-            czk_fr_mul(&t, &mat->vals[k], &lag[j]);
-            czk_fr_add(&acc[col], &acc[col], &t);
+/* ---- parallel passes over the rows and the variables -------------------------------- */
+
+#define SETUP_GRAIN 4096 /* elements a chunk of the field passes below */
+
+/* The two formulas of the setup that run over a domain, in chunks on the pool:
+ * mode 0: out[i] = c·g^i for i < n (the monomial H scalars);
+ * mode 1: out[i] = c·x_i / (t − x_i) with x_i = h·g^i (the Lagrange values at t over the
+ *         points h·g^i: h = 1 the domain, h = ω_2n the odd coset). */
+typedef struct powers_job {
+    czk_fr *out;
+    czk_fr g, c, h, t;
+    int mode;
+    _Atomic int failed;
+} powers_job;
+
+static void powers_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    (void)worker;
+    powers_job *j = arg;
+    czk_fr x;
+    uint64_t e = begin;
+    czk_fr_pow(&x, &j->g, &e, 1);
+    if (j->mode == 0) {
+        czk_fr_mul(&x, &x, &j->c);
+        for (size_t i = begin; i < end; i++) {
+            j->out[i] = x;
+            czk_fr_mul(&x, &x, &j->g);
+        }
+        return;
+    }
+    czk_fr_mul(&x, &x, &j->h);
+    const czk_fr x0 = x;
+    for (size_t i = begin; i < end; i++) {
+        czk_fr_sub(&j->out[i], &j->t, &x);
+        czk_fr_mul(&x, &x, &j->g);
+    }
+    czk_fr *scratch = czk_malloc((end - begin) * sizeof(czk_fr));
+    if (scratch == NULL ||
+        czk_frs_inv_var(j->out + begin, j->out + begin, end - begin, scratch) != CZK_OK) {
+        atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
+        czk_free(scratch);
+        return;
+    }
+    czk_free(scratch);
+    x = x0;
+    for (size_t i = begin; i < end; i++) {
+        czk_fr_mul(&j->out[i], &j->out[i], &x);
+        czk_fr_mul(&j->out[i], &j->out[i], &j->c);
+        czk_fr_mul(&x, &x, &j->g);
+    }
+}
+
+static int powers(czk_fr *out, size_t n, int mode, const czk_fr *g, const czk_fr *c,
+                  const czk_fr *h, const czk_fr *t, czk_pool *pool) {
+    powers_job j = {.out = out, .g = *g, .c = *c, .mode = mode};
+    if (h != NULL)
+        j.h = *h;
+    if (t != NULL)
+        j.t = *t;
+    atomic_init(&j.failed, 0);
+    czk_pool_run(pool, n, SETUP_GRAIN, powers_body, &j);
+    int failed = atomic_load_explicit(&j.failed, memory_order_relaxed);
+    czk_memclear_explicit(&j, sizeof(j));
+    return failed ? CZK_ENOMEM : CZK_OK;
+}
+
+/* A_i(τ), B_i(τ), C_i(τ): acc[m][col] += M[j][col]·lag[j], copy by copy. Copies share only
+ * ONE (rep.h), whose sums each way keeps apart (one[way]) until the end. */
+typedef struct qap_job {
+    const czk_r1cs_rep *rep;
+    const czk_fr *lag;
+    czk_fr *acc[3];
+    czk_fr *one; /* 3 per way */
+    _Atomic int bad;
+} qap_job;
+
+static void qap_copy(void *arg, size_t s, unsigned worker) {
+    qap_job *j = arg;
+    const czk_r1cs *b = &j->rep->block;
+    const czk_r1cs_matrix *mats[3] = {&b->a, &b->b, &b->c};
+    const size_t R = b->n_constraints;
+    const czk_fr *lag = j->lag + s * R;
+    for (int m = 0; m < 3; m++) {
+        const czk_r1cs_matrix *mat = mats[m];
+        czk_fr *acc = j->acc[m], *one = &j->one[3 * (size_t)worker + m];
+        for (size_t r = 0; r < R; r++) {
+            for (uint64_t k = mat->row_ptr[r]; k < mat->row_ptr[r + 1]; k++) {
+                uint32_t c = mat->cols[k];
+                if (c >= b->n_vars) {
+                    atomic_store_explicit(&j->bad, 1, memory_order_relaxed);
+                    return;
+                }
+                czk_fr t;
+                czk_fr_mul(&t, &mat->vals[k], &lag[r]);
+                czk_fr *dst = c == 0 ? one : &acc[czk_r1cs_rep_col(j->rep, s, c)];
+                czk_fr_add(dst, dst, &t);
+            }
         }
     }
-    return CZK_OK;
+}
+
+/* ct[i] = (β·A_i + α·B_i + C_i) / (γ for public i, δ for aux i). */
+typedef struct scalars_job {
+    const czk_fr *at, *bt;
+    czk_fr *ct;
+    czk_fr alpha, beta, gamma_inv, delta_inv;
+    size_t n_pub1;
+} scalars_job;
+
+static void scalars_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    (void)worker;
+    scalars_job *j = arg;
+    for (size_t i = begin; i < end; i++) {
+        czk_fr u, t;
+        czk_fr_mul(&u, &j->beta, &j->at[i]);
+        czk_fr_mul(&t, &j->alpha, &j->bt[i]);
+        czk_fr_add(&u, &u, &t);
+        czk_fr_add(&u, &u, &j->ct[i]);
+        czk_fr_mul(&j->ct[i], &u, i < j->n_pub1 ? &j->gamma_inv : &j->delta_inv);
+        czk_memclear_explicit(&u, sizeof(u));
+        czk_memclear_explicit(&t, sizeof(t));
+    }
 }
 
 static int bit_get(const uint64_t *bits, size_t i) {
@@ -334,27 +440,51 @@ static void draw_nonzero(czk_fr *x, czk_rng *rng) {
     while (czk_fr_is_zero(x));
 }
 
+/* out[i] = [sc[i]]G for the group of `t`, on the backend when it multiplies. */
+static int points(const czk_backend *be, const fb_table *t, int g2, void *out, const czk_fr *sc,
+                  size_t n, czk_pool *pool, czk_err *err) {
+    if (n == 0)
+        return CZK_OK;
+    if (be != NULL && be->fixed_base != NULL)
+        return be->fixed_base(be->ctx, g2, sc, n, out, pool, err);
+    int rc = fb_mul_many(t, out, sc, n, pool);
+    return rc == CZK_OK ? CZK_OK : czk_err_set(err, rc, "setup: key points");
+}
+
 int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_basis basis,
                           czk_rng *rng, czk_pool *pool, czk_err *err) {
+    /* A system is one copy of itself (rep.h): the block is borrowed, not cleared. */
+    czk_r1cs_rep rep = {.block = *cs, .copies = 1};
+    return czk_groth16_setup_dev_rep(pk, &rep, basis, rng, NULL, pool, err);
+}
+
+int czk_groth16_setup_dev_rep(czk_groth16_pk *pk, const czk_r1cs_rep *rep,
+                              czk_groth16_h_basis basis, czk_rng *rng, const czk_backend *be,
+                              czk_pool *pool, czk_err *err) {
     int rc = CZK_OK;
     toxic tw;
-    czk_fr *lag = NULL, *scratch = NULL, *at = NULL, *bt = NULL, *ct = NULL, *sa = NULL, *sb = NULL,
-           *sh = NULL;
+    czk_fr *lag = NULL, *at = NULL, *bt = NULL, *ct = NULL, *sa = NULL, *sb = NULL, *sh = NULL,
+           *one = NULL;
     uint64_t *a_bits = NULL, *b_bits = NULL;
+    size_t n_sa = 0, n_sb = 0;
     fb_table t1 = {0}, t2 = {0};
-    czk_fr omega, omega2n, one, t, zt, z2t, gamma_inv, delta_inv;
+    czk_fr omega, omega2n, one_fr, t, zt, z2t, gamma_inv, delta_inv;
+    czk_r1cs dims;
+    const unsigned ways = czk_pool_ways(pool);
     memset(pk, 0, sizeof(*pk));
     memset(&tw, 0, sizeof(tw));
     czk_fr_set_zero(&t);
     czk_fr_set_zero(&gamma_inv);
     czk_fr_set_zero(&delta_inv);
+    if ((rc = czk_r1cs_rep_dims(rep, &dims, err)) != CZK_OK)
+        return rc;
+    const czk_r1cs *cs = &dims, *blk = &rep->block;
     /* Sizes first, so that every exit can clear what it freed. */
     const unsigned lg = czk_groth16_domain_lg(cs);
     const size_t n = (size_t)1 << (lg < CZK_NTT_MAX_LG ? lg : CZK_NTT_MAX_LG);
     const size_t n_vars = cs->n_vars, n_pub1 = cs->n_public + 1;
     const size_t n_aux = n_vars >= n_pub1 ? n_vars - n_pub1 : 0;
     const size_t m = cs->n_constraints + n_pub1; /* rows with content */
-    const size_t n_scratch = n > m ? n : m;
     const size_t n_h = basis == CZK_H_MONOMIAL ? n - 1 : n;
     const czk_ntt_root root =
         basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS;
@@ -363,13 +493,8 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
         rc = czk_err_set(err, CZK_EINVAL, "setup: unknown H basis %d", (int)basis);
         goto out;
     }
-    if (cs->n_vars < cs->n_public + 1) {
-        rc = czk_err_set(err, CZK_EINVAL, "setup: %zu variables cannot hold ONE and %zu inputs",
-                         cs->n_vars, cs->n_public);
-        goto out;
-    }
-    if (cs->n_constraints > 0 &&
-        (cs->a.row_ptr == NULL || cs->b.row_ptr == NULL || cs->c.row_ptr == NULL)) {
+    if (blk->n_constraints > 0 &&
+        (blk->a.row_ptr == NULL || blk->b.row_ptr == NULL || blk->c.row_ptr == NULL)) {
         rc = czk_err_set(err, CZK_EINVAL,
                          "setup: the constraint system lacks a matrix (a zkey-only system has "
                          "no C; a key needs C_i(tau))");
@@ -379,7 +504,7 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
         rc = czk_err_set(err, CZK_EINVAL, "setup: domain 2^%u is too large", lg);
         goto out;
     }
-    czk_fr_set_one(&one);
+    czk_fr_set_one(&one_fr);
     if ((rc = domain_omega(&omega, &omega2n, lg, root, err)) != CZK_OK)
         goto out;
 
@@ -389,9 +514,9 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
         draw_nonzero(&tw.tau, rng);
         uint64_t e = n;
         czk_fr_pow(&t, &tw.tau, &e, 1);
-        czk_fr_sub(&zt, &t, &one); /* Z(τ) = τ^n − 1 */
+        czk_fr_sub(&zt, &t, &one_fr); /* Z(τ) = τ^n − 1 */
         czk_fr_sqr(&t, &t);
-        czk_fr_sub(&z2t, &t, &one); /* τ^{2n} − 1 */
+        czk_fr_sub(&z2t, &t, &one_fr); /* τ^{2n} − 1 */
         if (!czk_fr_is_zero(&z2t))
             break;
     }
@@ -400,45 +525,46 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
     draw_nonzero(&tw.gamma, rng);
     draw_nonzero(&tw.delta, rng);
 
-    /* 1. L_j(τ) for the m rows in use. */
+    /* 1. L_j(τ) = ω^j·Z(τ)/(n·(τ − ω^j)) for the m rows in use. */
     lag = czk_malloc(m * sizeof(*lag));
-    scratch = czk_malloc(n_scratch * sizeof(*scratch));
     at = czk_calloc(n_vars, sizeof(*at));
     bt = czk_calloc(n_vars, sizeof(*bt));
     ct = czk_calloc(n_vars, sizeof(*ct));
-    if (lag == NULL || scratch == NULL || at == NULL || bt == NULL || ct == NULL) {
+    one = czk_calloc(3 * (size_t)ways, sizeof(*one));
+    if (lag == NULL || at == NULL || bt == NULL || ct == NULL || one == NULL) {
         rc = czk_err_set(err, CZK_ENOMEM, "setup: QAP arrays for %zu rows, %zu variables", m,
                          n_vars);
         goto out;
     }
     {
-        czk_fr x, coef, ninv;
-        czk_fr_set_one(&x);
-        for (size_t j = 0; j < m; j++) {
-            czk_fr_sub(&lag[j], &tw.tau, &x);
-            czk_fr_mul(&x, &x, &omega);
-        }
-        if ((rc = czk_frs_inv_var(lag, lag, m, scratch)) != CZK_OK) {
-            rc = czk_err_set(err, rc, "setup: batch inversion");
-            goto out;
-        }
+        czk_fr coef, ninv;
         czk_fr_set_u64(&ninv, n);
         czk_fr_inv_var(&ninv, &ninv);
         czk_fr_mul(&coef, &zt, &ninv);
-        czk_fr_set_one(&x);
-        for (size_t j = 0; j < m; j++) {
-            czk_fr_mul(&lag[j], &lag[j], &x);
-            czk_fr_mul(&lag[j], &lag[j], &coef);
-            czk_fr_mul(&x, &x, &omega);
+        if ((rc = powers(lag, m, 1, &omega, &coef, &one_fr, &tw.tau, pool)) != CZK_OK) {
+            rc = czk_err_set(err, rc, "setup: Lagrange values of %zu rows", m);
+            goto out;
         }
     }
 
-    /* A_i(τ), B_i(τ), C_i(τ): one pass over the entries. Serial: O(nnz) field
-     * multiplications, far below the cost of the points. */
-    if ((rc = accumulate(at, &cs->a, cs->n_constraints, n_vars, lag, 'A', err)) != CZK_OK ||
-        (rc = accumulate(bt, &cs->b, cs->n_constraints, n_vars, lag, 'B', err)) != CZK_OK ||
-        (rc = accumulate(ct, &cs->c, cs->n_constraints, n_vars, lag, 'C', err)) != CZK_OK)
-        goto out;
+    /* A_i(τ), B_i(τ), C_i(τ): one pass over the entries, copy by copy. */
+    if (cs->n_constraints > 0) {
+        qap_job q = {.rep = rep, .lag = lag, .acc = {at, bt, ct}, .one = one};
+        atomic_init(&q.bad, 0);
+        czk_r1cs_rep_for_copies(rep, pool, qap_copy, &q);
+        if (atomic_load_explicit(&q.bad, memory_order_relaxed)) {
+            rc = czk_err_set(err, CZK_EINVAL,
+                             "setup: an entry refers to a variable past the %zu "
+                             "of its block",
+                             blk->n_vars);
+            goto out;
+        }
+        for (unsigned w = 0; w < ways; w++) {
+            czk_fr_add(&at[0], &at[0], &one[3 * (size_t)w]);
+            czk_fr_add(&bt[0], &bt[0], &one[3 * (size_t)w + 1]);
+            czk_fr_add(&ct[0], &ct[0], &one[3 * (size_t)w + 2]);
+        }
+    }
     for (size_t i = 0; i < n_pub1; i++) /* the input rows: A = variable i */
         czk_fr_add(&at[i], &at[i], &lag[cs->n_constraints + i]);
     free_secret(lag, m);
@@ -447,13 +573,17 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
     /* 2. Scalars. ct becomes β·A + α·B + C, over γ (public) or δ (aux). */
     czk_fr_inv_var(&gamma_inv, &tw.gamma);
     czk_fr_inv_var(&delta_inv, &tw.delta);
-    for (size_t i = 0; i < n_vars; i++) {
-        czk_fr u;
-        czk_fr_mul(&u, &tw.beta, &at[i]);
-        czk_fr_mul(&t, &tw.alpha, &bt[i]);
-        czk_fr_add(&u, &u, &t);
-        czk_fr_add(&u, &u, &ct[i]);
-        czk_fr_mul(&ct[i], &u, i < n_pub1 ? &gamma_inv : &delta_inv);
+    {
+        scalars_job sj = {.at = at,
+                          .bt = bt,
+                          .ct = ct,
+                          .alpha = tw.alpha,
+                          .beta = tw.beta,
+                          .gamma_inv = gamma_inv,
+                          .delta_inv = delta_inv,
+                          .n_pub1 = n_pub1};
+        czk_pool_run(pool, n_vars, SETUP_GRAIN, scalars_body, &sj);
+        czk_memclear_explicit(&sj, sizeof(sj));
     }
 
     pk->h_basis = basis;
@@ -466,17 +596,27 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
         size_t words = (n_vars + 63) / 64;
         a_bits = czk_calloc(words, sizeof(uint64_t));
         b_bits = czk_calloc(words, sizeof(uint64_t));
-        sa = czk_malloc(n_vars * sizeof(*sa));
-        sb = czk_malloc(n_vars * sizeof(*sb));
-        if (a_bits == NULL || b_bits == NULL || sa == NULL || sb == NULL) {
+        if (a_bits == NULL || b_bits == NULL) {
             rc = czk_err_set(err, CZK_ENOMEM, "setup: density of %zu variables", n_vars);
             goto out;
         }
-        if ((rc = czk_r1cs_density(cs, a_bits, b_bits)) != CZK_OK) {
-            rc = czk_err_set(err, rc, "setup: density of the circuit");
+        if ((rc = czk_r1cs_rep_density(rep, a_bits, b_bits, err)) != CZK_OK)
+            goto out;
+        size_t na = 0, nb = 0;
+        for (size_t i = 0; i < n_vars; i++) {
+            na += i < n_pub1 || bit_get(a_bits, i);
+            nb += bit_get(b_bits, i);
+        }
+        /* Only the variables that occur: the dense arrays are gathered and then freed. */
+        n_sa = na > 0 ? na : 1;
+        n_sb = nb > 0 ? nb : 1;
+        sa = czk_malloc(n_sa * sizeof(*sa));
+        sb = czk_malloc(n_sb * sizeof(*sb));
+        if (sa == NULL || sb == NULL) {
+            rc = czk_err_set(err, CZK_ENOMEM, "setup: scalars of %zu variables", n_vars);
             goto out;
         }
-        size_t na = 0, nb = 0;
+        na = nb = 0;
         for (size_t i = 0; i < n_vars; i++) {
             if (i < n_pub1 || bit_get(a_bits, i))
                 sa[na++] = at[i];
@@ -492,39 +632,30 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
         pk->n_a = pk->n_b_g1 = pk->n_b_g2 = n_vars;
     }
 
-    /* H scalars. */
+    /* H scalars: MONOMIAL τ^i·Z(τ)/δ; ODD_COSET p_i·(τ^{2n} − 1)/(2n·(τ − p_i)·δ). */
     pk->n_h = n_h;
     sh = czk_malloc((n_h > 0 ? n_h : 1) * sizeof(*sh));
     if (sh == NULL) {
         rc = czk_err_set(err, CZK_ENOMEM, "setup: %zu H scalars", pk->n_h);
         goto out;
     }
-    if (basis == CZK_H_MONOMIAL) {
-        czk_fr x;
-        czk_fr_mul(&x, &zt, &delta_inv);
-        for (size_t i = 0; i < pk->n_h; i++) {
-            sh[i] = x;
-            czk_fr_mul(&x, &x, &tw.tau);
+    {
+        czk_fr coef;
+        if (basis == CZK_H_MONOMIAL) {
+            czk_fr_mul(&coef, &zt, &delta_inv);
+            rc = powers(sh, n_h, 0, &tw.tau, &coef, NULL, NULL, pool);
+        } else {
+            czk_fr inv2n;
+            czk_fr_set_u64(&inv2n, 2 * (uint64_t)n);
+            czk_fr_inv_var(&inv2n, &inv2n);
+            czk_fr_mul(&coef, &z2t, &inv2n);
+            czk_fr_mul(&coef, &coef, &delta_inv);
+            rc = powers(sh, n, 1, &omega, &coef, &omega2n, &tw.tau, pool);
         }
-    } else {
-        czk_fr p = omega2n, coef, inv2n;
-        for (size_t i = 0; i < n; i++) {
-            czk_fr_sub(&sh[i], &tw.tau, &p);
-            czk_fr_mul(&p, &p, &omega);
-        }
-        if ((rc = czk_frs_inv_var(sh, sh, n, scratch)) != CZK_OK) {
-            rc = czk_err_set(err, rc, "setup: batch inversion");
+        czk_memclear_explicit(&coef, sizeof(coef));
+        if (rc != CZK_OK) {
+            rc = czk_err_set(err, rc, "setup: %zu H scalars", n_h);
             goto out;
-        }
-        czk_fr_set_u64(&inv2n, 2 * (uint64_t)n);
-        czk_fr_inv_var(&inv2n, &inv2n);
-        czk_fr_mul(&coef, &z2t, &inv2n);
-        czk_fr_mul(&coef, &coef, &delta_inv);
-        p = omega2n;
-        for (size_t i = 0; i < n; i++) {
-            czk_fr_mul(&sh[i], &sh[i], &p);
-            czk_fr_mul(&sh[i], &sh[i], &coef);
-            czk_fr_mul(&p, &p, &omega);
         }
     }
     /* 3. Points. */
@@ -541,9 +672,13 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
         rc = czk_err_set(err, CZK_ENOMEM, "setup: key of %zu variables, domain %zu", n_vars, n);
         goto out;
     }
-    size_t count1 = n_pub1 + n_aux + pk->n_a + pk->n_b_g1 + pk->n_h + 3;
+    /* The CPU's tables: for the six verifying-key points always, for the rest when the
+     * backend does not multiply. */
+    const int on_be = be != NULL && be->fixed_base != NULL;
+    size_t count1 = on_be ? 3 : n_pub1 + n_aux + pk->n_a + pk->n_b_g1 + pk->n_h + 3;
     if ((rc = fb_table_build(&t1, &G1_OPS, &CZK_G1_GENERATOR, count1, pool)) != CZK_OK ||
-        (rc = fb_table_build(&t2, &G2_OPS, &CZK_G2_GENERATOR, pk->n_b_g2 + 3, pool)) != CZK_OK) {
+        (rc = fb_table_build(&t2, &G2_OPS, &CZK_G2_GENERATOR, on_be ? 3 : pk->n_b_g2 + 3, pool)) !=
+            CZK_OK) {
         rc = czk_err_set(err, rc, "setup: fixed-base tables");
         goto out;
     }
@@ -567,15 +702,14 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
         pk->vk.gamma_g2 = p2[1];
         pk->vk.delta_g2 = p2[2];
     }
-    if ((rc = fb_mul_many(&t1, pk->vk.ic, ct, n_pub1, pool)) != CZK_OK ||
-        (rc = fb_mul_many(&t1, pk->l, ct + n_pub1, n_aux, pool)) != CZK_OK ||
-        (rc = fb_mul_many(&t1, pk->a, a_sc, pk->n_a, pool)) != CZK_OK ||
-        (rc = fb_mul_many(&t1, pk->b_g1, b_sc, pk->n_b_g1, pool)) != CZK_OK ||
-        (rc = fb_mul_many(&t2, pk->b_g2, b_sc, pk->n_b_g2, pool)) != CZK_OK ||
-        (rc = fb_mul_many(&t1, pk->h, sh, pk->n_h, pool)) != CZK_OK) {
-        rc = czk_err_set(err, rc, "setup: key points");
+    const czk_backend *pb = on_be ? be : NULL;
+    if ((rc = points(pb, &t1, 0, pk->vk.ic, ct, n_pub1, pool, err)) != CZK_OK ||
+        (rc = points(pb, &t1, 0, pk->l, ct + n_pub1, n_aux, pool, err)) != CZK_OK ||
+        (rc = points(pb, &t1, 0, pk->a, a_sc, pk->n_a, pool, err)) != CZK_OK ||
+        (rc = points(pb, &t1, 0, pk->b_g1, b_sc, pk->n_b_g1, pool, err)) != CZK_OK ||
+        (rc = points(pb, &t2, 1, pk->b_g2, b_sc, pk->n_b_g2, pool, err)) != CZK_OK ||
+        (rc = points(pb, &t1, 0, pk->h, sh, pk->n_h, pool, err)) != CZK_OK)
         goto out;
-    }
 
 out:
     czk_memclear_explicit(&tw, sizeof(tw));
@@ -585,13 +719,13 @@ out:
     czk_memclear_explicit(&gamma_inv, sizeof(gamma_inv));
     czk_memclear_explicit(&delta_inv, sizeof(delta_inv));
     free_secret(lag, m);
-    free_secret(scratch, n_scratch);
     free_secret(at, n_vars);
     free_secret(bt, n_vars);
     free_secret(ct, n_vars);
-    free_secret(sa, n_vars);
-    free_secret(sb, n_vars);
+    free_secret(sa, n_sa);
+    free_secret(sb, n_sb);
     free_secret(sh, n_h > 0 ? n_h : 1);
+    free_secret(one, 3 * (size_t)ways);
     czk_free(a_bits);
     czk_free(b_bits);
     fb_table_free(&t1);

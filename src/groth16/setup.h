@@ -11,8 +11,10 @@
 #ifndef CZK_GROTH16_SETUP_H
 #define CZK_GROTH16_SETUP_H
 
+#include "groth16/backend.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/pool.h"
 #include "util/rng.h"
 #include "util/status.h"
@@ -43,6 +45,28 @@ extern "C" {
  */
 int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_basis basis,
                           czk_rng *rng, czk_pool *pool, czk_err *err);
+
+/*
+ * DEV ONLY: czk_groth16_setup_dev for the system `rep` stands for (r1cs/rep.h) without
+ * expanding it: the same key, bit for bit, as czk_groth16_setup_dev on
+ * czk_r1cs_rep_expand(rep) with the same rng (a test checks it). So a circuit of 2,349 copies
+ * of a 53,333-row block (Filecoin's 32 GiB WindowPoSt, 125 M rows) gets its ~57 GiB key
+ * without its 41 GB recording.
+ *
+ * The passes over rows and variables run on pool: the Lagrange values and the H scalars in
+ * chunks, A_i(τ), B_i(τ), C_i(τ) copy by copy (one copy: serial). The key's points come from
+ * be->fixed_base when be has one (a GPU backend; be may be NULL), else from the CPU's
+ * fixed-base tables (about 0.7 M G1 points a second on 16 cores).
+ *
+ * Memory besides the key: 32 bytes per row (the Lagrange values, freed before the points),
+ * 96 per variable (A, B, C at τ) and 64 per variable for the filtered scalars, 32 per H point,
+ * and a bit per variable for the density. Returns as czk_groth16_setup_dev, and CZK_EINVAL for
+ * a rep that czk_r1cs_rep_dims refuses or an entry past its block's variables; a backend's
+ * error as it gives it.
+ */
+int czk_groth16_setup_dev_rep(czk_groth16_pk *pk, const czk_r1cs_rep *rep,
+                              czk_groth16_h_basis basis, czk_rng *rng, const czk_backend *be,
+                              czk_pool *pool, czk_err *err);
 
 /*
  * The domain size exponent for cs: the smallest lg with 2^lg ≥ n_constraints + n_public + 1

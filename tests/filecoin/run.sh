@@ -104,9 +104,13 @@ step "setup --filecoin winning-post 2KiB (into a directory to create, two levels
 setup_check winning-post 2KiB "$WIN2K" 133 "$w/new/keys"
 
 step "setup --filecoin: refusals"
-expect 2 "$czk" setup --filecoin window-post 32GiB --out "$w/big"
-err_has "GPU setup"
-[ ! -e "$w/big" ] || fail "a refused setup created its directory"
+# The 32 GiB WindowPoSt keys need some 91 GiB while they are made: a smaller host refuses
+# before it writes anything (a larger one would make them: not here).
+if [ "$(awk '/^MemTotal/ {print $2}' /proc/meminfo)" -lt 94371840 ]; then
+    expect 2 "$czk" setup --filecoin window-post 32GiB --out "$w/big"
+    err_has "GiB of memory while they are made"
+    [ ! -e "$w/big" ] || fail "a refused setup created its directory"
+fi
 expect 2 "$czk" setup --filecoin window-post 2KiB
 err_has "--out DIR"
 expect 2 "$czk" setup --filecoin porep 2KiB --out "$w/porep"
