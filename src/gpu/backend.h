@@ -31,6 +31,8 @@
 #include "field/fr.h"
 #include "gpu/device.h"
 #include "groth16/backend.h"
+#include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/status.h"
 
 #ifdef __cplusplus
@@ -273,6 +275,34 @@ void czk_gpu_backend_destroy(czk_backend *be);
  */
 int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk, const czk_r1cs *cs,
                                czk_backend_key **key, int *resident, czk_err *err);
+
+/*
+ * czk_gpu_backend_attach_key for a circuit made of copies of one block (r1cs/rep.h): the
+ * same points, and on the device the very arrays an attach of czk_r1cs_rep_expand(rep)
+ * would place (row pointers, columns, coded coefficients and their table, long rows,
+ * density bytes, the arena), made without the whole CSR on the host: the block's
+ * coefficients are coded there (its table is the whole system's), its arrays go up, and
+ * kernels write every copy straight into the resident arrays (the block's device copies
+ * are freed after). dims is czk_r1cs_rep_dims(rep)'s header (sizes, matrices NULL): the
+ * caller keeps it where it is and passes it as `cs` to czk_groth16_prove_ex with the key.
+ *
+ * Out: *key as attach_key; *resident = 2 when pk's points and the circuit are on the
+ * device, 1 when the circuit did not fit beside the points (nothing of it is kept), 0 when
+ * the points did not fit either (nothing kept, *key NULL). The streamed mode (3) is not
+ * offered. With *resident < 2 a proof of the rep circuit cannot run on this backend: its
+ * rows are nowhere on the host, and czk_groth16_prove_ex refuses it (CZK_EINVAL).
+ *
+ * Memory: on the host the block's codes (2 bytes a block entry), the density bitmaps and
+ * bytes (about 2.25 bytes a variable) and the long-row lists (4 bytes a long row of the
+ * whole system), never a whole matrix; on the device what attach_key places for the
+ * expanded system plus the block's arrays during the expansion. pk, rep and dims must stay
+ * where they are, unchanged, until czk_gpu_backend_detach_key(key). Synchronous. Returns
+ * CZK_OK, CZK_EINVAL (a NULL argument, a rep czk_r1cs_rep_dims refuses, or dims not its
+ * sizes), CZK_ENOMEM or CZK_ECUDA (*key = NULL, *resident = 0, nothing kept).
+ */
+int czk_gpu_backend_attach_key_rep(czk_backend *be, const czk_groth16_pk *pk,
+                                   const czk_r1cs_rep *rep, const czk_r1cs *dims,
+                                   czk_backend_key **key, int *resident, czk_err *err);
 
 /* Frees what attach kept for key (waiting for the backend's streams first) and unlocks what a
  * streamed attach page-locked; key is invalid afterwards. NULL, or a key of another backend:

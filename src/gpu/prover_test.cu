@@ -8,7 +8,12 @@
  *      attached (witness plain and packed), and key and circuit streamed within 128 MiB
  *      (twice, and packed); attach and detach counted;
  *  (c) a 2^20 benchmark key under 256 MiB, whose MSMs must stream in batches, then streamed
- *      whole proofs within 256, 320, 384 and 448 MiB: proofs identical to the CPU's.
+ *      whole proofs within 256, 320, 384 and 448 MiB: proofs identical to the CPU's;
+ *  (d) circuits of copies of one block (r1cs/rep.h: a PoRep-shaped 2^10 block in 3 and 5
+ *      copies, a block of random coefficients, its A uncoded, in 2): attached expanded and as
+ *      the block (czk_gpu_backend_attach_key_rep) on one backend, the device arrays equal byte
+ *      for byte; proofs from the rep's key with the header of sizes as cs identical to the
+ *      CPU's and the CSR key's, and valid.
  * Without a device: the witness ranges of a streamed proof's batches (czk__gpu_stream_bounds).
  */
 #include <stdint.h>
@@ -25,6 +30,8 @@
 #include "poly/ntt.h"
 #include "poly/quotient.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
+#include "r1cs/solve.h"
 #include "r1cs/synth.h"
 #include "util/alloc.h"
 #include "util/rng.h"
@@ -237,6 +244,240 @@ void test_batches(const test_env *e) {
     czk_gpu_backend_destroy(b256);
 }
 
+/* ---- (d) circuits of copies of one block ------------------------------------------------ */
+
+/*
+ * A block whose A holds more distinct coefficients than a coded matrix can (CODE_MAX,
+ * 65,536): 9,000 rows (A·w)·y = u, A with ONE and 8 of 66 free variables (2 of them public)
+ * under random coefficients, 20 of them every 50th row (long rows), B a free variable, C a
+ * new one; czk_r1cs_solve solves it. Its A stays uncoded on the device.
+ */
+int wide_block(czk_r1cs *out, czk_rng *rng, czk_err *err) {
+    const size_t n_free = 66;
+    czk_r1cs_builder *b = NULL;
+    uint32_t cols[21], bcol, ccol, v;
+    czk_fr vals[21], one = CZK_FR_ONE;
+    int rc = czk_r1cs_builder_create(&b, 2, err);
+    for (size_t i = 0; i + 2 < n_free && rc == CZK_OK; i++)
+        rc = czk_r1cs_builder_add_var(b, &v);
+    for (size_t i = 0; i < 9000 && rc == CZK_OK; i++) {
+        const size_t len = i % 50 == 0 ? 20 : 8;
+        cols[0] = 0;
+        czk_fr_random(&vals[0], rng);
+        for (size_t k = 0; k < len; k++) {
+            cols[1 + k] = (uint32_t)(1 + (i * 8 + k) % n_free);
+            czk_fr_random(&vals[1 + k], rng);
+        }
+        bcol = (uint32_t)(1 + (i * 7 + 3) % n_free);
+        rc = czk_r1cs_builder_add_var(b, &ccol);
+        if (rc == CZK_OK)
+            rc = czk_r1cs_builder_add_constraint(b, cols, vals, len + 1, &bcol, &one, 1, &ccol,
+                                                 &one, 1, err);
+    }
+    if (rc == CZK_OK)
+        rc = czk_r1cs_builder_finish(b, out, err);
+    czk_r1cs_builder_destroy(b);
+    return rc;
+}
+
+/* The whole system's witness (n_vars values, czk_free it): copy s gets the block's witness
+ * solved from seed + s, placed by czk_r1cs_rep_col. NULL on failure (err says why). */
+czk_fr *rep_witness(const czk_r1cs_rep *rep, size_t n_vars, uint64_t seed, czk_err *err) {
+    const czk_r1cs *blk = &rep->block;
+    czk_fr *w = (czk_fr *)czk_calloc(n_vars, sizeof(czk_fr));
+    czk_fr *wb = (czk_fr *)czk_malloc(blk->n_vars * sizeof(czk_fr));
+    int rc = w != NULL && wb != NULL ? CZK_OK : czk_err_set(err, CZK_ENOMEM, "rep witness");
+    for (size_t s = 0; s < rep->copies && rc == CZK_OK; s++) {
+        rc = czk_r1cs_solve(wb, blk, seed + s, err);
+        for (uint32_t c = 0; c < blk->n_vars && rc == CZK_OK; c++)
+            w[czk_r1cs_rep_col(rep, s, c)] = wb[c];
+    }
+    czk_free(wb);
+    if (rc != CZK_OK) {
+        czk_free(w);
+        w = NULL;
+    }
+    return w;
+}
+
+/* Whether bytes at two device addresses are equal (NULL equals only NULL). */
+int device_same(czk_gpu *g, const void *x, const void *y, size_t bytes) {
+    czk_err err = {};
+    if (x == NULL || y == NULL)
+        return x == y;
+    if (bytes == 0)
+        return 1;
+    char *hx = (char *)czk_malloc(bytes), *hy = (char *)czk_malloc(bytes);
+    int same = hx != NULL && hy != NULL && czk_gpu_download(g, hx, x, bytes, &err) == CZK_OK &&
+               czk_gpu_download(g, hy, y, bytes, &err) == CZK_OK && memcmp(hx, hy, bytes) == 0;
+    czk_free(hx);
+    czk_free(hy);
+    return same;
+}
+
+/* The rep-attached circuit y against the CSR-attached x, array by array, byte for byte. */
+void circuits_same(const char *label, czk_backend *be, const czk_backend_key *x,
+                   const czk_backend_key *y, int uncoded_a) {
+    czk_gpu *g = czk_gpu_backend_context(be);
+    const resident_circuit *a = &x->circ, *b = &y->circ;
+    int sizes = 1, rows = 1, cols = 1, vals = 1, dicts = 1, longs = 1;
+    for (int i = 0; i < 3; i++)
+        sizes &= a->row_bytes[i] == b->row_bytes[i] && a->col_bytes[i] == b->col_bytes[i] &&
+                 a->val_bytes[i] == b->val_bytes[i] && a->dict_bytes[i] == b->dict_bytes[i] &&
+                 a->n_long[i] == b->n_long[i];
+    sizes &= a->take_bytes == b->take_bytes && a->bytes == b->bytes &&
+             a->arena_bytes == b->arena_bytes && a->cap == b->cap &&
+             memcmp(&a->omega, &b->omega, sizeof(a->omega)) == 0 &&
+             memcmp(&a->omega_2n, &b->omega_2n, sizeof(a->omega_2n)) == 0;
+    check(sizes, "%s: rep circuit's sizes, arena (%zu bytes), batch cap and roots equal the CSR's",
+          label, b->arena_bytes);
+    if (!sizes)
+        return;
+    for (int i = 0; i < 3; i++) {
+        rows &= device_same(g, a->row_ptr[i], b->row_ptr[i], a->row_bytes[i]);
+        cols &= device_same(g, a->cols[i], b->cols[i], a->col_bytes[i]);
+        vals &= device_same(g, a->ci[i], b->ci[i], a->val_bytes[i]) &&
+                device_same(g, a->vals[i], b->vals[i], a->val_bytes[i]);
+        dicts &= device_same(g, a->dict[i], b->dict[i], a->dict_bytes[i]);
+        longs &= device_same(g, a->long_rows[i], b->long_rows[i], a->n_long[i] * sizeof(uint32_t));
+    }
+    say("(%s: A %s, B %s, C %s; long rows %zu, %zu, %zu; circuit %.1f MiB)\n", label,
+        b->ci[0] != NULL ? "coded" : "values", b->ci[1] != NULL ? "coded" : "values",
+        b->ci[2] != NULL ? "coded" : "values", b->n_long[0], b->n_long[1], b->n_long[2],
+        (double)b->bytes / (1024.0 * 1024.0));
+    check(rows && cols, "%s: rep circuit's row pointers and columns equal the CSR's", label);
+    check(vals && dicts, "%s: rep circuit's coefficients (coded and values) and tables equal",
+          label);
+    check(longs, "%s: rep circuit's long-row lists equal the CSR's", label);
+    check(device_same(g, a->take_a, b->take_a, a->take_bytes) &&
+              device_same(g, a->take_b, b->take_b, a->take_bytes),
+          "%s: rep circuit's density bytes equal the CSR's", label);
+    check(uncoded_a ? b->vals[0] != NULL && b->ci[0] == NULL : b->ci[0] != NULL,
+          "%s: A %s, as the block's coefficients ask", label, uncoded_a ? "uncoded" : "coded");
+}
+
+/*
+ * One rep (owned by the caller): its expansion and witness, a filtered development key of
+ * the expansion; the CSR and the rep attached to be, their circuits compared; proofs from
+ * the rep's key (cs = the header of sizes) identical to the CPU's and the CSR key's, and
+ * valid; the keys refuse the other's cs; detach frees both.
+ */
+void rep_case(const char *label, const test_env *e, czk_backend *be, const czk_r1cs_rep *rep,
+              int uncoded_a) {
+    czk_r1cs ex, dims, bad;
+    czk_groth16_pk pk;
+    czk_groth16_proof p;
+    czk_backend_key *kc = NULL, *kr = NULL;
+    czk_fr *w = NULL, r, s;
+    czk_err err = {};
+    int res = 0;
+    memset(&ex, 0, sizeof(ex));
+    memset(&pk, 0, sizeof(pk));
+    int rc = czk_r1cs_rep_expand(rep, &ex, e->pool, &err);
+    if (rc == CZK_OK)
+        rc = czk_r1cs_rep_dims(rep, &dims, &err);
+    if (rc == CZK_OK && (w = rep_witness(rep, ex.n_vars, czk_rng_u64(e->rng), &err)) == NULL)
+        rc = CZK_EINVAL;
+    if (rc == CZK_OK)
+        rc = czk_r1cs_check(&ex, w, NULL, e->pool, &err);
+    if (rc == CZK_OK)
+        rc = czk_groth16_setup_dev(&pk, &ex, CZK_H_MONOMIAL, e->rng, e->pool, &err);
+    if (rc != CZK_OK) {
+        fail(label, rc, &err);
+        goto out;
+    }
+    say("(%s: %zu copies of %zu rows, %zu variables; domain %zu)\n", label, rep->copies,
+        rep->block.n_constraints, ex.n_vars, pk.domain_size);
+    if (attach_key(be, &pk, &ex, &kc, label) != 2) {
+        check(0, "%s: the expanded circuit is resident", label);
+        goto out;
+    }
+    rc = czk_gpu_backend_attach_key_rep(be, &pk, rep, &dims, &kr, &res, &err);
+    if (rc != CZK_OK || res != 2) {
+        if (rc != CZK_OK)
+            fail("czk_gpu_backend_attach_key_rep", rc, &err);
+        check(0, "%s: the rep circuit is resident (resident = %d)", label, res);
+        goto out;
+    }
+    check(kr->circ.cs == &dims, "%s: the rep circuit's cs is the header of sizes", label);
+    circuits_same(label, be, kc, kr, uncoded_a);
+    czk_fr_random(&r, e->rng);
+    czk_fr_random(&s, e->rng);
+    {
+        proof_ref ref = {};
+        czk_backend *b1[1] = {be};
+        czk_backend_key *k1[1] = {kc};
+        const char *n1[1] = {"gpu-csr"};
+        czk_witness_pack wp;
+        czk_witness_pack_mem pmem;
+        prove_compare(label, &pk, &ex, w, &r, &s, gpu_runs{b1, k1, n1, 1}, 1, 1, e->pool, &ref);
+        prove_one(label, &pk, &dims, w, &r, &s, be, kr, "gpu-rep", e->pool, &ref);
+        if (pack_make(&wp, &pmem, NULL, w, ex.n_vars) == CZK_OK) {
+            prove_one(label, &pk, &dims, w, &r, &s, be, kr, "gpu-rep-packed", e->pool, &ref, &wp);
+            pack_release(NULL, &pmem);
+        } else {
+            check(0, "%s: witness packed", label);
+        }
+    }
+    /* Each key knows its cs: the header with the CSR's key, or the CSR with the rep's. */
+    rc = czk_groth16_prove_ex(&p, &pk, &dims, w, NULL, kc, &r, &s, be, e->pool, NULL, &err);
+    check(rc == CZK_EINVAL, "%s: the CSR's key refuses the header (%s)", label,
+          czk_status_name(rc));
+    rc = czk_groth16_prove_ex(&p, &pk, &ex, w, NULL, kr, &r, &s, be, e->pool, NULL, &err);
+    check(rc == CZK_EINVAL, "%s: the rep's key refuses the CSR (%s)", label, czk_status_name(rc));
+    /* Sizes that are not the rep's. */
+    {
+        czk_backend_key *kb = NULL;
+        int rb = 1;
+        bad = dims;
+        bad.n_vars++;
+        rc = czk_gpu_backend_attach_key_rep(be, &pk, rep, &bad, &kb, &rb, &err);
+        check(rc == CZK_EINVAL && kb == NULL && rb == 0,
+              "%s: attach_key_rep refuses sizes that are not the rep's (%s)", label,
+              czk_status_name(rc));
+    }
+out:
+    czk_gpu_backend_detach_key(be, kr);
+    czk_gpu_backend_detach_key(be, kc);
+    check(czk_gpu_backend_resident_bytes(be) == 0, "%s: detach frees both circuits", label);
+    czk_groth16_pk_clear(&pk);
+    czk_r1cs_clear(&ex);
+    czk_free(w);
+}
+
+/* (d): a PoRep-shaped 2^10 block in 3 and 5 copies, and a block of random coefficients (A
+ * uncoded) in 2. */
+void test_rep(const test_env *e, czk_backend *be) {
+    static const size_t copies[] = {3, 5};
+    czk_r1cs_rep rep;
+    czk_fr *w0 = NULL;
+    czk_err err = {};
+    char label[64];
+    say("\n== repeated circuits: the block expanded on the device against the CSR attached ==\n");
+    say_timings_header();
+    memset(&rep, 0, sizeof(rep));
+    int rc = czk_synth_porep_shaped(&rep.block, &w0, 10, czk_rng_u64(e->rng), e->pool, &err);
+    czk_free(w0);
+    if (rc != CZK_OK) {
+        fail("synth block", rc, &err);
+    } else {
+        for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
+            rep.copies = copies[i];
+            snprintf(label, sizeof(label), "rep 2^10 x %zu", copies[i]);
+            rep_case(label, e, be, &rep, 0);
+        }
+    }
+    czk_r1cs_rep_clear(&rep);
+    rc = wide_block(&rep.block, e->rng, &err);
+    if (rc != CZK_OK) {
+        fail("wide block", rc, &err);
+    } else {
+        rep.copies = 2;
+        rep_case("rep wide x 2", e, be, &rep, 1);
+    }
+    czk_r1cs_rep_clear(&rep);
+}
+
 } // namespace
 
 void czk_gpu_test::check_prover_host(czk_rng *rng) {
@@ -284,6 +525,7 @@ void czk_gpu_test::check_prover(const test_env *e) {
     say("\nprover backend: %s\n", be->name);
     test_h(be, e->pool, e->rng);
     test_proofs(e, be);
+    test_rep(e, be);
     test_batches(e);
     czk_gpu_backend_destroy(be);
 }

@@ -727,6 +727,55 @@ CZK_TEST(g16_prove_dimension_mismatch) {
     tcirc_clear(&d);
 }
 
+/* A prove_sums that declines every proof, as a GPU backend without the circuit does. */
+static int declining_sums(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
+                          const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                          czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
+                          czk_err *err) {
+    (void)ctx, (void)key, (void)pk, (void)cs, (void)w, (void)wp, (void)out, (void)tm, (void)pool;
+    return czk_err_set(err, CZK_EUNSUPPORTED, "no circuit here");
+}
+
+/* A system of sizes only (czk_r1cs_rep_dims: matrices NULL) has no rows to prove step by
+ * step: with the key and witness that prove the system itself, the prover refuses it with
+ * CZK_EINVAL (on the CPU backend, and on one whose prove_sums declines), allocating nothing. */
+CZK_TEST(g16_prove_header_only_refused) {
+    tcirc c;
+    CHECK_EQ_INT(test_circuit(&c, 2, 60, &t->rng), CZK_OK);
+    const czk_r1cs_rep rep = {c.cs, 1}; /* borrows c's system: not cleared */
+    czk_r1cs hdr;
+    czk_err err;
+    CHECK_EQ_INT(czk_r1cs_rep_dims(&rep, &hdr, &err), CZK_OK);
+    CHECK(hdr.a.row_ptr == NULL && hdr.b.row_ptr == NULL && hdr.c.row_ptr == NULL);
+    CHECK_EQ_INT(hdr.n_constraints, c.cs.n_constraints);
+    czk_backend declines = *czk_backend_cpu();
+    declines.prove_sums = declining_sums;
+    const czk_backend *bes[2] = {czk_backend_cpu(), &declines};
+    for (int basis = 0; basis < 2; basis++) {
+        czk_groth16_pk pk;
+        czk_groth16_proof proof;
+        czk_fr r, s;
+        CHECK_EQ_INT(
+            czk_groth16_setup_dev(&pk, &c.cs, (czk_groth16_h_basis)basis, &t->rng, NULL, NULL),
+            CZK_OK);
+        rand_rs(&r, &s, &t->rng);
+        for (int i = 0; i < 2; i++) {
+            CHECK_EQ_INT(
+                czk_groth16_prove(&proof, &pk, &c.cs, c.w, &r, &s, bes[i], NULL, NULL, &err),
+                CZK_OK);
+            size_t in_use = czk_alloc_in_use();
+            err.msg[0] = 0;
+            CHECK_EQ_INT(
+                czk_groth16_prove(&proof, &pk, &hdr, c.w, &r, &s, bes[i], NULL, NULL, &err),
+                CZK_EINVAL);
+            CHECKF(strstr(err.msg, "rows are not on the host") != NULL, "message '%s'", err.msg);
+            CHECK_EQ_INT(czk_alloc_in_use(), in_use);
+        }
+        czk_groth16_pk_clear(&pk);
+    }
+    tcirc_clear(&c);
+}
+
 /* ---- the backend ------------------------------------------------------------------------- */
 
 /*
@@ -1443,4 +1492,100 @@ CZK_TEST(g16_benchkey_long_vectors) {
         CHECKF(czk_g1_jacobian_equal(&p, &want), "h[%zu]", idx[k]);
     }
     czk_groth16_pk_clear(&bk);
+}
+
+/* ---- keys of repeated systems --------------------------------------------------------- */
+
+static int g1s_same(const czk_g1_affine *a, const czk_g1_affine *b, size_t n) {
+    return n == 0 || memcmp(a, b, n * sizeof(*a)) == 0;
+}
+
+static int keys_same(const czk_groth16_pk *a, const czk_groth16_pk *b) {
+    return a->h_basis == b->h_basis && a->density == b->density &&
+           a->domain_size == b->domain_size && a->n_vars == b->n_vars &&
+           a->n_public == b->n_public && a->n_h == b->n_h && a->n_l == b->n_l && a->n_a == b->n_a &&
+           a->n_b_g1 == b->n_b_g1 && a->n_b_g2 == b->n_b_g2 && a->vk.n_ic == b->vk.n_ic &&
+           memcmp(&a->vk.alpha_g1, &b->vk.alpha_g1, sizeof(a->vk.alpha_g1)) == 0 &&
+           memcmp(&a->vk.delta_g2, &b->vk.delta_g2, sizeof(a->vk.delta_g2)) == 0 &&
+           g1s_same(a->vk.ic, b->vk.ic, a->vk.n_ic) && g1s_same(a->h, b->h, a->n_h) &&
+           g1s_same(a->l, b->l, a->n_l) && g1s_same(a->a, b->a, a->n_a) &&
+           g1s_same(a->b_g1, b->b_g1, a->n_b_g1) &&
+           (a->n_b_g2 == 0 || memcmp(a->b_g2, b->b_g2, a->n_b_g2 * sizeof(*a->b_g2)) == 0);
+}
+
+/* A backend whose fixed_base multiplies on the CPU one point at a time (variable-base), and
+ * counts the points it made: the setup must hand every key point but the six of the
+ * verifying key to it, and give the same key. */
+static size_t g_fixed_base_points;
+
+static int cpu_fixed_base(void *ctx, int g2, const czk_fr *k, size_t n, void *out, czk_pool *pool,
+                          czk_err *err) {
+    (void)ctx, (void)pool, (void)err;
+    for (size_t i = 0; i < n; i++) {
+        if (g2) {
+            czk_g2_jacobian g, r;
+            czk_g2_jacobian_from_affine(&g, &CZK_G2_GENERATOR);
+            czk_g2_jacobian_mul_var(&r, &g, &k[i]);
+            czk_g2_jacobian_to_affine(&((czk_g2_affine *)out)[i], &r);
+        } else {
+            czk_g1_jacobian g, r;
+            czk_g1_jacobian_from_affine(&g, &CZK_G1_GENERATOR);
+            czk_g1_jacobian_mul_var(&r, &g, &k[i]);
+            czk_g1_jacobian_to_affine(&((czk_g1_affine *)out)[i], &r);
+        }
+    }
+    g_fixed_base_points += n;
+    return CZK_OK;
+}
+
+/* czk_groth16_setup_dev_rep gives, bit for bit, czk_groth16_setup_dev's key of the expanded
+ * system for the same seed: both bases, inline and on a pool, with the backend's multiplier;
+ * a proof of the expanded system (every copy on the block's witness) verifies under it. */
+CZK_TEST(g16_setup_rep_equals_expanded) {
+    tcirc blk;
+    CHECK_EQ_INT(test_circuit(&blk, 3, 150, &t->rng), CZK_OK);
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 3), CZK_OK);
+    czk_backend be = *czk_backend_cpu();
+    be.fixed_base = cpu_fixed_base;
+    for (size_t copies = 1; copies <= 4; copies += 3) {
+        czk_r1cs_rep rep = {.block = blk.cs, .copies = copies};
+        tcirc ex = {0};
+        czk_err err = {0};
+        CHECK_EQ_INT(czk_r1cs_rep_expand(&rep, &ex.cs, pool, &err), CZK_OK);
+        ex.w = malloc(ex.cs.n_vars * sizeof(czk_fr));
+        CHECK(ex.w != NULL);
+        if (ex.w == NULL)
+            break;
+        for (size_t s = 0; s < copies; s++)
+            for (uint32_t c = 0; c < blk.cs.n_vars; c++)
+                ex.w[czk_r1cs_rep_col(&rep, s, c)] = blk.w[c];
+        CHECK_EQ_INT(czk_r1cs_check(&ex.cs, ex.w, NULL, NULL, NULL), CZK_OK);
+        for (int basis = 0; basis < 2; basis++) {
+            czk_groth16_h_basis hb = basis ? CZK_H_ODD_COSET : CZK_H_MONOMIAL;
+            czk_groth16_pk ref, got, via_be;
+            czk_rng r1, r2, r3;
+            uint64_t seed = czk_rng_u64(&t->rng);
+            czk_rng_seed(&r1, seed);
+            czk_rng_seed(&r2, seed);
+            czk_rng_seed(&r3, seed);
+            CHECK_EQ_INT(czk_groth16_setup_dev(&ref, &ex.cs, hb, &r1, NULL, &err), CZK_OK);
+            CHECK_EQ_INT(czk_groth16_setup_dev_rep(&got, &rep, hb, &r2, NULL, pool, &err), CZK_OK);
+            g_fixed_base_points = 0;
+            CHECK_EQ_INT(czk_groth16_setup_dev_rep(&via_be, &rep, hb, &r3, &be, NULL, &err),
+                         CZK_OK);
+            CHECK(keys_same(&ref, &got));
+            CHECK(keys_same(&ref, &via_be));
+            CHECK_EQ_INT(g_fixed_base_points,
+                         ref.vk.n_ic + ref.n_l + ref.n_a + ref.n_b_g1 + ref.n_b_g2 + ref.n_h);
+            czk_groth16_proof pr;
+            CHECK_EQ_INT(prove_verify(&got, &ex, czk_backend_cpu(), pool, &t->rng, &pr), CZK_OK);
+            czk_groth16_pk_clear(&ref);
+            czk_groth16_pk_clear(&got);
+            czk_groth16_pk_clear(&via_be);
+        }
+        tcirc_clear(&ex);
+    }
+    czk_pool_destroy(pool);
+    tcirc_clear(&blk);
 }

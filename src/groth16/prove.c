@@ -288,6 +288,12 @@ int czk_groth16_prove_ex(czk_groth16_proof *proof, const czk_groth16_pk *pk, con
             goto out;
         rc = CZK_OK;
     }
+    /* Step by step reads the rows: a header of sizes (czk_r1cs_rep_dims) has none. */
+    if (n_c > 0 && (cs->a.row_ptr == NULL || cs->b.row_ptr == NULL))
+        return czk_err_set(err, CZK_EINVAL,
+                           "prove: the circuit's rows are not on the host: a system of sizes "
+                           "only proves on a backend holding its rows (key and circuit "
+                           "attached)");
 
     /* A filtered layout: which variables each A and B point stands for. */
     gather_spec ga = {.w = w, .v_begin = 0, .v_end = n_vars};

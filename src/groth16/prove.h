@@ -59,7 +59,10 @@ int czk_groth16_prove(czk_groth16_proof *proof, const czk_groth16_pk *pk, const 
  * backend when key holds pk with cs. wp (groth16/witness_pack.h; may be NULL): the witness
  * packed, for a backend whose prove_sums moves the pack instead of w; w is still required:
  * every other path reads it. CZK_EINVAL when wp is malformed or packs another number of
- * values, or when the backend finds key attached for another pk or cs.
+ * values, or when the backend finds key attached for another pk or cs. cs may be a header
+ * of sizes only (matrices NULL: czk_r1cs_rep_dims) when key holds its rows on the backend
+ * (czk_gpu_backend_attach_key_rep); a proof that must go step by step then fails with
+ * CZK_EINVAL ("the circuit's rows are not on the host").
  */
 int czk_groth16_prove_ex(czk_groth16_proof *proof, const czk_groth16_pk *pk, const czk_r1cs *cs,
                          const czk_fr *w, const czk_witness_pack *wp, const czk_backend_key *key,

@@ -17,6 +17,7 @@
 #include "gpu/cuda/spmv/spmv.cuh"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/status.h"
 
 namespace czk_whole {
@@ -52,13 +53,15 @@ void host_unlock(const void *p, size_t bytes);
 /* *dev = a counted device copy of host[0 .. bytes). */
 int upload(czk_gpu *g, void **dev, const void *host, size_t bytes, czk_err *err);
 
-/* Whether (pk, cs) has a shape whole proofs take. */
-bool shape_ok(const czk_groth16_pk *pk, const czk_r1cs *cs);
+/* Whether (pk, a circuit of cs's sizes whose rows are rows's matrices) has a shape whole
+ * proofs take: rows is cs itself, or the block of a repeated system whose sizes cs holds. */
+bool shape_ok(const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_r1cs *rows);
 
-/* A filtered key's density bytes as the CPU prover gathers (*ta, *tb; NULL for a dense key);
- * *match = 0 when their counts disagree with pk's. */
-int density_take(const czk_groth16_pk *pk, const czk_r1cs *cs, uint8_t **ta, uint8_t **tb,
-                 int *match, czk_err *err);
+/* A filtered key's density bytes as the CPU prover gathers (*ta, *tb; NULL for a dense key)
+ * for cs, or for rep when it is not NULL (cs: its sizes); *match = 0 when their counts
+ * disagree with pk's. */
+int density_take(const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_r1cs_rep *rep,
+                 uint8_t **ta, uint8_t **tb, int *match, czk_err *err);
 
 /* The h step's two roots of pk's domain, into c. */
 int h_roots(const czk_groth16_pk *pk, resident_circuit *c, czk_err *err);

@@ -18,6 +18,7 @@
 #include "groth16/backend.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/status.h"
 
 /* Domains below this run the quotient on the CPU. */
@@ -215,6 +216,12 @@ int czk__gpu_prove_sums(void *ctx, const czk_backend_key *key, const czk_groth16
  * *placed. Returns CZK_OK, or an error (nothing of cs kept then). */
 int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
                             czk_err *err);
+
+/* czk__gpu_circuit_attach for copies of a block (czk_gpu_backend_attach_key_rep): the same
+ * device arrays as for the expanded system, expanded on the device; dims: its sizes, kept
+ * as the circuit's cs. */
+int czk__gpu_circuit_attach_rep(czk__gpu_backend *b, resident_key *k, const czk_r1cs_rep *rep,
+                                const czk_r1cs *dims, int *placed, czk_err *err);
 
 /* Attaches pk (in k, a new key already in b's list) with cs for streamed proofs, when the
  * arena such a proof needs fits the budget (nothing of pk goes to the device). Out: *placed;

@@ -22,6 +22,14 @@
  * Arena layout (bytes, each part aligned): [W: 32·n_vars][S: 32·max(n_a, n_b)][a/h: 32·n]
  * [R: max(b and c = 2·32·n, the largest MSM's scratch)]. b and c are dead once h is made,
  * so the MSMs' scratch reuses them.
+ *
+ * Repeated circuits (r1cs/rep.h, czk_gpu_backend_attach_key_rep): a PoSt circuit is copies
+ * of one block, 41 GB in CSR at 32 GiB WindowPoSt. Its attach codes the block's
+ * coefficients on the host (the block's table is the whole system's), uploads the block's
+ * arrays and expands them on the device into the same resident arrays an attach of the
+ * whole CSR makes, byte for byte (rep_place); the long-row lists are the block's offset per
+ * copy, the density bytes czk_r1cs_rep_density's. The circuit's cs is then the header of
+ * sizes (czk_r1cs_rep_dims): a proof reads only its sizes, never its matrices.
  */
 #include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>
@@ -284,14 +292,17 @@ void host_unlock(const void *p, size_t bytes) {
     pthread_mutex_unlock(&host_lock_mu);
 }
 
-/* One device copy of `bytes` host bytes, counted in the context. */
+/* One device copy of `bytes` host bytes, counted in the context; done when it returns. On
+ * g's stream, which the kernels that read it use (a cudaMemcpy from pageable memory may
+ * return before its copy has landed, and the stream does not wait for the legacy one). */
 int upload(czk_gpu *g, void **dev, const void *host, size_t bytes, czk_err *err) {
     int rc = CZK_OK;
     *dev = NULL;
     if (bytes == 0)
         return CZK_OK;
     CZK_TRY(czk__gpu_malloc(g, dev, bytes, err));
-    CZK_CUDA_TRY(err, cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice));
+    CZK_CUDA_TRY(err, cudaMemcpyAsync(*dev, host, bytes, cudaMemcpyHostToDevice, g->stream));
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
 out:
     return rc;
 }
@@ -330,11 +341,12 @@ void czk__gpu_circuit_free(czk__gpu_backend *b, resident_key *k) {
 
 namespace czk_whole {
 
-/* Whether (pk, cs) has a shape whole proofs take; others go step by step. */
-bool shape_ok(const czk_groth16_pk *pk, const czk_r1cs *cs) {
+/* Whether (pk, cs with rows's matrices) has a shape whole proofs take; others go step by
+ * step. */
+bool shape_ok(const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_r1cs *rows) {
     return cs->n_vars == pk->n_vars && cs->n_public == pk->n_public &&
-           cs->n_constraints + cs->n_public + 1 <= pk->domain_size && cs->a.row_ptr != NULL &&
-           cs->b.row_ptr != NULL && cs->n_vars <= 0x7fffffffu &&
+           cs->n_constraints + cs->n_public + 1 <= pk->domain_size && rows->a.row_ptr != NULL &&
+           rows->b.row_ptr != NULL && cs->n_vars <= 0x7fffffffu &&
            domain_lg(pk->domain_size) >= H_MIN_LG &&
            domain_lg(pk->domain_size) <= CZK_GPU_NTT_MAX_LG;
 }
@@ -342,10 +354,11 @@ bool shape_ok(const czk_groth16_pk *pk, const czk_r1cs *cs) {
 /*
  * For a filtered key, the density bytes as the CPU prover's gather selects (prove.c), on
  * the host: *ta, *tb (czk_free them), left NULL for a dense key. *match = 0 when their counts
- * disagree with pk's (the prover then reports the mismatch on the step-by-step path).
+ * disagree with pk's (the prover then reports the mismatch on the step-by-step path). The
+ * bitmaps are cs's, or rep's (czk_r1cs_rep_density, the same bits) when rep is not NULL.
  */
-int density_take(const czk_groth16_pk *pk, const czk_r1cs *cs, uint8_t **ta, uint8_t **tb,
-                 int *match, czk_err *err) {
+int density_take(const czk_groth16_pk *pk, const czk_r1cs *cs, const czk_r1cs_rep *rep,
+                 uint8_t **ta, uint8_t **tb, int *match, czk_err *err) {
     int rc = CZK_OK;
     uint64_t *a_bits = NULL, *b_bits = NULL;
     size_t words = (cs->n_vars + 63) / 64, na = 0, nb = 0;
@@ -361,7 +374,10 @@ int density_take(const czk_groth16_pk *pk, const czk_r1cs *cs, uint8_t **ta, uin
         rc = czk_err_set(err, CZK_ENOMEM, "resident circuit: density of %zu variables", cs->n_vars);
         goto out;
     }
-    CZK_TRY(czk_r1cs_density(cs, a_bits, b_bits));
+    if (rep != NULL)
+        CZK_TRY(czk_r1cs_rep_density(rep, a_bits, b_bits, err));
+    else
+        CZK_TRY(czk_r1cs_density(cs, a_bits, b_bits));
     for (size_t v = 0; v < cs->n_vars; v++) {
         (*ta)[v] = (uint8_t)(v < cs->n_public + 1 || ((a_bits[v / 64] >> (v % 64)) & 1));
         (*tb)[v] = (uint8_t)((b_bits[v / 64] >> (v % 64)) & 1);
@@ -469,12 +485,156 @@ extern "C" size_t czk_gpu_attach_host_bytes(const czk_r1cs *cs) {
     return bytes;
 }
 
-int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
-                            czk_err *err) {
+namespace czk_whole {
+
+/* Where an attach reads a circuit: cs's own matrices (rep NULL), or rep's block and its
+ * copies, cs then holding the whole system's sizes (czk_r1cs_rep_dims). */
+struct circuit_src {
+    const czk_r1cs *cs;
+    const czk_r1cs_rep *rep;
+    /* The system whose matrices are stored: cs, or the block. */
+    const czk_r1cs *rows() const {
+        return rep != NULL ? &rep->block : cs;
+    }
+    size_t copies() const {
+        return rep != NULL ? rep->copies : 1;
+    }
+};
+
+/* rep.h's column map on the device (czk_r1cs_rep_col): its constants, by value. */
+struct rep_map {
+    uint64_t p, q, aux0; /* the block's public and aux variables; 1 + copies·p */
+};
+
+__device__ __forceinline__ uint32_t rep_col(const rep_map &m, uint64_t s, uint32_t c) {
+    if (c == 0)
+        return 0;
+    if (c <= m.p)
+        return (uint32_t)(c + s * m.p);
+    return (uint32_t)(m.aux0 + s * m.q + (c - 1 - m.p));
+}
+
+/* A coefficient as the kernels copy it when the matrix is not coded. */
+struct coef32 {
+    uint4 lo, hi;
+};
+
+/* The copies' row pointers, copies along y and rows along x: rp[s·R + j] = s·nnz + brp[j],
+ * and rp[copies·R] = copies·nnz. */
+__global__ void rep_rows_kernel(uint64_t *rp, const uint64_t *brp, uint64_t R, uint64_t nnz,
+                                uint64_t copies) {
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t s = blockIdx.y; s < copies; s += gridDim.y)
+        for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < R; j += stride)
+            rp[s * R + j] = s * nnz + brp[j];
+    if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
+        rp[copies * R] = copies * nnz;
+}
+
+/* The copies' entries: entry s·nnz + t is the block's entry t, its column mapped into copy
+ * s, its coefficient (a code or a value) the same. */
+template <class V>
+__global__ void rep_entries_kernel(uint32_t *cols, V *vals, const uint32_t *bcols, const V *bvals,
+                                   uint64_t nnz, uint64_t copies, rep_map m) {
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t s = blockIdx.y; s < copies; s += gridDim.y)
+        for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < nnz; t += stride) {
+            cols[s * nnz + t] = rep_col(m, s, bcols[t]);
+            vals[s * nnz + t] = bvals[t];
+        }
+}
+
+inline uint64_t min_u64(uint64_t a, uint64_t b) {
+    return a < b ? a : b;
+}
+
+/* A grid for `per` items a copy: up to 4,096 blocks of 256 along x, the copies along y (at
+ * most 65,535 of them at once). */
+dim3 rep_grid(uint64_t per, uint64_t copies) {
+    const uint64_t x = max_sz(1, min_u64((per + 255) / 256, 4096));
+    return dim3((unsigned)x, (unsigned)min_u64(copies, 65535));
+}
+
+/*
+ * Matrix i of a repeated system into c's arrays (their sizes set): the block's row pointers,
+ * columns and coefficients (ci, its codes, or its values when ci is NULL) go up, kernels
+ * write every copy straight into the resident arrays, and the block's copies go. The device
+ * holds the whole matrix once and the block's arrays beside it.
+ */
+int rep_place(czk_gpu *g, resident_circuit *c, int i, const czk_r1cs_rep *rep,
+              const czk_r1cs_matrix *m, const uint16_t *ci, czk_err *err) {
+    int rc = CZK_OK;
+    const czk_r1cs *blk = &rep->block;
+    const uint64_t R = blk->n_constraints, nnz = m->row_ptr[R], copies = rep->copies;
+    const size_t b_rows = (R + 1) * sizeof(uint64_t), b_cols = nnz * sizeof(uint32_t),
+                 b_vals = nnz * (ci != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
+    const rep_map map = {blk->n_public, blk->n_vars - 1 - blk->n_public,
+                         1 + copies * blk->n_public};
+    void *d_rp = NULL, *d_cols = NULL, *d_vals = NULL;
+    CZK_TRY(czk__gpu_malloc(g, (void **)&c->row_ptr[i], c->row_bytes[i], err));
+    CZK_TRY(upload(g, &d_rp, m->row_ptr, b_rows, err));
+    rep_rows_kernel<<<rep_grid(R, copies), 256, 0, g->stream>>>(
+        c->row_ptr[i], (const uint64_t *)d_rp, R, nnz, copies);
+    CZK_CUDA_TRY(err, cudaGetLastError());
+    if (nnz > 0) {
+        const dim3 grid = rep_grid(nnz, copies);
+        CZK_TRY(czk__gpu_malloc(g, (void **)&c->cols[i], c->col_bytes[i], err));
+        CZK_TRY(czk__gpu_malloc(g, ci != NULL ? (void **)&c->ci[i] : (void **)&c->vals[i],
+                                c->val_bytes[i], err));
+        CZK_TRY(upload(g, &d_cols, m->cols, b_cols, err));
+        CZK_TRY(
+            upload(g, &d_vals, ci != NULL ? (const void *)ci : (const void *)m->vals, b_vals, err));
+        if (ci != NULL)
+            rep_entries_kernel<uint16_t>
+                <<<grid, 256, 0, g->stream>>>(c->cols[i], c->ci[i], (const uint32_t *)d_cols,
+                                              (const uint16_t *)d_vals, nnz, copies, map);
+        else
+            rep_entries_kernel<coef32><<<grid, 256, 0, g->stream>>>(
+                c->cols[i], (coef32 *)c->vals[i], (const uint32_t *)d_cols, (const coef32 *)d_vals,
+                nnz, copies, map);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+    }
+    CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+out:
+    if (rc != CZK_OK)
+        (void)cudaStreamSynchronize(g->stream); /* nothing may still read the block's copies */
+    czk__gpu_free(g, d_rp, b_rows);
+    czk__gpu_free(g, d_cols, b_cols);
+    czk__gpu_free(g, d_vals, b_vals);
+    return rc;
+}
+
+/* The long rows of `copies` copies of a block of R rows whose own are (*rows)[0 .. *count):
+ * copy s's offset by s·R, copy by copy (so ascending), replacing *rows (czk_malloc'ed). */
+int long_rows_repeat(uint32_t **rows, size_t *count, size_t R, size_t copies, czk_err *err) {
+    uint32_t *all;
+    if (*count == 0 || copies == 1)
+        return CZK_OK;
+    all = (uint32_t *)czk_malloc(*count * copies * sizeof(uint32_t));
+    if (all == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "gpu: a list of %zu long rows", *count * copies);
+    for (size_t s = 0; s < copies; s++)
+        for (size_t j = 0; j < *count; j++)
+            all[s * *count + j] = (uint32_t)(s * R + (*rows)[j]);
+    czk_free(*rows);
+    *rows = all;
+    *count *= copies;
+    return CZK_OK;
+}
+
+/*
+ * czk__gpu_circuit_attach for either source: the coefficients are coded (a block's codes and
+ * table are the whole system's: coef_code's table lists the values in the order they first
+ * occur and the copies repeat the block's entries, so the copies add none), sizes and the
+ * arena planned, then the arrays placed: uploaded whole, or expanded from the block.
+ */
+int circuit_attach(czk__gpu_backend *b, resident_key *k, const circuit_src &src, int *placed,
+                   czk_err *err) {
     int rc = CZK_OK;
     const czk_groth16_pk *pk = k->pk;
+    const czk_r1cs *cs = src.cs, *rows = src.rows();
     resident_circuit *c = &k->circ;
-    const czk_r1cs_matrix *mats[3] = {&cs->a, &cs->b, &cs->c};
+    const czk_r1cs_matrix *mats[3] = {&rows->a, &rows->b, &rows->c};
     uint8_t *ta = NULL, *tb = NULL;
     uint16_t *ci[3] = {NULL, NULL, NULL};
     czk_fr *dict[3] = {NULL, NULL, NULL};
@@ -483,19 +643,21 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
     size_t arena = 0, total = 0, avail;
     int match = 0;
     *placed = 0;
-    if (!shape_ok(pk, cs))
+    if (!shape_ok(pk, cs, rows))
         return CZK_OK; /* not a shape the resident path takes: proofs go step by step */
     for (int i = 0; i < 3; i++) {
         if (mats[i]->row_ptr == NULL)
             continue;
-        uint64_t nnz = mats[i]->row_ptr[cs->n_constraints];
+        const uint64_t nnz = mats[i]->row_ptr[rows->n_constraints];
         size_t nd = 0;
         CZK_TRY(coef_code(mats[i], (size_t)nnz, &ci[i], &dict[i], &nd, err));
         c->row_bytes[i] = (cs->n_constraints + 1) * sizeof(uint64_t);
-        c->col_bytes[i] = (size_t)nnz * sizeof(uint32_t);
-        c->val_bytes[i] = (size_t)nnz * (ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
+        c->col_bytes[i] = (size_t)nnz * src.copies() * sizeof(uint32_t);
+        c->val_bytes[i] =
+            (size_t)nnz * src.copies() * (ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
         c->dict_bytes[i] = nd * sizeof(czk_fr);
-        CZK_TRY(long_rows_of(mats[i], cs->n_constraints, &lr[i], &nl[i], err));
+        CZK_TRY(long_rows_of(mats[i], rows->n_constraints, &lr[i], &nl[i], err));
+        CZK_TRY(long_rows_repeat(&lr[i], &nl[i], rows->n_constraints, src.copies(), err));
         total += czk__gpu_align(c->row_bytes[i]) + czk__gpu_align(c->col_bytes[i]) +
                  czk__gpu_align(c->val_bytes[i]) + czk__gpu_align(c->dict_bytes[i]) +
                  czk__gpu_align(nl[i] * sizeof(uint32_t));
@@ -523,7 +685,7 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
         }
         c->cap = cap;
     }
-    CZK_TRY(density_take(pk, cs, &ta, &tb, &match, err));
+    CZK_TRY(density_take(pk, cs, src.rep, &ta, &tb, &match, err));
     if (!match) {
         memset(c, 0, sizeof(*c));
         goto out;
@@ -537,14 +699,18 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
     for (int i = 0; i < 3; i++) {
         if (mats[i]->row_ptr == NULL)
             continue;
-        CZK_TRY(upload(b->g, (void **)&c->row_ptr[i], mats[i]->row_ptr, c->row_bytes[i], err));
-        CZK_TRY(upload(b->g, (void **)&c->cols[i], mats[i]->cols, c->col_bytes[i], err));
-        if (ci[i] != NULL) {
-            CZK_TRY(upload(b->g, (void **)&c->ci[i], ci[i], c->val_bytes[i], err));
-            CZK_TRY(upload(b->g, (void **)&c->dict[i], dict[i], c->dict_bytes[i], err));
+        if (src.rep != NULL) {
+            CZK_TRY(rep_place(b->g, c, i, src.rep, mats[i], ci[i], err));
         } else {
-            CZK_TRY(upload(b->g, (void **)&c->vals[i], mats[i]->vals, c->val_bytes[i], err));
+            CZK_TRY(upload(b->g, (void **)&c->row_ptr[i], mats[i]->row_ptr, c->row_bytes[i], err));
+            CZK_TRY(upload(b->g, (void **)&c->cols[i], mats[i]->cols, c->col_bytes[i], err));
+            if (ci[i] != NULL)
+                CZK_TRY(upload(b->g, (void **)&c->ci[i], ci[i], c->val_bytes[i], err));
+            else
+                CZK_TRY(upload(b->g, (void **)&c->vals[i], mats[i]->vals, c->val_bytes[i], err));
         }
+        if (ci[i] != NULL)
+            CZK_TRY(upload(b->g, (void **)&c->dict[i], dict[i], c->dict_bytes[i], err));
         if (nl[i] > 0) {
             CZK_TRY(upload(b->g, (void **)&c->long_rows[i], lr[i], nl[i] * sizeof(uint32_t), err));
             c->n_long[i] = nl[i];
@@ -560,6 +726,54 @@ int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs
     *placed = 1;
 out:
     attach_end(b, k, rc, ta, tb, ci, dict, lr);
+    return rc;
+}
+
+} // namespace czk_whole
+
+int czk__gpu_circuit_attach(czk__gpu_backend *b, resident_key *k, const czk_r1cs *cs, int *placed,
+                            czk_err *err) {
+    return circuit_attach(b, k, circuit_src{cs, NULL}, placed, err);
+}
+
+int czk__gpu_circuit_attach_rep(czk__gpu_backend *b, resident_key *k, const czk_r1cs_rep *rep,
+                                const czk_r1cs *dims, int *placed, czk_err *err) {
+    return circuit_attach(b, k, circuit_src{dims, rep}, placed, err);
+}
+
+extern "C" int czk_gpu_backend_attach_key_rep(czk_backend *be, const czk_groth16_pk *pk,
+                                              const czk_r1cs_rep *rep, const czk_r1cs *dims,
+                                              czk_backend_key **key, int *resident, czk_err *err) {
+    int rc = CZK_OK, placed = 0;
+    czk_r1cs want;
+    if (key != NULL)
+        *key = NULL;
+    if (resident != NULL)
+        *resident = 0;
+    if (be == NULL || pk == NULL || rep == NULL || dims == NULL || key == NULL || resident == NULL)
+        return czk_err_set(err, CZK_EINVAL, "attach key: NULL argument");
+    CZK_TRY(czk_r1cs_rep_dims(rep, &want, err));
+    if (want.n_constraints != dims->n_constraints || want.n_vars != dims->n_vars ||
+        want.n_public != dims->n_public)
+        return czk_err_set(err, CZK_EINVAL,
+                           "attach key: sizes of %zu rows, %zu variables, %zu inputs for a "
+                           "repeated system of %zu, %zu, %zu",
+                           dims->n_constraints, dims->n_vars, dims->n_public, want.n_constraints,
+                           want.n_vars, want.n_public);
+    /* The points as czk_gpu_backend_attach_key places them (without a circuit it streams
+     * nothing), then the circuit beside them. */
+    CZK_TRY(czk_gpu_backend_attach_key(be, pk, NULL, key, resident, err));
+    if (*resident != 1)
+        goto out;
+    CZK_TRY(
+        czk__gpu_circuit_attach_rep((czk__gpu_backend *)be->ctx, *key, rep, dims, &placed, err));
+    *resident = placed ? 2 : 1;
+out:
+    if (rc != CZK_OK && *key != NULL) {
+        czk_gpu_backend_detach_key(be, *key);
+        *key = NULL;
+        *resident = 0;
+    }
     return rc;
 }
 

@@ -240,7 +240,7 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     int match = 0;
     *placed = 0;
     memset(c, 0, sizeof(*c));
-    if (!shape_ok(pk, cs) || cs->c.row_ptr == NULL)
+    if (!shape_ok(pk, cs, cs) || cs->c.row_ptr == NULL)
         return CZK_OK; /* (without C, c = a·b row by row needs a third vector) */
     if (pk->density == CZK_DENSITY_FILTERED)
         take = 2 * czk__gpu_align(cs->n_vars);
@@ -295,7 +295,7 @@ int czk__gpu_stream_attach(czk__gpu_backend *b, resident_key *k, const czk_groth
     /* The arena: no more of the budget than the chosen buffers use. */
     arena = a_w + a_v + max_sz(a_v + 2 * c->slot_bytes, c->layout.bytes) + CZK__GPU_ARENA_ALIGN;
 
-    CZK_TRY(density_take(pk, cs, &ta, &tb, &match, err));
+    CZK_TRY(density_take(pk, cs, NULL, &ta, &tb, &match, err));
     if (!match) {
         memset(c, 0, sizeof(*c));
         goto out;
