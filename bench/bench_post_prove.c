@@ -4,8 +4,10 @@
  *
  *   bench_post_prove [--kind winning|window] [--size 2KiB|8MiB|512MiB|32GiB|64GiB]
  *                    [--sectors N] [--runs N] [--keys DIR] [--backend auto|cpu|cuda]
- *                    [--threads N] [--seed S]
+ *                    [--threads N] [--seed S] [--repeated]
  *
+ * --repeated registers the circuit in its repeated form (kinds.h: what WindowPoSt 32/64 GiB
+ * always are), so that the engine attaches one recorded slot and the GPU expands it.
  * Defaults: WinningPoSt 32 GiB, 7 runs, keys in ./post-keys, backend auto. Development keys
  * are made (recorded circuit, random toxic waste) and written under their v28 names when the
  * directory has none; vanilla proofs come from the generator (filecoin/vanilla_gen.h), fresh
@@ -131,12 +133,16 @@ static uint8_t *make_payload(const czk_vanilla_post_type *ty, size_t n, czk_rng 
 
 int main(int argc, char **argv) {
     const char *kind = "winning", *size = "32GiB", *keys = "post-keys", *backend = "auto";
-    int runs = 7;
+    int runs = 7, repeated = 0;
     long sectors = -1;
     unsigned threads = 0;
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--repeated") == 0) {
+            repeated = 1;
+            continue;
+        }
         if (v == NULL) {
             fprintf(stderr, "bench_post_prove: %s needs a value\n", a);
             return 2;
@@ -208,7 +214,8 @@ int main(int argc, char **argv) {
     uint64_t load_ms = 0;
     int rc = czk_engine_create(&e, &cfg, &err);
     if (rc == CZK_OK)
-        rc = czk_kinds_register_filecoin_posts(e, keys, NULL, &err);
+        rc = czk_kinds_register_filecoin_post(e, (int)ty.kind, ty.shape.sector_size, keys, NULL,
+                                              repeated ? CZK_KINDS_POST_REPEATED : 0, &err);
     if (rc == CZK_OK)
         rc = czk_kinds_filecoin_circuit_id(circuit, sizeof circuit, reg, &err);
     if (rc == CZK_OK)

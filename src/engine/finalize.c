@@ -76,8 +76,9 @@ out:
  * A proof that did not verify: is the witness at fault? One that does not satisfy the circuit
  * gives such a proof on any device, so the partition fails at once, naming the first failing
  * constraint, instead of being retried as a device fault would be. Costs a pass over the
- * matrices, on the failure path only; a key read from a .zkey carries no C matrix, and its
- * partitions are then retried as before.
+ * matrices, on the failure path only; a key read from a .zkey carries no C matrix, and a
+ * circuit kept in its repeated form no rows on the host: their partitions are then retried as
+ * before.
  */
 static int witness_at_fault(czk_engine *e, const circuit *c, part *p) {
     size_t bad = 0;

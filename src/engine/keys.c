@@ -178,7 +178,12 @@ void czk__key_attach(czk_engine *e, unsigned di, circuit *c) {
     czk_device_key *key = NULL;
     czk_device_attach mode = CZK_DEVICE_ATTACH_NONE;
     uint64_t t0 = czk_time_ns();
-    int rc = d->dev->ops->attach(d->dev, &c->pk, &c->cs, &key, &mode, &kerr);
+    /* A circuit kept in its repeated form goes to devices that expand it themselves. */
+    const czk_r1cs_rep *rep = c->kind->rep != NULL ? c->kind->rep(c->kstate) : NULL;
+    if (rep != NULL && d->dev->ops->attach_rep == NULL)
+        return;
+    int rc = rep != NULL ? d->dev->ops->attach_rep(d->dev, &c->pk, rep, &c->cs, &key, &mode, &kerr)
+                         : d->dev->ops->attach(d->dev, &c->pk, &c->cs, &key, &mode, &kerr);
     if (rc != CZK_OK) {
         czk__elog(e, CZK_LOG_WARN, "key not resident circuit=%s device=%s: %s", c->id,
                   d->info.label, kerr.msg);

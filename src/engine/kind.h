@@ -36,6 +36,7 @@
 #include "field/fr.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/pool.h"
 #include "util/status.h"
 
@@ -66,6 +67,14 @@ typedef struct czk_circuit_kind {
                 czk_pool *pool, czk_err *err);
     /* Drops what load kept besides pk and cs (may be NULL). */
     void (*unload)(void *state);
+    /*
+     * Optional: the repeated form (r1cs/rep.h) of the system load gave, while loaded, or NULL
+     * when cs holds its rows. A kind whose circuit is too large to record whole (a 125 M-row
+     * PoSt partition) loads cs as czk_r1cs_rep_dims's header of sizes and keeps the block
+     * (counted in extra_bytes); the engine then attaches the block to devices that take it
+     * (czk_device_ops.attach_rep), and a device that does not cannot prove the circuit.
+     */
+    const czk_r1cs_rep *(*rep)(const void *state);
 
     /*
      * Makes a job from a request: checks what the request carries for this kind (witness

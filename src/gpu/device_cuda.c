@@ -104,12 +104,9 @@ static int cuda_need(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *cs
     return CZK_OK;
 }
 
-static int cuda_attach(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *cs,
-                       czk_device_key **key, czk_device_attach *mode, czk_err *err) {
-    cuda_device *c = (cuda_device *)d;
-    czk_backend_key *bk = NULL;
-    int resident = 0;
-    int rc = czk_gpu_backend_attach_key(c->be, pk, cs, &bk, &resident, err);
+/* The device's view of what the backend kept (resident: czk_gpu_backend_attach_key's). */
+static void attach_done(cuda_device *c, czk_backend_key *bk, int resident, czk_device_key **key,
+                        czk_device_attach *mode) {
     *key = (czk_device_key *)bk;
     switch (resident) {
     case 1:
@@ -126,6 +123,26 @@ static int cuda_attach(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *
     }
     __atomic_store_n(&c->mem_keys, (uint64_t)czk_gpu_backend_resident_bytes(c->be),
                      __ATOMIC_RELAXED);
+}
+
+static int cuda_attach(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                       czk_device_key **key, czk_device_attach *mode, czk_err *err) {
+    cuda_device *c = (cuda_device *)d;
+    czk_backend_key *bk = NULL;
+    int resident = 0;
+    int rc = czk_gpu_backend_attach_key(c->be, pk, cs, &bk, &resident, err);
+    attach_done(c, bk, resident, key, mode);
+    return rc;
+}
+
+static int cuda_attach_rep(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs_rep *rep,
+                           const czk_r1cs *cs, czk_device_key **key, czk_device_attach *mode,
+                           czk_err *err) {
+    cuda_device *c = (cuda_device *)d;
+    czk_backend_key *bk = NULL;
+    int resident = 0;
+    int rc = czk_gpu_backend_attach_key_rep(c->be, pk, rep, cs, &bk, &resident, err);
+    attach_done(c, bk, resident, key, mode);
     return rc;
 }
 
@@ -169,6 +186,7 @@ static const czk_device_ops cuda_ops = {
     .info = cuda_info,
     .need = cuda_need,
     .attach = cuda_attach,
+    .attach_rep = cuda_attach_rep,
     .detach = cuda_detach,
     .host_alloc = cuda_host_alloc,
     .host_free = cuda_host_free,

@@ -24,6 +24,7 @@
 #include "groth16/keys.h"
 #include "groth16/witness_pack.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/pool.h"
 #include "util/status.h"
 
@@ -94,6 +95,14 @@ typedef struct czk_device_ops {
      * and in place until detach. May be NULL (the device keeps nothing: the CPU). */
     int (*attach)(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *cs, czk_device_key **key,
                   czk_device_attach *mode, czk_err *err);
+    /* As attach, for a circuit in its repeated form (r1cs/rep.h): rep is the block and cs
+     * czk_r1cs_rep_dims's header (both kept in place until detach); the rows are expanded on
+     * the device, never on the host. WHOLE, or else the circuit is not kept (*mode POINTS or
+     * NONE: proofs of this circuit then cannot run here). May be NULL: such circuits do not
+     * prove on this device. */
+    int (*attach_rep)(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs_rep *rep,
+                      const czk_r1cs *cs, czk_device_key **key, czk_device_attach *mode,
+                      czk_err *err);
     /* Frees what attach kept; NULL key is a no-op. May be NULL when attach is. */
     void (*detach)(czk_device *d, czk_device_key *key);
     /* Host staging memory for witnesses (pinned on a GPU); NULL when there is none or its

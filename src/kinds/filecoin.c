@@ -41,6 +41,8 @@ typedef struct fpost {
     char key_path[FC_PATH_MAX]; /* dir/v28-….params, for messages (it may not exist yet) */
     char id[64];
     czk_cs_stats slot1; /* a one-slot circuit's counts (estimate, the witness layout) */
+    int repeated;       /* load keeps the repeated form (rep) instead of the recording */
+    czk_r1cs_rep rep;   /* while loaded, when repeated */
 } fpost;
 
 typedef struct fpost_job {
@@ -170,8 +172,10 @@ static void f_estimate(const void *state, czk_kind_sizes *out) {
     if (czk_params_expected(&len, NULL, NULL, &x, NULL) != CZK_OK)
         return;
     uint64_t g1 = len.ic + len.h + len.l + len.a + len.b_g1;
+    /* The recording's entries, or one slot's when the circuit is kept repeated. */
+    const czk_cs_stats *rec = f->repeated ? &f->slot1 : &st;
     out->key_bytes = g1 * sizeof(czk_g1_affine) + len.b_g2 * sizeof(czk_g2_affine) +
-                     (st.nnz_a + st.nnz_b + st.nnz_c) * (sizeof(czk_fr) + sizeof(uint32_t));
+                     (rec->nnz_a + rec->nnz_b + rec->nnz_c) * (sizeof(czk_fr) + sizeof(uint32_t));
     out->n_vars = (size_t)(st.n_inputs + st.n_aux);
     out->domain = (size_t)len.h + 1;
 }
@@ -190,8 +194,15 @@ static int f_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     /* The file first: a missing key should fail at once, not after recording the circuit. */
     int rc = czk_params_find(path, sizeof path, &f->pid, CZK_PARAMS_EXT_PARAMS, f->dir, NULL, err);
     czk_cs_stats st;
-    if (rc == CZK_OK)
+    scale_stats(&st, &f->slot1, f->shape.slots);
+    if (rc == CZK_OK && f->repeated) {
+        /* One slot and the copy count; cs gets the whole system's sizes only (kind.h). */
+        if ((rc = czk_circuit_post_record_rep(&f->rep, &f->shape, err)) == CZK_OK &&
+            (rc = czk_r1cs_rep_dims(&f->rep, cs, err)) == CZK_OK)
+            *extra_bytes = czk_r1cs_bytes(&f->rep.block);
+    } else if (rc == CZK_OK) {
         rc = czk_circuit_post_record(cs, &st, &f->shape, err);
+    }
     if (rc == CZK_OK) {
         /* Six length prefixes tell whether the file was made for this circuit before any of
          * its (up to tens of GiB of) points is read. */
@@ -211,9 +222,20 @@ static int f_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     if (rc != CZK_OK) {
         czk_groth16_pk_clear(pk);
         czk_r1cs_clear(cs);
+        czk_r1cs_rep_clear(&f->rep);
+        *extra_bytes = 0;
         return rc;
     }
     return CZK_OK;
+}
+
+static void f_unload(void *state) {
+    czk_r1cs_rep_clear(&((fpost *)state)->rep);
+}
+
+static const czk_r1cs_rep *f_rep(const void *state) {
+    const fpost *f = state;
+    return f->rep.copies > 0 ? &f->rep : NULL;
 }
 
 /* ---- jobs -------------------------------------------------------------------------------- */
@@ -435,6 +457,7 @@ static int f_public_inputs(void *state, void *job, size_t part, czk_fr *out, siz
 
 static void f_destroy(void *state) {
     fpost *f = state;
+    czk_r1cs_rep_clear(&f->rep);
     czk_free(f->dir);
     czk_free(f);
 }
@@ -444,6 +467,8 @@ static const czk_circuit_kind filecoin_post_kind = {
     .estimate = f_estimate,
     .key_path = f_key_path,
     .load = f_load,
+    .unload = f_unload,
+    .rep = f_rep,
     .job_create = f_job_create,
     .job_destroy = f_job_destroy,
     .synthesize = f_synthesize,
@@ -452,7 +477,8 @@ static const czk_circuit_kind filecoin_post_kind = {
 };
 
 int czk_kinds_register_filecoin_post(czk_engine *e, int kind, uint64_t sector_size,
-                                     const char *param_dir, const char *env_value, czk_err *err) {
+                                     const char *param_dir, const char *env_value, unsigned flags,
+                                     czk_err *err) {
     int si = size_index(sector_size);
     if (si < 0)
         return czk_err_set(err, CZK_EUNSUPPORTED, "PoSt: sector size %llu is not supported",
@@ -490,6 +516,8 @@ int czk_kinds_register_filecoin_post(czk_engine *e, int kind, uint64_t sector_si
         czk_post_shape one = f->shape;
         one.slots = 1;
         rc = czk_circuit_post_count(&f->slot1, NULL, &one, err);
+        f->repeated = (flags & CZK_KINDS_POST_REPEATED) != 0 ||
+                      czk_circuit_post_rows(&f->shape) > CZK_KINDS_POST_RECORD_MAX_ROWS;
     }
     if (rc != CZK_OK) {
         f_destroy(f);
@@ -502,8 +530,8 @@ int czk_kinds_register_filecoin_posts(czk_engine *e, const char *param_dir, cons
                                       czk_err *err) {
     for (int kind = CZK_VANILLA_POST_WINNING; kind <= CZK_VANILLA_POST_WINDOW; kind++)
         for (int i = 0; i < 5; i++) {
-            int rc =
-                czk_kinds_register_filecoin_post(e, kind, fc_sizes[i], param_dir, env_value, err);
+            int rc = czk_kinds_register_filecoin_post(e, kind, fc_sizes[i], param_dir, env_value, 0,
+                                                      err);
             if (rc != CZK_OK)
                 return rc;
         }

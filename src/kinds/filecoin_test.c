@@ -283,3 +283,39 @@ static void bad_payloads(czk_test_ctx *t, const char *dir) {
 CZK_TEST(filecoin_post_bad_payloads) {
     CZK_TEST_WITH_TMPDIR(bad_payloads);
 }
+
+/* A PoSt circuit kept in its repeated form (CZK_KINDS_POST_REPEATED; what WindowPoSt 32/64 GiB
+ * always are) loads its key with one slot recorded, and on an engine without a device that
+ * expands it the job fails with the reason named instead of proving or crashing. */
+static void repeated_on_cpu(czk_test_ctx *t, const char *dir) {
+    CHECK(make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng));
+    czk_engine_config cfg;
+    czk_test_engine_config(&cfg, 2ULL << 30);
+    czk_engine *e = NULL;
+    czk_err err = {0};
+    CHECK_EQ_INT(czk_engine_create(&e, &cfg, &err), CZK_OK);
+    if (e == NULL)
+        return;
+    CHECK_EQ_INT(czk_kinds_register_filecoin_post(e, CZK_VANILLA_POST_WINDOW, 2048, dir, NULL,
+                                                  CZK_KINDS_POST_REPEATED, &err),
+                 CZK_OK);
+    CHECKF(czk_engine_preload(e, "window-post-2KiB", NULL, NULL, &err) == CZK_OK, "%s", err.msg);
+    uint8_t rnd[32];
+    size_t len;
+    uint8_t *p = make_payload(&t->rng, 5, 0, 2, rnd, &len);
+    CHECK(p != NULL);
+    int rc = p == NULL ? -1 : submit(e, "rep", "window-post-2KiB", p, len, &err);
+    free(p);
+    CHECKF(rc == CZK_OK, "%s", err.msg);
+    czk_job_result res;
+    if (rc == CZK_OK && czk_engine_await(e, "rep", 600000, &res, &err) == CZK_OK) {
+        CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
+        CHECKF(strstr(res.error, "rows are not on the host") != NULL, "%s", res.error);
+        czk_job_result_clear(&res);
+    }
+    czk_engine_destroy(e);
+}
+
+CZK_TEST(filecoin_post_repeated_on_cpu) {
+    CZK_TEST_WITH_TMPDIR(repeated_on_cpu);
+}

@@ -73,11 +73,24 @@ size_t czk_kinds_filecoin_payload_encode(uint8_t *out, uint32_t registered_proof
                                          const uint8_t randomness[32], const uint8_t *const *proofs,
                                          const size_t *lens, size_t n);
 
+/*
+ * The largest PoSt circuit (rows) kept as a whole recording while its key is loaded (1.5 KB a
+ * row with its attach): every one but WindowPoSt 32/64 GiB (125 M and 130 M rows, 41 GB
+ * recorded), which is kept in its repeated form (r1cs/rep.h, 18 MB) and proves only on devices
+ * that expand it (a GPU): the CPU refuses such a circuit (the job fails, naming why).
+ */
+#define CZK_KINDS_POST_RECORD_MAX_ROWS (1ull << 24)
+
+/* czk_kinds_register_filecoin_post's flags: keep the repeated form whatever the size (for
+ * the checks and benchmarks of that path on small circuits). */
+#define CZK_KINDS_POST_REPEATED 1u
+
 /* Registers one PoSt circuit (kind 1 winning, 2 window, as czk_vanilla_post_kind) under its id.
- * Counts one sector slot of the circuit (milliseconds), so the estimate is cheap. Returns
- * CZK_OK, CZK_EUNSUPPORTED (size), CZK_EINVAL or CZK_ENOMEM. */
+ * Counts one sector slot of the circuit (milliseconds), so the estimate is cheap. flags: 0 or
+ * CZK_KINDS_POST_REPEATED. Returns CZK_OK, CZK_EUNSUPPORTED (size), CZK_EINVAL or CZK_ENOMEM. */
 int czk_kinds_register_filecoin_post(czk_engine *e, int kind, uint64_t sector_size,
-                                     const char *param_dir, const char *env_value, czk_err *err);
+                                     const char *param_dir, const char *env_value, unsigned flags,
+                                     czk_err *err);
 
 /* Registers all ten PoSt circuits (keys are only looked for at load). */
 int czk_kinds_register_filecoin_posts(czk_engine *e, const char *param_dir, const char *env_value,
