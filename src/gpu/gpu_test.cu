@@ -2,14 +2,15 @@
  * czk_gpu_test: the CUDA backend against the CPU on random inputs, module by module, then a
  * table of the checks passed and failed per module. The checks live beside the code they
  * check: cuda/ff/ff_test.cu (field), cuda/ntt/ntt_test.cu (ntt), cuda/msm/msm_test.cu (msm),
- * prover_test.cu (prover: h, whole proofs, resident and streamed keys). Timings are not here:
+ * prover_test.cu (prover: h, whole proofs, resident and streamed keys),
+ * cuda/setup/fixed_base_test.cu (setup: the backend's fixed_base). Timings are not here:
  * bench/gpu/ has them.
  *
  * Usage: czk_gpu_test [--big] [--only MODULE]... [--max-msm-lg N] [--seed N] [--threads N]
  *                     [--log FILE]
  *   (no flags)       every check at its usual sizes (~1 minute on an H200)
  *   --big            also the NTT at lg 25, 27 and 28 (several minutes more)
- *   --only MODULE    field, ntt, msm or prover (repeatable); the host checks always run
+ *   --only MODULE    field, ntt, msm, prover or setup (repeatable); the host checks always run
  *   --max-msm-lg N   the G2 MSM checks up to 2^N (10..20, default 20; small for a sanitizer)
  *   --seed N         the random seed (default CZK_TEST_SEED, else the time; printed)
  *   --threads N      CPU threads for inputs and references (default: all)
@@ -32,14 +33,14 @@
 using namespace czk_gpu_test;
 
 static void usage(void) {
-    fprintf(stderr, "usage: czk_gpu_test [--big] [--only field|ntt|msm|prover]... "
+    fprintf(stderr, "usage: czk_gpu_test [--big] [--only field|ntt|msm|prover|setup]... "
                     "[--max-msm-lg N] [--seed N] [--threads N] [--log FILE]\n");
 }
 
 int main(int argc, char **argv) {
-    static const char *const modules[] = {"field", "ntt", "msm", "prover"};
+    static const char *const modules[] = {"field", "ntt", "msm", "prover", "setup"};
     common_flags cf;
-    bool big = false, only[4] = {false, false, false, false}, any_only = false;
+    bool big = false, only[5] = {false, false, false, false, false}, any_only = false;
     unsigned long long max_msm_lg = 20;
     czk_gpu *gpu = NULL;
     czk_pool *pool = NULL;
@@ -62,7 +63,7 @@ int main(int argc, char **argv) {
                 return 2;
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             int m = -1;
-            for (int k = 0; k < 4; k++)
+            for (int k = 0; k < 5; k++)
                 if (strcmp(argv[i + 1], modules[k]) == 0)
                     m = k;
             if (m < 0) {
@@ -77,7 +78,7 @@ int main(int argc, char **argv) {
         }
     }
     if (!any_only)
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 5; k++)
             only[k] = true;
 
     /* The checks that need no device first: a failure there fails the run even without one. */
@@ -114,6 +115,8 @@ int main(int argc, char **argv) {
             check_msm(&env);
         if (only[3])
             check_prover(&env);
+        if (only[4])
+            check_setup(&env);
     }
     say("\n");
     say_memory(gpu);

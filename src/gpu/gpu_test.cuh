@@ -448,6 +448,7 @@ void check_field(const test_env *e);  /* cuda/ff/ff_test.cu */
 void check_ntt(const test_env *e);    /* cuda/ntt/ntt_test.cu */
 void check_msm(const test_env *e);    /* cuda/msm/msm_test.cu */
 void check_prover(const test_env *e); /* prover_test.cu */
+void check_setup(const test_env *e);  /* cuda/setup/fixed_base_test.cu */
 
 } // namespace czk_gpu_test
 

@@ -33,6 +33,7 @@
 #include "gpu/cuda/internal.cuh"
 #include "gpu/cuda/plan.cuh"
 #include "gpu/cuda/prover.cuh"
+#include "gpu/cuda/setup/fixed_base.cuh"
 #include "groth16/backend.h"
 #include "poly/ntt.h"
 #include "poly/quotient.h"
@@ -566,6 +567,7 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
     b->be.host_alloc = gpu_host_alloc;
     b->be.host_free = gpu_host_free;
     b->be.prove_sums = czk__gpu_prove_sums;
+    b->be.fixed_base = czk__gpu_fixed_base;
     if (opts != NULL && opts->max_lg > 0) {
         size_t pts = (size_t)1 << (opts->max_lg < 40 ? opts->max_lg : 40);
         if (opts->max_points > pts)
