@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #ifndef CZK_GIT_COMMIT
@@ -272,9 +273,14 @@ int main(int argc, char **argv) {
                st->verify_us / 1e3);
         czk_job_result_clear(&res);
     }
-    if (!failed && wall != NULL)
-        printf("median of %d: %.1f ms per verified proof (witness %.0f ms, prove %.0f ms)\n", runs,
-               median(wall, runs), median(syn, runs), median(gpu, runs));
+    if (!failed && wall != NULL) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("median of %d: %.1f ms per verified proof (witness %.0f ms, prove %.0f ms); host "
+               "peak %.1f GiB\n",
+               runs, median(wall, runs), median(syn, runs), median(gpu, runs),
+               (double)ru.ru_maxrss * 1024.0 / (double)(1u << 30));
+    }
     free(wall);
     free(syn);
     free(gpu);

@@ -43,7 +43,12 @@ typedef struct circuit {
     uint64_t est_bytes;  /* before the first load: an estimate; after: the loaded size */
     uint64_t part_bytes; /* a partition's working set on the CPU prover; 0 until known */
     uint64_t w_bytes;    /* of which its witness (n_vars Fr) */
-    uint32_t refs;       /* unfinished jobs on this circuit */
+    int device_rows;     /* the kind's estimate said so: rows only on devices, no CPU scratch */
+    /* A witness of this circuit did not pack small (CZK_EUNSUPPORTED): its values are not
+     * bit-heavy, so later witnesses are made straight in staging memory without trying.
+     * Atomic: synthesis threads set and read it without a lock. */
+    int no_pack;
+    uint32_t refs; /* unfinished jobs on this circuit */
     uint64_t last_used_ns;
     int evict_pending;
     /* Per device: the key attached there (NULL: none), written under that device's lock by

@@ -129,8 +129,8 @@ static int load_unlocked(czk_engine *e, circuit *c, czk_err *err) {
     e->reserved = e->reserved - c->bytes + actual;
     c->bytes = actual;
     c->est_bytes = actual;
-    c->part_bytes = part_bytes_for(pk.domain_size, pk.n_vars);
     c->w_bytes = (uint64_t)pk.n_vars * sizeof(czk_fr);
+    c->part_bytes = c->device_rows ? c->w_bytes : part_bytes_for(pk.domain_size, pk.n_vars);
     c->state = C_HOT;
     c->last_used_ns = czk_time_ns();
     pthread_cond_broadcast(&e->synth_cv);
@@ -235,9 +235,10 @@ int czk__engine_add_circuit(czk_engine *e, const char *circuit_id, const czk_cir
     memset(&sz, 0, sizeof sz);
     kind->estimate(state, &sz);
     c->est_bytes = sz.key_bytes;
+    c->device_rows = sz.device_rows;
     if (sz.n_vars > 0 && sz.domain > 0) {
-        c->part_bytes = part_bytes_for(sz.domain, sz.n_vars);
         c->w_bytes = (uint64_t)sz.n_vars * sizeof(czk_fr);
+        c->part_bytes = c->device_rows ? c->w_bytes : part_bytes_for(sz.domain, sz.n_vars);
     }
     pthread_mutex_lock(&e->mu);
     int rc = CZK_OK;

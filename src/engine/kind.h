@@ -45,6 +45,10 @@ typedef struct czk_kind_sizes {
     uint64_t key_bytes; /* host bytes of key and constraint system once loaded (an estimate) */
     size_t n_vars;      /* witness values of one partition */
     size_t domain;      /* the key's evaluation domain (a power of two) */
+    /* 1 when the circuit's rows never come to the host (its repeated form goes to devices,
+     * the rep entry below): a partition then needs its witness only, never the CPU prover's
+     * scratch, which would be some 45 GB at 2^27 and can never be used for it. */
+    int device_rows;
 } czk_kind_sizes;
 
 typedef struct czk_circuit_kind {

@@ -49,10 +49,15 @@ static czk_device *pack_device(const czk_engine *e, const part *p) {
  */
 static int stage_pack(czk_engine *e, part *p) {
     czk_device *d = pack_device(e, p);
-    const size_t n = p->job->c->cs.n_vars;
-    if (d == NULL || n == 0 ||
-        czk_witness_pack_build(&p->wp, &p->wp_mem, p->w, n, n * sizeof(czk_fr) / 4, czk__dev_alloc,
-                               czk__dev_free, d) != CZK_OK)
+    circuit *c = p->job->c;
+    const size_t n = c->cs.n_vars;
+    if (d == NULL || n == 0 || __atomic_load_n(&c->no_pack, __ATOMIC_RELAXED))
+        return 0;
+    int rc = czk_witness_pack_build(&p->wp, &p->wp_mem, p->w, n, n * sizeof(czk_fr) / 4,
+                                    czk__dev_alloc, czk__dev_free, d);
+    if (rc == CZK_EUNSUPPORTED)
+        __atomic_store_n(&c->no_pack, 1, __ATOMIC_RELAXED);
+    if (rc != CZK_OK)
         return 0;
     p->wp_dev = d;
     return 1;
@@ -108,8 +113,10 @@ static int synthesize(czk_engine *e, part *p, czk_err *err) {
         return CZK_OK;
     }
     /* A device that takes packs stages the pack, not the witness: the witness stays in
-     * pageable memory for CPU attempts and the verifier. */
-    if (pack_device(e, p) == NULL)
+     * pageable memory for CPU attempts and the verifier. Unless the circuit's witnesses do not
+     * pack (a PoSt partition's are Poseidon states, not bits): then straight into staging
+     * memory, which saves a pass to classify and a copy (4 GB at 32 GiB WindowPoSt). */
+    if (pack_device(e, p) == NULL || __atomic_load_n(&c->no_pack, __ATOMIC_RELAXED))
         p->w = pinned_witness(e, p, bytes);
     if (p->w == NULL)
         p->w = czk_malloc(bytes);

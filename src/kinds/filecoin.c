@@ -178,6 +178,7 @@ static void f_estimate(const void *state, czk_kind_sizes *out) {
                      (rec->nnz_a + rec->nnz_b + rec->nnz_c) * (sizeof(czk_fr) + sizeof(uint32_t));
     out->n_vars = (size_t)(st.n_inputs + st.n_aux);
     out->domain = (size_t)len.h + 1;
+    out->device_rows = f->repeated;
 }
 
 static const char *f_key_path(const void *state) {
