@@ -63,18 +63,17 @@ static int count_pass(const czk_post_shape *shape, const char *name, czk_cs_stat
 }
 
 static int count_all(void) {
-    static const char *const size_names[] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
-    static const uint64_t sizes[] = {2048, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
     printf("# count,circuit,rows,inputs,aux,seconds\n");
     for (int kind = 0; kind < 2; kind++)
-        for (size_t z = 0; z < 5; z++) {
+        for (size_t z = 0; z < CZK_VANILLA_N_SIZES; z++) {
             czk_post_shape shape;
             czk_cs_stats st;
             char name[64];
-            snprintf(name, sizeof name, "%s-%s", kind == 0 ? "winning" : "window", size_names[z]);
+            snprintf(name, sizeof name, "%s-%s", kind == 0 ? "winning" : "window",
+                     czk_vanilla_size_names[z]);
             if (czk_post_shape_init(&shape,
                                     kind == 0 ? CZK_VANILLA_POST_WINNING : CZK_VANILLA_POST_WINDOW,
-                                    sizes[z], NULL) != CZK_OK ||
+                                    czk_vanilla_sizes[z], NULL) != CZK_OK ||
                 count_pass(&shape, name, &st) != 0)
                 return 1;
         }

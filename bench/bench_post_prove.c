@@ -20,6 +20,7 @@
 #include "czk.h"
 #include "filecoin/circuit.h"
 #include "filecoin/params.h"
+#include "filecoin/vanilla.h"
 #include "filecoin/vanilla_gen.h"
 #include "formats/bellperson.h"
 #include "groth16/setup.h"
@@ -31,22 +32,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
 #ifndef CZK_GIT_COMMIT
 #define CZK_GIT_COMMIT "unknown"
 #endif
-
-static const struct {
-    const char *name;
-    uint64_t bytes;
-} SIZES[5] = {{"2KiB", 2048ull},
-              {"8MiB", 8ull << 20},
-              {"512MiB", 512ull << 20},
-              {"32GiB", 32ull << 30},
-              {"64GiB", 64ull << 30}};
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -170,11 +161,9 @@ int main(int argc, char **argv) {
         }
         i++;
     }
-    int si = 0;
-    while (si < 5 && strcasecmp(size, SIZES[si].name) != 0)
-        si++;
+    int si = czk_vanilla_size_index_by_name(size);
     int win = strcmp(kind, "winning") == 0;
-    if (si == 5 || (!win && strcmp(kind, "window") != 0) || runs < 1 || runs > 1000) {
+    if (si < 0 || (!win && strcmp(kind, "window") != 0) || runs < 1 || runs > 1000) {
         fprintf(stderr, "bench_post_prove: bad --kind, --size or --runs\n");
         return 2;
     }
@@ -196,7 +185,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     printf("bench_post_prove %s: %s-post %s, %zu sector(s), registered proof %llu, backend %s\n",
-           CZK_GIT_COMMIT, kind, SIZES[si].name, n, (unsigned long long)reg, backend);
+           CZK_GIT_COMMIT, kind, czk_vanilla_size_names[si], n, (unsigned long long)reg, backend);
     char path[4096];
     (void)mkdir(keys, 0777);
     if (czk_params_find(path, sizeof path, &pid, CZK_PARAMS_EXT_PARAMS, keys, NULL, NULL) !=

@@ -22,6 +22,7 @@
 #include "filecoin/circuit.h"
 #include "filecoin/post.h"
 #include "filecoin/public_inputs.h"
+#include "filecoin/vanilla.h"
 #include "filecoin/vanilla_gen.h"
 #include "gpu/backend.h"
 #include "groth16/prove.h"
@@ -36,7 +37,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
 
 #ifndef CZK_GIT_COMMIT
@@ -44,15 +44,6 @@
 #endif
 
 #define MAX_RUNS 100
-
-static const struct {
-    const char *name;
-    uint64_t bytes;
-} SIZES[5] = {{"2KiB", 2048ull},
-              {"8MiB", 8ull << 20},
-              {"512MiB", 512ull << 20},
-              {"32GiB", 32ull << 30},
-              {"64GiB", 64ull << 30}};
 
 static double secs(uint64_t t0) {
     return (double)(czk_time_ns() - t0) / 1e9;
@@ -147,11 +138,9 @@ int main(int argc, char **argv) {
         }
         i++;
     }
-    int si = 0;
-    while (si < 5 && strcasecmp(size, SIZES[si].name) != 0)
-        si++;
+    int si = czk_vanilla_size_index_by_name(size);
     int win = strcmp(kind, "winning") == 0;
-    if (si == 5 || (!win && strcmp(kind, "window") != 0) || runs < 1 || runs > MAX_RUNS) {
+    if (si < 0 || (!win && strcmp(kind, "window") != 0) || runs < 1 || runs > MAX_RUNS) {
         fprintf(stderr, "bench_gpu_post: bad --kind, --size or --runs\n");
         return 2;
     }
@@ -178,10 +167,10 @@ int main(int argc, char **argv) {
     if ((rc = czk_pool_create(&pool, threads)) != CZK_OK)
         return fail("pool", rc, &err);
     printf("bench_gpu_post %s: %s-post %s, registered proof %llu, %u threads\n", CZK_GIT_COMMIT,
-           kind, SIZES[si].name, (unsigned long long)reg, czk_pool_ways(pool));
+           kind, czk_vanilla_size_names[si], (unsigned long long)reg, czk_pool_ways(pool));
 
     uint64_t t0 = czk_time_ns();
-    if ((rc = czk_circuit_post_record_rep(&rep, &shape, &err)) != CZK_OK ||
+    if ((rc = czk_circuit_post_record_rep(&rep, NULL, &shape, &err)) != CZK_OK ||
         (rc = czk_r1cs_rep_dims(&rep, &dims, &err)) != CZK_OK) {
         fail("record", rc, &err);
         goto out;

@@ -26,14 +26,6 @@ static const char *USAGE =
     "          nnz_a (input rows' entries included), nnz_b, nnz_c, a_aux_density,\n"
     "          b_input_density, b_aux_density, digest (hex)\n";
 
-static const struct {
-    const char *name;
-    uint64_t bytes;
-} SIZES[] = {
-    {"2KiB", 2ull << 10},   {"8MiB", 8ull << 20},   {"512MiB", 512ull << 20},
-    {"32GiB", 32ull << 30}, {"64GiB", 64ull << 30},
-};
-
 int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *kind,
                            const char *size) {
     memset(out, 0, sizeof(*out));
@@ -58,19 +50,17 @@ int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *k
                 kind);
         return -1;
     }
-    size_t i = 0, n = sizeof(SIZES) / sizeof(SIZES[0]);
-    while (i < n && strcasecmp(size, SIZES[i].name) != 0)
-        i++;
-    if (i == n) {
+    int i = czk_vanilla_size_index_by_name(size);
+    if (i < 0) {
         fprintf(stderr, "czk %s: unknown sector size '%s' (2KiB, 8MiB, 512MiB, 32GiB or 64GiB)\n",
                 cmd, size);
         return -1;
     }
-    out->size_name = SIZES[i].name;
+    out->size_name = czk_vanilla_size_names[i];
     czk_err err = {0};
-    int rc = czk_post_shape_init(&out->shape, k, SIZES[i].bytes, &err);
+    int rc = czk_post_shape_init(&out->shape, k, czk_vanilla_sizes[i], &err);
     if (rc == CZK_OK)
-        rc = czk_params_id_get(&out->id, pc, SIZES[i].bytes, &err);
+        rc = czk_params_id_get(&out->id, pc, czk_vanilla_sizes[i], &err);
     if (rc == CZK_OK)
         rc = czk_params_file_name(out->params_name, sizeof(out->params_name), &out->id,
                                   CZK_PARAMS_EXT_PARAMS, &err);

@@ -98,7 +98,7 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     czk_cli_progress prog;
     czk_device *dev = NULL;
     const czk_backend *be = NULL;
-    int prog_on = 0;
+    int prog_on = 0, dir_failed = 0;
     czk_pool *pool = czk_cli_pool(c, "setup");
     if (pool == NULL)
         goto out;
@@ -113,7 +113,7 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     czk_cli_progress_stage(&prog, "recording %s %s", fc.kind_name, fc.size_name);
     /* One slot recorded, the rest its copies (circuit.h): a 32 GiB WindowPoSt partition's
      * 125 M rows are never stored. The counts serve the header check below. */
-    if ((rc = czk_circuit_post_record_rep(&rep, &fc.shape, &err)) == CZK_OK &&
+    if ((rc = czk_circuit_post_record_rep(&rep, &st, &fc.shape, &err)) == CZK_OK &&
         (rc = czk_r1cs_rep_dims(&rep, &dims, &err)) == CZK_OK) {
         uint64_t need = setup_host_bytes(&dims), have = czk_cli_host_memory();
         if (have > 0 && need > have) {
@@ -123,8 +123,9 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
                              fc.kind_name, fc.size_name, (double)need / (1u << 30),
                              (double)have / (1u << 30));
         } else if (czk_cli_make_dir("setup", dir) != 0) {
-            rc = czk_err_set(&err, CZK_EIO, "cannot create %s", dir);
-        } else if ((rc = czk_circuit_post_count(&st, NULL, &fc.shape, &err)) == CZK_OK) {
+            rc = CZK_EIO; /* czk_cli_make_dir said why */
+            dir_failed = 1;
+        } else {
             czk_cli_progress_stage(&prog, "computing the keys (%zu constraints, domain 2^%u, %s)",
                                    dims.n_constraints, czk_groth16_domain_lg(&dims),
                                    be != NULL ? be->name : "cpu");
@@ -150,7 +151,7 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     czk_cli_progress_end(&prog);
     prog_on = 0;
     if (rc != CZK_OK) {
-        exit_code = czk_cli_fail("setup", rc, &err);
+        exit_code = dir_failed ? CZK_EXIT_ERROR : czk_cli_fail("setup", rc, &err);
         goto out;
     }
     printf("%s\n%s\n", params_path, vk_path);

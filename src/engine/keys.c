@@ -33,9 +33,11 @@ static uint64_t pk_bytes(const czk_groth16_pk *pk) {
            (uint64_t)pk->n_b_g2 * sizeof(czk_g2_affine);
 }
 
-static uint64_t part_bytes_for(uint64_t n, uint64_t n_vars) {
+/* A partition's host working set: the CPU prover's (witness and scratch), or the witness
+ * alone for a circuit whose rows only devices hold (the CPU cannot prove it). */
+static uint64_t part_bytes_for(const circuit *c, uint64_t n, uint64_t n_vars) {
     uint64_t mx = n > n_vars ? n : n_vars;
-    return (n_vars + 3 * n + 2 * mx) * sizeof(czk_fr);
+    return c->device_rows ? n_vars * sizeof(czk_fr) : (n_vars + 3 * n + 2 * mx) * sizeof(czk_fr);
 }
 
 /* The key's host arrays and the kind's extras; the budget has been settled by the caller. */
@@ -130,7 +132,7 @@ static int load_unlocked(czk_engine *e, circuit *c, czk_err *err) {
     c->bytes = actual;
     c->est_bytes = actual;
     c->w_bytes = (uint64_t)pk.n_vars * sizeof(czk_fr);
-    c->part_bytes = c->device_rows ? c->w_bytes : part_bytes_for(pk.domain_size, pk.n_vars);
+    c->part_bytes = part_bytes_for(c, pk.domain_size, pk.n_vars);
     c->state = C_HOT;
     c->last_used_ns = czk_time_ns();
     pthread_cond_broadcast(&e->synth_cv);
@@ -238,7 +240,7 @@ int czk__engine_add_circuit(czk_engine *e, const char *circuit_id, const czk_cir
     c->device_rows = sz.device_rows;
     if (sz.n_vars > 0 && sz.domain > 0) {
         c->w_bytes = (uint64_t)sz.n_vars * sizeof(czk_fr);
-        c->part_bytes = c->device_rows ? c->w_bytes : part_bytes_for(sz.domain, sz.n_vars);
+        c->part_bytes = part_bytes_for(c, sz.domain, sz.n_vars);
     }
     pthread_mutex_lock(&e->mu);
     int rc = CZK_OK;

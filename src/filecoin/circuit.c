@@ -46,7 +46,20 @@ out:
     return rc;
 }
 
-int czk_circuit_post_record_rep(czk_r1cs_rep *rep, const czk_post_shape *shape, czk_err *err) {
+void czk_circuit_post_stats_scale(czk_cs_stats *out, const czk_cs_stats *one, size_t slots) {
+    out->n_rows = one->n_rows * slots;
+    out->n_inputs = 1 + (one->n_inputs - 1) * slots;
+    out->n_aux = one->n_aux * slots;
+    out->nnz_a = one->nnz_a * slots;
+    out->nnz_b = one->nnz_b * slots;
+    out->nnz_c = one->nnz_c * slots;
+    out->a_aux_density = one->a_aux_density * slots;
+    out->b_input_density = one->b_input_density;
+    out->b_aux_density = one->b_aux_density * slots;
+}
+
+int czk_circuit_post_record_rep(czk_r1cs_rep *rep, czk_cs_stats *stats, const czk_post_shape *shape,
+                                czk_err *err) {
     memset(rep, 0, sizeof(*rep));
     if (shape->slots == 0)
         return czk_err_set(err, CZK_EINVAL, "post: invalid shape");
@@ -54,9 +67,12 @@ int czk_circuit_post_record_rep(czk_r1cs_rep *rep, const czk_post_shape *shape, 
      * is the block, its public inputs comm_r and the leaf indices. */
     czk_post_shape one = *shape;
     one.slots = 1;
-    int rc = czk_circuit_post_record(&rep->block, NULL, &one, err);
+    czk_cs_stats st;
+    int rc = czk_circuit_post_record(&rep->block, &st, &one, err);
     if (rc != CZK_OK)
         return rc;
+    if (stats != NULL)
+        czk_circuit_post_stats_scale(stats, &st, shape->slots);
     rep->copies = shape->slots;
     czk_r1cs dims;
     if ((rc = czk_r1cs_rep_dims(rep, &dims, err)) != CZK_OK)

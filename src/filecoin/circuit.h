@@ -42,10 +42,19 @@ int czk_circuit_post_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_post_
  * The same circuit as a repeated block (r1cs/rep.h): one slot recorded, copied shape->slots
  * times. Expanded, it is czk_circuit_post_record's system entry for entry (a test checks it);
  * it takes one slot's memory (18 MB for 32 GiB WindowPoSt, where the whole system is 41 GB).
- * Out: *rep (czk_r1cs_rep_clear; zeroed on error). Returns CZK_OK, CZK_EINVAL, CZK_ENOMEM or
- * the synthesis error (err filled).
+ * Out: *rep (czk_r1cs_rep_clear; zeroed on error) and *stats (may be NULL: the whole
+ * circuit's counts, czk_circuit_post_stats_scale of the slot's). Returns CZK_OK, CZK_EINVAL,
+ * CZK_ENOMEM or the synthesis error (err filled).
  */
-int czk_circuit_post_record_rep(czk_r1cs_rep *rep, const czk_post_shape *shape, czk_err *err);
+int czk_circuit_post_record_rep(czk_r1cs_rep *rep, czk_cs_stats *stats, const czk_post_shape *shape,
+                                czk_err *err);
+
+/*
+ * The whole circuit's counts from one slot's (what COUNT gives for it, without S slots of
+ * synthesis): every slot is the same block of rows and aux, and ONE is the only input B uses
+ * (params.h: 1 in every Filecoin circuit).
+ */
+void czk_circuit_post_stats_scale(czk_cs_stats *out, const czk_cs_stats *one, size_t slots);
 
 /*
  * The circuit's rows (input rows excluded) from its shape alone, by doc/FILECOIN.md §5's

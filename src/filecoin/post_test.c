@@ -1050,7 +1050,10 @@ CZK_TEST(post_record_rep_matches_record) {
         czk_err err = {0};
         CHECK_EQ_INT(czk_post_shape_init(&shape, cases[i].kind, cases[i].size, NULL), CZK_OK);
         CHECK_EQ_INT(czk_circuit_post_record(&full, NULL, &shape, &err), CZK_OK);
-        CHECK_EQ_INT(czk_circuit_post_record_rep(&rep, &shape, &err), CZK_OK);
+        czk_cs_stats counted, scaled;
+        CHECK_EQ_INT(czk_circuit_post_count(&counted, NULL, &shape, &err), CZK_OK);
+        CHECK_EQ_INT(czk_circuit_post_record_rep(&rep, &scaled, &shape, &err), CZK_OK);
+        CHECK(memcmp(&counted, &scaled, sizeof counted) == 0);
         CHECK_EQ_INT(rep.copies, shape.slots);
         CHECK(rep.copies > 1);
         CHECK_EQ_INT(czk_r1cs_rep_expand(&rep, &ex, pool, &err), CZK_OK);

@@ -18,10 +18,30 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/alloc.h"
 
 /* ---- shapes and proof types ------------------------------------------------------------ */
+
+const uint64_t czk_vanilla_sizes[CZK_VANILLA_N_SIZES] = {2ull << 10, 8ull << 20, 512ull << 20,
+                                                         32ull << 30, 64ull << 30};
+const char *const czk_vanilla_size_names[CZK_VANILLA_N_SIZES] = {"2KiB", "8MiB", "512MiB", "32GiB",
+                                                                 "64GiB"};
+
+int czk_vanilla_size_index(uint64_t sector_size) {
+    for (int i = 0; i < CZK_VANILLA_N_SIZES; i++)
+        if (czk_vanilla_sizes[i] == sector_size)
+            return i;
+    return -1;
+}
+
+int czk_vanilla_size_index_by_name(const char *name) {
+    for (int i = 0; i < CZK_VANILLA_N_SIZES; i++)
+        if (strcasecmp(czk_vanilla_size_names[i], name) == 0)
+            return i;
+    return -1;
+}
 
 int czk_vanilla_shape_for_size(czk_vanilla_shape *out, uint64_t sector_size, czk_err *err) {
     /* filecoin-proofs/src/constants.rs: SectorShape2KiB/8MiB/512MiB are LCTree<U8, U0, U0>,

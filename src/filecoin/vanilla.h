@@ -119,6 +119,17 @@ typedef struct czk_vanilla_sector {
     czk_vanilla_inclusion *inclusion; /* owned, czk_malloc'ed; freed by czk_vanilla_sector_clear */
 } czk_vanilla_sector;
 
+/* The sector sizes Filecoin's proofs come in, ascending, and their names as commands and
+ * circuit ids spell them ("2KiB", "8MiB", "512MiB", "32GiB", "64GiB"). */
+#define CZK_VANILLA_N_SIZES 5
+extern const uint64_t czk_vanilla_sizes[CZK_VANILLA_N_SIZES];
+extern const char *const czk_vanilla_size_names[CZK_VANILLA_N_SIZES];
+
+/* The index of a size in those tables, by bytes or by name (case-insensitive); −1 when it
+ * is none of them. */
+int czk_vanilla_size_index(uint64_t sector_size);
+int czk_vanilla_size_index_by_name(const char *name);
+
 /*
  * The tree shape of a sector size (2 KiB, 8 MiB, 512 MiB, 32 GiB or 64 GiB).
  * Out: *out. Returns CZK_OK, or CZK_EUNSUPPORTED for any other size.

@@ -30,23 +30,29 @@
 
 namespace czk_gpu_test {
 
-/* A prover backend on device 0 (vram_limit 0: all free memory; flags: CZK_GPU_PLAN_*), or
- * NULL after reporting the failure under `label`. */
-inline czk_backend *make_backend(size_t vram_limit, unsigned max_lg, unsigned flags,
-                                 const char *label) {
+/* A prover backend on device 0 made with opts, or NULL after reporting the failure under
+ * `label`. */
+inline czk_backend *make_backend_opts(const czk_gpu_plan_opts *opts, const char *label) {
     czk_backend *be = NULL;
     czk_err err = {};
-    czk_gpu_plan_opts opts;
-    memset(&opts, 0, sizeof(opts));
-    opts.vram_limit_bytes = vram_limit;
-    opts.max_lg = max_lg;
-    opts.flags = flags;
-    int rc = czk_gpu_backend_create(&be, 0, &opts, &err);
+    int rc = czk_gpu_backend_create(&be, 0, opts, &err);
     if (rc != CZK_OK) {
         fail(label, rc, &err);
         return NULL;
     }
     return be;
+}
+
+/* A prover backend on device 0 (vram_limit 0: all free memory; flags: CZK_GPU_PLAN_*), or
+ * NULL after reporting the failure under `label`. */
+inline czk_backend *make_backend(size_t vram_limit, unsigned max_lg, unsigned flags,
+                                 const char *label) {
+    czk_gpu_plan_opts opts;
+    memset(&opts, 0, sizeof(opts));
+    opts.vram_limit_bytes = vram_limit;
+    opts.max_lg = max_lg;
+    opts.flags = flags;
+    return make_backend_opts(&opts, label);
 }
 
 inline void say_plan(const czk_backend *be, const char *label) {

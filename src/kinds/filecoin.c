@@ -30,10 +30,6 @@
 
 #define FC_PATH_MAX 4096
 
-static const uint64_t fc_sizes[5] = {2ULL << 10, 8ULL << 20, 512ULL << 20, 32ULL << 30,
-                                     64ULL << 30};
-static const char *const fc_size_names[5] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
-
 typedef struct fpost {
     czk_post_shape shape;
     czk_params_id pid;
@@ -55,13 +51,6 @@ typedef struct fpost_job {
 
 static const char *kind_name(czk_vanilla_post_kind k) {
     return k == CZK_VANILLA_POST_WINNING ? "winning-post" : "window-post";
-}
-
-static int size_index(uint64_t sector_size) {
-    for (int i = 0; i < 5; i++)
-        if (fc_sizes[i] == sector_size)
-            return i;
-    return -1;
 }
 
 /* Puts the request's context in front of a message a lower layer wrote (which names the
@@ -138,8 +127,9 @@ int czk_kinds_filecoin_circuit_id(char *out, size_t cap, uint64_t registered_pro
     int rc = czk_vanilla_post_type_from_abi(&ty, registered_proof, err);
     if (rc != CZK_OK)
         return rc;
-    int si = size_index(ty.shape.sector_size);
-    int n = si < 0 ? -1 : snprintf(out, cap, "%s-%s", kind_name(ty.kind), fc_size_names[si]);
+    int si = czk_vanilla_size_index(ty.shape.sector_size);
+    int n =
+        si < 0 ? -1 : snprintf(out, cap, "%s-%s", kind_name(ty.kind), czk_vanilla_size_names[si]);
     if (n < 0 || (size_t)n >= cap)
         return czk_err_set(err, CZK_EINVAL, "registered proof %llu: circuit id does not fit",
                            (unsigned long long)registered_proof);
@@ -148,24 +138,10 @@ int czk_kinds_filecoin_circuit_id(char *out, size_t cap, uint64_t registered_pro
 
 /* ---- counting ---------------------------------------------------------------------------- */
 
-/* The whole circuit's counts from one slot's: every slot is the same block of rows and aux,
- * and ONE is the only input B uses (params.h: 1 in every Filecoin circuit). */
-static void scale_stats(czk_cs_stats *out, const czk_cs_stats *one, size_t slots) {
-    out->n_rows = one->n_rows * slots;
-    out->n_inputs = 1 + (one->n_inputs - 1) * slots;
-    out->n_aux = one->n_aux * slots;
-    out->nnz_a = one->nnz_a * slots;
-    out->nnz_b = one->nnz_b * slots;
-    out->nnz_c = one->nnz_c * slots;
-    out->a_aux_density = one->a_aux_density * slots;
-    out->b_input_density = one->b_input_density;
-    out->b_aux_density = one->b_aux_density * slots;
-}
-
 static void f_estimate(const void *state, czk_kind_sizes *out) {
     const fpost *f = state;
     czk_cs_stats st;
-    scale_stats(&st, &f->slot1, f->shape.slots);
+    czk_circuit_post_stats_scale(&st, &f->slot1, f->shape.slots);
     czk_params_expect x;
     czk_params_lengths len;
     czk_params_expect_from_stats(&x, &st);
@@ -195,10 +171,10 @@ static int f_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     /* The file first: a missing key should fail at once, not after recording the circuit. */
     int rc = czk_params_find(path, sizeof path, &f->pid, CZK_PARAMS_EXT_PARAMS, f->dir, NULL, err);
     czk_cs_stats st;
-    scale_stats(&st, &f->slot1, f->shape.slots);
+    czk_circuit_post_stats_scale(&st, &f->slot1, f->shape.slots);
     if (rc == CZK_OK && f->repeated) {
         /* One slot and the copy count; cs gets the whole system's sizes only (kind.h). */
-        if ((rc = czk_circuit_post_record_rep(&f->rep, &f->shape, err)) == CZK_OK &&
+        if ((rc = czk_circuit_post_record_rep(&f->rep, NULL, &f->shape, err)) == CZK_OK &&
             (rc = czk_r1cs_rep_dims(&f->rep, cs, err)) == CZK_OK)
             *extra_bytes = czk_r1cs_bytes(&f->rep.block);
     } else if (rc == CZK_OK) {
@@ -480,7 +456,7 @@ static const czk_circuit_kind filecoin_post_kind = {
 int czk_kinds_register_filecoin_post(czk_engine *e, int kind, uint64_t sector_size,
                                      const char *param_dir, const char *env_value, unsigned flags,
                                      czk_err *err) {
-    int si = size_index(sector_size);
+    int si = czk_vanilla_size_index(sector_size);
     if (si < 0)
         return czk_err_set(err, CZK_EUNSUPPORTED, "PoSt: sector size %llu is not supported",
                            (unsigned long long)sector_size);
@@ -490,7 +466,7 @@ int czk_kinds_register_filecoin_post(czk_engine *e, int kind, uint64_t sector_si
     fpost *f = czk_calloc(1, sizeof *f);
     if (f == NULL)
         return czk_err_set(err, CZK_ENOMEM, "cannot allocate a circuit");
-    snprintf(f->id, sizeof f->id, "%s-%s", kind_name(kind), fc_size_names[si]);
+    snprintf(f->id, sizeof f->id, "%s-%s", kind_name(kind), czk_vanilla_size_names[si]);
     int rc = czk_post_shape_init(&f->shape, kind, sector_size, err);
     if (rc == CZK_OK)
         rc = czk_params_id_get(&f->pid,
@@ -531,8 +507,8 @@ int czk_kinds_register_filecoin_posts(czk_engine *e, const char *param_dir, cons
                                       czk_err *err) {
     for (int kind = CZK_VANILLA_POST_WINNING; kind <= CZK_VANILLA_POST_WINDOW; kind++)
         for (int i = 0; i < 5; i++) {
-            int rc = czk_kinds_register_filecoin_post(e, kind, fc_sizes[i], param_dir, env_value, 0,
-                                                      err);
+            int rc = czk_kinds_register_filecoin_post(e, kind, czk_vanilla_sizes[i], param_dir,
+                                                      env_value, 0, err);
             if (rc != CZK_OK)
                 return rc;
         }

@@ -58,6 +58,7 @@
 
 #include <cstdint>
 
+#include "gpu/cuda/ec/prefetch.cuh"
 #include "gpu/cuda/ec/xyzz.cuh"
 #include "gpu/cuda/ff/fp2.cuh"
 #include "gpu/cuda/ff/mont.cuh"
@@ -278,29 +279,7 @@ __device__ __forceinline__ void msm_store_bucket(X *buckets, uint32_t key, uint3
 #define MSM_ACC_G1_BLOCK 256
 #define MSM_ACC_G2_BLOCK 128
 
-/* 16-byte asynchronous copy global -> shared (sm_80+), cached in L2 only: the points are
- * read once each per window, at random, so L1 would not keep them. */
-__device__ __forceinline__ void msm_cp_async16(void *smem, const void *gmem) {
-    uint32_t s = (uint32_t)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
-}
-__device__ __forceinline__ void msm_cp_async_commit() {
-    asm volatile("cp.async.commit_group;" ::: "memory");
-}
-__device__ __forceinline__ void msm_cp_async_wait_all() {
-    asm volatile("cp.async.wait_group 0;" ::: "memory");
-}
-
-/* Starts copying affine point *src to *dst (shared), as one commit group. */
-template <class A> __device__ __forceinline__ void msm_prefetch_point(A *dst, const A *src) {
-    static_assert(sizeof(A) % 16 == 0, "points copy in 16-byte pieces");
-    const char *g = reinterpret_cast<const char *>(src);
-    char *d = reinterpret_cast<char *>(dst);
-#pragma unroll
-    for (unsigned o = 0; o < sizeof(A); o += 16)
-        msm_cp_async16(d + o, g + o);
-    msm_cp_async_commit();
-}
+/* The points are staged in shared memory one ahead (ec/prefetch.cuh). */
 
 /*
  * Level 0 of the bucket accumulation: chunk t covers sorted entries [t·L, (t+1)·L) of m.
@@ -338,7 +317,7 @@ __global__ void __launch_bounds__(BLOCK, MINB)
          * G1 kernel 194 registers instead of 180 and G2 more spills: kept, so that the
          * kernel stays the one BENCHMARKS.md measured. */
         uint32_t k = first_key, v = vals != nullptr ? vals[begin] : (uint32_t)begin;
-        msm_prefetch_point(&stage[0][threadIdx.x], points + (v & 0x7fffffffu));
+        prefetch_point(&stage[0][threadIdx.x], points + (v & 0x7fffffffu));
         for (size_t e = begin; e < end; e++) {
             /* Entry e + 1's indices; a key of `empty` past the end starts no copy. */
             uint32_t kn = empty, vn = 0;
@@ -359,15 +338,15 @@ __global__ void __launch_bounds__(BLOCK, MINB)
             }
             if (k == empty)
                 break; /* no copy was started for an empty key: none is left pending */
-            msm_cp_async_wait_all();
+            cp_async_wait_all();
             const A *slot = &stage[(e - begin) & 1][threadIdx.x];
             A p;
             p.x = F::load(&slot->x);
             p.y = F::load(&slot->y);
             /* The other slot was last read for entry e − 1, whose addition is done. */
             if (kn != empty)
-                msm_prefetch_point(&stage[(e + 1 - begin) & 1][threadIdx.x],
-                                   points + (vn & 0x7fffffffu));
+                prefetch_point(&stage[(e + 1 - begin) & 1][threadIdx.x],
+                               points + (vn & 0x7fffffffu));
             const uint32_t ve = v;
             k = kn;
             v = vn;

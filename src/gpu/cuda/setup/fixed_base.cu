@@ -54,6 +54,7 @@
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "field/fr.h"
+#include "gpu/cuda/ec/prefetch.cuh"
 #include "gpu/cuda/ec/xyzz.cuh"
 #include "gpu/cuda/ff/fp2.cuh"
 #include "gpu/cuda/ff/mont.cuh"
@@ -86,28 +87,7 @@ using czk_cuda::fr_t;
 
 /* ---- device code --------------------------------------------------------------------- */
 
-/* 16-byte asynchronous copy global -> shared, cached in L2 only (sm_80+). The MSM has the
- * same three helpers (msm.cuh), in a header that also defines its kernels, so that it cannot
- * be included here. */
-__device__ __forceinline__ void fb_cp_async16(void *smem, const void *gmem) {
-    const uint32_t s = (uint32_t)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
-}
-
-__device__ __forceinline__ void fb_cp_async_wait_all() {
-    asm volatile("cp.async.wait_group 0;" ::: "memory");
-}
-
-/* Starts copying affine point *src to *dst (shared memory), as one commit group. */
-template <class A> __device__ __forceinline__ void fb_prefetch(A *dst, const A *src) {
-    static_assert(sizeof(A) % 16 == 0, "points copy in 16-byte pieces");
-    const char *gp = reinterpret_cast<const char *>(src);
-    char *d = reinterpret_cast<char *>(dst);
-#pragma unroll
-    for (unsigned o = 0; o < sizeof(A); o += 16)
-        fb_cp_async16(d + o, gp + o);
-    asm volatile("cp.async.commit_group;" ::: "memory");
-}
+/* The next table point is staged in shared memory (ec/prefetch.cuh). */
 
 /*
  * Recodes the canonical scalar l (< r) in place into signed digits: 16-bit piece w becomes
@@ -186,25 +166,27 @@ __global__ void __launch_bounds__(BLOCK, 1)
     X acc = X::inf();
     uint32_t cur = s.l[0] & 0xffffu;
     if (cur != 0)
-        fb_prefetch(&stage[0][threadIdx.x], table + fb_entry(0, cur));
+        czk_cuda::prefetch_point(&stage[0][threadIdx.x], table + fb_entry(0, cur));
 #pragma unroll 1
     for (unsigned w = 0; w < FB_WINDOWS; w++) {
         fb_shift(s.l);
         const uint32_t nxt = s.l[0] & 0xffffu; /* piece w + 1; 0 after the last */
         if (cur != 0) {
-            fb_cp_async_wait_all();
+            czk_cuda::cp_async_wait_all();
             const A *slot = &stage[w & 1][threadIdx.x];
             A p;
             p.x = F::load(&slot->x);
             p.y = F::load(&slot->y);
             /* The other slot was last read for window w − 1, whose addition is done. */
             if (nxt != 0)
-                fb_prefetch(&stage[(w + 1) & 1][threadIdx.x], table + fb_entry(w + 1, nxt));
+                czk_cuda::prefetch_point(&stage[(w + 1) & 1][threadIdx.x],
+                                         table + fb_entry(w + 1, nxt));
             if (cur > FB_DIGITS)
                 p.y = p.y.neg();
             acc.add_affine(p);
         } else if (nxt != 0) {
-            fb_prefetch(&stage[(w + 1) & 1][threadIdx.x], table + fb_entry(w + 1, nxt));
+            czk_cuda::prefetch_point(&stage[(w + 1) & 1][threadIdx.x],
+                                     table + fb_entry(w + 1, nxt));
         }
         cur = nxt;
     }

@@ -23,6 +23,7 @@
 #include "gpu/backend.h"
 #include "gpu/cuda/setup/fixed_base.cuh"
 #include "gpu/gpu_test.cuh"
+#include "gpu/prover_test.cuh"
 #include "groth16/backend.h"
 #include "util/alloc.h"
 #include "util/pool.h"
@@ -165,18 +166,14 @@ size_t put_edges(czk_fr *k, size_t n) {
 /* A backend on device 0 with these limits and its arena sized at creation for MSMs of
  * max_points (0: the defaults), or NULL after reporting. */
 czk_backend *fb_backend(size_t vram_limit, size_t pinned_limit, size_t max_points) {
-    czk_backend *be = NULL;
-    czk_err err = {};
     czk_gpu_plan_opts opts;
     memset(&opts, 0, sizeof(opts));
     opts.vram_limit_bytes = vram_limit;
     opts.pinned_limit_bytes = pinned_limit;
     opts.max_points = max_points;
-    int rc = czk_gpu_backend_create(&be, 0, &opts, &err);
-    if (rc != CZK_OK) {
-        fail("czk_gpu_backend_create", rc, &err);
+    czk_backend *be = make_backend_opts(&opts, "czk_gpu_backend_create");
+    if (be == NULL)
         return NULL;
-    }
     if (be->fixed_base == NULL) {
         check(0, "the CUDA backend has a fixed_base entry");
         czk_gpu_backend_destroy(be);
