@@ -1,0 +1,10 @@
+/* Unit tests of src/filecoin/sha256_gadget.c (see tests/test_list.h). */
+CZK_TEST_ENTRY(sha256_gadget_bool_arms, 10)
+CZK_TEST_ENTRY(sha256_gadget_arm_rows, 10)
+CZK_TEST_ENTRY(sha256_gadget_counts, 60)
+CZK_TEST_ENTRY(sha256_gadget_vs_openssl, 60)
+CZK_TEST_ENTRY(sha256_gadget_mixed_constants, 60)
+CZK_TEST_ENTRY(sha256_gadget_hash_leaves, 30)
+CZK_TEST_ENTRY(sha256_gadget_label, 120)
+CZK_TEST_ENTRY(sha256_gadget_por, 60)
+CZK_TEST_ENTRY(sha256_gadget_rejects, 10)
