@@ -40,6 +40,14 @@ long czk_test_iters(const czk_test_ctx *t, long dflt) {
     return t->iters_override > 0 ? t->iters_override : dflt;
 }
 
+int czk_test_skip_heavy(const char *name) {
+    const char *env = getenv("CZK_TEST_SKIP_HEAVY");
+    if (env == NULL || strcmp(env, "1") != 0)
+        return 0;
+    fprintf(stderr, "  %s: heavy, left out (CZK_TEST_SKIP_HEAVY=1)\n", name);
+    return 1;
+}
+
 void czk_test_fail(czk_test_ctx *t, const char *file, int line, const char *fmt, ...) {
     va_list ap;
     fprintf(stderr, "  FAIL %s:%d: ", file, line);

@@ -30,6 +30,14 @@ typedef struct czk_test_ctx {
 /* Iteration count: `dflt`, or CZK_TEST_ITERS when set. */
 long czk_test_iters(const czk_test_ctx *t, long dflt);
 
+/*
+ * 1 when the runner was told to leave out heavy tests (CZK_TEST_SKIP_HEAVY=1: the sanitizer
+ * runs, where a 130 M-row count would take most of their time budget and finds nothing the
+ * small cases of the same code do not), after saying so on stderr; the test then returns.
+ * The plain Release run always runs them.
+ */
+int czk_test_skip_heavy(const char *name);
+
 void czk_test_fail(czk_test_ctx *t, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

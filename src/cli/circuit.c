@@ -17,10 +17,10 @@ static const char *USAGE =
     "\n"
     "Synthesizes a Filecoin circuit without values (COUNT mode) and prints its size: rows,\n"
     "inputs, aux, nonzero entries, densities, its R1CS digest (doc/FILECOIN.md §8) and the v28\n"
-    "parameter files it proves with. The 32/64 GiB WindowPoSt circuits take a minute or two\n"
-    "(the digest hashes every row).\n"
+    "parameter files it proves with. The 32/64 GiB WindowPoSt and PoRep circuits take a minute\n"
+    "or more (the digest hashes every row).\n"
     "\n"
-    "  KIND    winning-post or window-post (porep: not yet)\n"
+    "  KIND    winning-post, window-post or porep (one partition)\n"
     "  SIZE    2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n"
     "  --json  one JSON object: constraints (rows + input rows), inputs (ONE included), aux,\n"
     "          nnz_a (input rows' entries included), nnz_b, nnz_c, a_aux_density,\n"
@@ -29,7 +29,7 @@ static const char *USAGE =
 int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *kind,
                            const char *size) {
     memset(out, 0, sizeof(*out));
-    czk_vanilla_post_kind k;
+    czk_vanilla_post_kind k = CZK_VANILLA_POST_WINNING;
     czk_params_circuit pc;
     if (strcasecmp(kind, "winning-post") == 0) {
         k = CZK_VANILLA_POST_WINNING;
@@ -40,14 +40,12 @@ int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *k
         pc = CZK_PARAMS_WINDOW_POST;
         out->kind_name = "window-post";
     } else if (strcasecmp(kind, "porep") == 0) {
-        fprintf(stderr,
-                "czk %s: the PoRep circuit is not yet supported (winning-post and "
-                "window-post are)\n",
-                cmd);
-        return -1;
+        pc = CZK_PARAMS_POREP;
+        out->kind_name = "porep";
+        out->porep = 1;
     } else {
-        fprintf(stderr, "czk %s: unknown circuit kind '%s' (winning-post or window-post)\n", cmd,
-                kind);
+        fprintf(stderr, "czk %s: unknown circuit kind '%s' (winning-post, window-post or porep)\n",
+                cmd, kind);
         return -1;
     }
     int i = czk_vanilla_size_index_by_name(size);
@@ -58,7 +56,8 @@ int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *k
     }
     out->size_name = czk_vanilla_size_names[i];
     czk_err err = {0};
-    int rc = czk_post_shape_init(&out->shape, k, czk_vanilla_sizes[i], &err);
+    int rc = out->porep ? czk_porep_shape_init(&out->porep_shape, czk_vanilla_sizes[i], &err)
+                        : czk_post_shape_init(&out->shape, k, czk_vanilla_sizes[i], &err);
     if (rc == CZK_OK)
         rc = czk_params_id_get(&out->id, pc, czk_vanilla_sizes[i], &err);
     if (rc == CZK_OK)
@@ -116,7 +115,8 @@ static int circuit_info(int argc, char **argv) {
     czk_cs_stats st;
     uint8_t digest[32];
     uint64_t t0 = czk_time_ns();
-    int rc = czk_circuit_post_count(&st, digest, &fc.shape, &err);
+    int rc = fc.porep ? czk_circuit_porep_count(&st, digest, &fc.porep_shape, &err)
+                      : czk_circuit_post_count(&st, digest, &fc.shape, &err);
     if (rc != CZK_OK)
         return czk_cli_fail("circuit", rc, &err);
     double secs = (double)(czk_time_ns() - t0) / 1e9;
@@ -146,8 +146,12 @@ static int circuit_info(int argc, char **argv) {
     unsigned lg = 0;
     while ((1ull << lg) < constraints)
         lg++;
-    printf("%s %s: %zu slot(s) x %zu challenge(s), counted in %.1f s\n", fc.kind_name, fc.size_name,
-           fc.shape.slots, fc.shape.challenges, secs);
+    if (fc.porep)
+        printf("%s %s: one partition of %u challenge(s), %u layer(s), counted in %.1f s\n",
+               fc.kind_name, fc.size_name, fc.porep_shape.challenges, fc.porep_shape.layers, secs);
+    else
+        printf("%s %s: %zu slot(s) x %zu challenge(s), counted in %.1f s\n", fc.kind_name,
+               fc.size_name, fc.shape.slots, fc.shape.challenges, secs);
     printf("constraints      %s (%s rows + %s input rows), domain 2^%u\n",
            grouped(g[0], 32, constraints), grouped(g[1], 32, st.n_rows),
            grouped(g[2], 32, st.n_inputs), lg);

@@ -13,6 +13,7 @@
 #include "czk.h"
 #include "field/fr.h"
 #include "filecoin/params.h"
+#include "filecoin/porep.h"
 #include "filecoin/post.h"
 #include "groth16/backend.h"
 #include "r1cs/r1cs.h"
@@ -41,17 +42,20 @@ int czk_cli_cancel(int argc, char **argv);
 int czk_cli_bench(int argc, char **argv);
 int czk_cli_circuit(int argc, char **argv);
 int czk_cli_post(int argc, char **argv);
+int czk_cli_c2(int argc, char **argv);
 
 /* A Filecoin circuit named on the command line as KIND SIZE (circuit.c). */
 typedef struct czk_cli_filecoin {
     const char *kind_name, *size_name; /* canonical spellings, static */
-    czk_post_shape shape;
+    int porep;                         /* 1: PoRep (porep_shape), 0: PoSt (shape) */
+    czk_post_shape shape;              /* PoSt */
+    czk_porep_shape porep_shape;       /* PoRep: one partition */
     czk_params_id id;
     char params_name[CZK_PARAMS_NAME_MAX], vk_name[CZK_PARAMS_NAME_MAX]; /* v28 file names */
 } czk_cli_filecoin;
 
-/* Parses KIND (winning-post, window-post) and SIZE (2KiB … 64GiB) for command cmd. Returns 0,
- * or -1 after printing why (porep: not yet). */
+/* Parses KIND (winning-post, window-post, porep) and SIZE (2KiB … 64GiB) for command cmd.
+ * Returns 0, or -1 after printing why. */
 int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *kind,
                            const char *size);
 

@@ -30,12 +30,13 @@ static const char *USAGE =
     "verification_key.json that snarkjs proves and verifies with. NOT A CEREMONY: use them\n"
     "for tests and benchmarks only.\n"
     "\n"
-    "With --filecoin, the circuit is Filecoin's KIND (winning-post, window-post) at SIZE (2KiB,\n"
-    "8MiB, 512MiB, 32GiB, 64GiB), synthesized by czk, and the keys are written into DIR\n"
+    "With --filecoin, the circuit is Filecoin's KIND (winning-post, window-post, porep) at SIZE\n"
+    "(2KiB, 8MiB, 512MiB, 32GiB, 64GiB), synthesized by czk, and the keys are written into DIR\n"
     "(created if missing) under Filecoin's v28 .params/.vk names (see `czk circuit info`).\n"
     "The key's points are multiplied on the GPU when there is one (--backend auto, the default,\n"
     "or cuda), else on the CPU; the 32/64 GiB WindowPoSt keys (57 GiB and more) need a host\n"
-    "with some 90 GiB of memory, and take hours on the CPU alone.\n"
+    "with some 90 GiB of memory, and take hours on the CPU alone. PoRep keys are for one\n"
+    "partition (every partition shares them); the 2 KiB ones are 1.04 GiB.\n"
     "\n"
     "options:\n"
     "  --threads N    worker threads (default: all CPUs)\n"
@@ -111,10 +112,16 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     czk_cli_progress_start(&prog, "setup", 4);
     prog_on = 1;
     czk_cli_progress_stage(&prog, "recording %s %s", fc.kind_name, fc.size_name);
-    /* One slot recorded, the rest its copies (circuit.h): a 32 GiB WindowPoSt partition's
-     * 125 M rows are never stored. The counts serve the header check below. */
-    if ((rc = czk_circuit_post_record_rep(&rep, &st, &fc.shape, &err)) == CZK_OK &&
-        (rc = czk_r1cs_rep_dims(&rep, &dims, &err)) == CZK_OK) {
+    /* PoSt: one slot recorded, the rest its copies (circuit.h): a 32 GiB WindowPoSt
+     * partition's 125 M rows are never stored. The counts serve the header check below. */
+    if (fc.porep) {
+        /* A PoRep partition is recorded whole: one copy of itself. */
+        rc = czk_circuit_porep_record(&rep.block, &st, &fc.porep_shape, &err);
+        rep.copies = 1;
+    } else {
+        rc = czk_circuit_post_record_rep(&rep, &st, &fc.shape, &err);
+    }
+    if (rc == CZK_OK && (rc = czk_r1cs_rep_dims(&rep, &dims, &err)) == CZK_OK) {
         uint64_t need = setup_host_bytes(&dims), have = czk_cli_host_memory();
         if (have > 0 && need > have) {
             rc = czk_err_set(&err, CZK_ENOMEM,

@@ -87,3 +87,46 @@ uint64_t czk_circuit_post_rows(const czk_post_shape *shape) {
     uint64_t per_challenge = 2 + 530 * octree + 314 * binary;
     return (uint64_t)shape->slots * (313 + (uint64_t)shape->challenges * per_challenge);
 }
+
+/* ---- PoRep ---- */
+
+/* Runs the PoRep synthesis of partition 0 without values on cs; copies its error into err. */
+static int synthesize_porep(czk_cs *cs, const czk_porep_shape *shape, czk_err *err) {
+    int rc = czk_porep_synthesize(cs, shape, NULL, 0);
+    if (rc != CZK_OK && err != NULL)
+        *err = *czk_cs_error(cs);
+    return rc;
+}
+
+int czk_circuit_porep_count(czk_cs_stats *stats, uint8_t *digest, const czk_porep_shape *shape,
+                            czk_err *err) {
+    czk_cs *cs = NULL;
+    int rc = czk_cs_create(&cs, CZK_CS_COUNT, digest != NULL ? CZK_CS_DIGEST : 0, err);
+    if (rc != CZK_OK)
+        goto out;
+    if ((rc = synthesize_porep(cs, shape, err)) != CZK_OK)
+        goto out;
+    czk_cs_get_stats(cs, stats);
+    if (digest != NULL)
+        rc = czk_cs_digest_finish(cs, digest, err);
+out:
+    czk_cs_destroy(cs);
+    return rc;
+}
+
+int czk_circuit_porep_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_porep_shape *shape,
+                             czk_err *err) {
+    memset(r1cs, 0, sizeof(*r1cs));
+    czk_cs *cs = NULL;
+    int rc = czk_cs_create(&cs, CZK_CS_RECORD, 0, err);
+    if (rc != CZK_OK)
+        goto out;
+    if ((rc = synthesize_porep(cs, shape, err)) != CZK_OK)
+        goto out;
+    if (stats != NULL)
+        czk_cs_get_stats(cs, stats);
+    rc = czk_cs_finish_r1cs(cs, r1cs, err);
+out:
+    czk_cs_destroy(cs);
+    return rc;
+}

@@ -1,7 +1,8 @@
 /*
  * Whole Filecoin circuits without values, for the tools that size them or make keys for them
- * (`czk circuit info`, `czk setup --filecoin`): a PoSt circuit (post.h) counted in COUNT mode
- * with its digest (doc/FILECOIN.md §8), or recorded in RECORD mode as a czk_r1cs.
+ * (`czk circuit info`, `czk setup --filecoin`): a PoSt (post.h) or PoRep (porep.h) circuit
+ * counted in COUNT mode with its digest (doc/FILECOIN.md §8), or recorded in RECORD mode as a
+ * czk_r1cs.
  *
  * Thread-safety: no global state; each call uses its own constraint system.
  */
@@ -11,6 +12,7 @@
 #include <stdint.h>
 
 #include "filecoin/cs.h"
+#include "filecoin/porep.h"
 #include "filecoin/post.h"
 #include "r1cs/r1cs.h"
 #include "r1cs/rep.h"
@@ -62,6 +64,16 @@ void czk_circuit_post_stats_scale(czk_cs_stats *out, const czk_cs_stats *one, si
  * same figure. For sizing a job before running it.
  */
 uint64_t czk_circuit_post_rows(const czk_post_shape *shape);
+
+/*
+ * As czk_circuit_post_count and czk_circuit_post_record, for one partition of the PoRep circuit
+ * `shape` (every partition is the same circuit). Counting the 130 M-row 32 GiB partition takes
+ * memory for its aux bitmaps only (about 50 MB).
+ */
+int czk_circuit_porep_count(czk_cs_stats *stats, uint8_t *digest, const czk_porep_shape *shape,
+                            czk_err *err);
+int czk_circuit_porep_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_porep_shape *shape,
+                             czk_err *err);
 
 #ifdef __cplusplus
 }
