@@ -130,3 +130,16 @@ out:
     czk_cs_destroy(cs);
     return rc;
 }
+
+uint64_t czk_circuit_porep_rows(const czk_porep_shape *shape) {
+    const czk_por_shape *t = &shape->tree;
+    uint64_t octree = 530 * ((uint64_t)t->base_levels + (t->sub_arity == 8)) +
+                      314 * (uint64_t)(t->top_arity == 2);
+    uint64_t column = shape->layers == 2 ? 311 : 598;                   /* Poseidon of the L rows */
+    uint64_t per_challenge = 45382ull * shape->comm_d_levels + 2        /* tree_d */
+                             + 14 * (column + octree + 2)               /* parent columns */
+                             + 65                                       /* challenge */
+                             + 523805 + 525853ull * (shape->layers - 1) /* labels */
+                             + 1 + (octree + 2) + column + (octree + 2); /* replica, c_x */
+    return 571 + (uint64_t)shape->challenges * per_challenge;
+}

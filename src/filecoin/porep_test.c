@@ -37,6 +37,7 @@ static void check_porep_counts(czk_test_ctx *t, const porep_row *x, uint8_t dige
     czk_cs_stats st;
     CHECKF(czk_circuit_porep_count(&st, digest, &shape, &e) == CZK_OK, "%s", e.msg);
     CHECK_EQ_INT(st.n_rows, x->rows);
+    CHECK_EQ_INT(czk_circuit_porep_rows(&shape), x->rows);
     CHECK_EQ_INT(st.n_inputs, x->inputs);
     CHECK_EQ_INT(st.n_inputs, czk_porep_n_inputs(&shape));
     CHECK_EQ_INT(st.n_aux, x->aux);

@@ -8,10 +8,12 @@
 #include <string.h>
 
 #include "czk.h"
+#include "filecoin/c1.h"
 #include "filecoin/cs.h"
 #include "filecoin/params.h"
 #include "filecoin/poseidon.h"
 #include "filecoin/post.h"
+#include "filecoin/seal.h"
 #include "filecoin/vanilla.h"
 #include "filecoin/vanilla_gen.h"
 #include "formats/bellperson.h"
@@ -318,4 +320,77 @@ static void repeated_on_cpu(czk_test_ctx *t, const char *dir) {
 
 CZK_TEST(filecoin_post_repeated_on_cpu) {
     CZK_TEST_WITH_TMPDIR(repeated_on_cpu);
+}
+
+/* ---- PoRep C2 ------------------------------------------------------------------------------ */
+
+/* A sealed 2 KiB V1_1 sector's C1 output as JSON (wrapped in Curio's wrapper when `wrap`) in a
+ * PoRep payload for miner 1000, sector 7, with the ids flag; *len its size. NULL on failure. */
+static uint8_t *porep_payload(czk_rng *rng, int wrap, uint32_t reg, uint64_t sector, size_t *len) {
+    const czk_porep_type *ty = czk_porep_type_from_abi(5, NULL);
+    uint8_t prover[32], ticket[32], seed[32];
+    czk_vanilla_prover_id(prover, 1000);
+    czk_rng_bytes(rng, ticket, 32);
+    czk_rng_bytes(rng, seed, 32);
+    czk_c1 c1 = {0};
+    char *json = NULL;
+    size_t n = 0;
+    uint8_t *p = NULL;
+    if (czk_seal_small(&c1, ty, NULL, prover, 7, ticket, seed, NULL) == CZK_OK &&
+        czk_c1_write(&json, &n, &c1, wrap, 7, NULL) == CZK_OK &&
+        (p = malloc(CZK_POREP_PAYLOAD_HEADER + n)) != NULL)
+        *len = czk_kinds_porep_payload_encode(p, reg, CZK_POREP_PAYLOAD_IDS, 1000, sector,
+                                              (const uint8_t *)json, n);
+    czk_free(json);
+    czk_c1_clear(&c1);
+    return p;
+}
+
+/* At submit, without any key: a valid C1 output (plain or wrapped) passes every check and is
+ * refused only for the missing .params, named; another sector's, a registered proof that is
+ * not the C1's, a broken JSON and a 32 GiB circuit are each refused naming the fault. */
+static void porep_submit(czk_test_ctx *t, const char *dir) {
+    czk_engine_config cfg;
+    czk_test_engine_config(&cfg, 2ULL << 30);
+    czk_engine *e = NULL;
+    czk_err err = {0};
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    int rc = czk_kinds_register_filecoin_poreps(e, dir, NULL, &err);
+    CHECKF(rc == CZK_OK, "%s", err.msg);
+    for (int wrap = 0; wrap < 2 && rc == CZK_OK; wrap++) {
+        size_t len = 0;
+        uint8_t *p = porep_payload(&t->rng, wrap, 5, 7, &len);
+        CHECK(p != NULL);
+        rc = submit(e, "porep-1000-7", "porep-2KiB", p, len, &err);
+        CHECKF(rc == CZK_EINVAL && strstr(err.msg, dir) != NULL &&
+                   strstr(err.msg, "v28-stacked-proof-of-replication") != NULL,
+               "wrap %d: %s", wrap, err.msg);
+        /* Sector 8's request with sector 7's C1 output: the replica id differs. */
+        czk_kinds_porep_payload_encode(p, 5, CZK_POREP_PAYLOAD_IDS, 1000, 8,
+                                       p + CZK_POREP_PAYLOAD_HEADER,
+                                       len - CZK_POREP_PAYLOAD_HEADER);
+        CHECK_EQ_INT(submit(e, "other", "porep-2KiB", p, len, &err), CZK_EINVAL);
+        CHECKF(strstr(err.msg, "replica id") != NULL, "%s", err.msg);
+        /* Registered proof V1 (0) for a V1_1 C1 output. */
+        czk_kinds_porep_payload_encode(p, 0, CZK_POREP_PAYLOAD_IDS, 1000, 7,
+                                       p + CZK_POREP_PAYLOAD_HEADER,
+                                       len - CZK_POREP_PAYLOAD_HEADER);
+        CHECK_EQ_INT(submit(e, "reg", "porep-2KiB", p, len, &err), CZK_EINVAL);
+        CHECKF(strstr(err.msg, "registered_proof 0") != NULL, "%s", err.msg);
+        /* The JSON cut short. */
+        CHECK_EQ_INT(submit(e, "cut", "porep-2KiB", p, len - 10, &err), CZK_EINVAL);
+        CHECKF(strstr(err.msg, "request cut: vanilla_proof") != NULL, "%s", err.msg);
+        free(p);
+    }
+    size_t len = 0;
+    uint8_t *p = porep_payload(&t->rng, 1, 8, 7, &len);
+    CHECK(p != NULL);
+    CHECK_EQ_INT(submit(e, "big", "porep-32GiB", p, len, &err), CZK_EUNSUPPORTED);
+    CHECKF(strstr(err.msg, "130278541 rows") != NULL, "%s", err.msg);
+    free(p);
+    czk_engine_destroy(e);
+}
+
+CZK_TEST(filecoin_porep_submit_checks) {
+    CZK_TEST_WITH_TMPDIR(porep_submit);
 }

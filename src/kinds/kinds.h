@@ -96,6 +96,46 @@ int czk_kinds_register_filecoin_post(czk_engine *e, int kind, uint64_t sector_si
 int czk_kinds_register_filecoin_posts(czk_engine *e, const char *param_dir, const char *env_value,
                                       czk_err *err);
 
+/* ---- Filecoin PoRep C2 (filecoin_porep.c) --------------------------------------------- */
+
+/*
+ * One circuit per sector size, id "porep-<size>", keyed by the v28 PoRep .params (params.h),
+ * looked up as for PoSt. A job is one C2 proof; its partitions are the registered proof's.
+ * Its payload, integers little-endian:
+ *   magic "CZKR" · u32 version (1) · u32 registered_proof (Go abi.RegisteredSealProof, 0–19)
+ *   · u32 flags · u64 miner_id · u64 sector_number · the C1 output (filecoin/c1.h:
+ *   filecoin-ffi's JSON or Curio's wrapper), to the end.
+ * With CZK_POREP_PAYLOAD_IDS in flags, the replica id is recomputed from miner and sector and
+ * must be the C1 output's (Curio always sends both; a file proved from the command line may
+ * come without them).
+ */
+#define CZK_POREP_PAYLOAD_VERSION 1
+#define CZK_POREP_PAYLOAD_HEADER 32
+#define CZK_POREP_PAYLOAD_IDS 1u
+
+/* The largest PoRep partition (rows) recorded whole at load: 512 MiB (4.4 M rows, about 1 GB
+ * recorded) and below. Jobs for 32/64 GiB partitions (130 M rows) are refused at submit with
+ * CZK_EUNSUPPORTED for now. */
+#define CZK_KINDS_POREP_RECORD_MAX_ROWS (1ull << 24)
+
+/* The circuit id of a registered seal proof (0–19) into out[0..cap): "porep-2KiB". Returns
+ * CZK_OK, CZK_EUNSUPPORTED for another number, CZK_EINVAL when it does not fit. */
+int czk_kinds_porep_circuit_id(char *out, size_t cap, uint64_t registered_proof, czk_err *err);
+
+/* Writes the payload into out[0 .. CZK_POREP_PAYLOAD_HEADER + c1_len); returns its size. */
+size_t czk_kinds_porep_payload_encode(uint8_t *out, uint32_t registered_proof, uint32_t flags,
+                                      uint64_t miner_id, uint64_t sector_number, const uint8_t *c1,
+                                      size_t c1_len);
+
+/* Registers the PoRep circuit of one sector size (counts a partition of the sizes it can
+ * prove: about a second). Returns CZK_OK, CZK_EUNSUPPORTED (size), CZK_EINVAL or CZK_ENOMEM. */
+int czk_kinds_register_filecoin_porep(czk_engine *e, uint64_t sector_size, const char *param_dir,
+                                      const char *env_value, czk_err *err);
+
+/* Registers the five PoRep circuits (keys are only looked for at load). */
+int czk_kinds_register_filecoin_poreps(czk_engine *e, const char *param_dir, const char *env_value,
+                                       czk_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,9 +9,9 @@
 //
 // Requests are checked here before the engine sees them; the engine checks again. Every czk
 // status that reaches a client goes through the one table in codes.cpp. WinningPoSt and
-// WindowPoSt requests (vanilla proofs) go to the Filecoin kind's circuit of their
-// registered_proof (kinds/kinds.h); PoRep and SnapDeals vanilla proofs are not implemented yet:
-// such requests get UNIMPLEMENTED with a message that says so.
+// WindowPoSt requests (vanilla proofs) and PoRep C2 requests (a C1 output) go to the Filecoin
+// kinds' circuit of their registered_proof (kinds/kinds.h); SnapDeals vanilla proofs are not
+// implemented yet: such requests get UNIMPLEMENTED with a message that says so.
 #include "server/grpc/server.h"
 
 #include <grpcpp/grpcpp.h>
@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "filecoin/porep_types.h"
 #include "filecoin/vanilla.h"
 #include "formats/snarkjs_text.h"
 #include "kinds/kinds.h"
@@ -181,6 +182,39 @@ grpc::Status check_post(const pb::SubmitProofRequest &r, JobRequest *out) {
     return grpc::Status::OK;
 }
 
+// A POREP_SEAL_COMMIT request as the PoRep kind's job: the circuit named by registered_proof
+// (an abi seal proof, 0-19), and the C1 output with the miner and sector as the payload
+// kinds/kinds.h defines. The kind parses and checks the C1 output at submit; here only what the
+// proto's types leave open.
+grpc::Status check_porep(const pb::SubmitProofRequest &r, JobRequest *out) {
+    czk_err err{};
+    char id[64];
+    if (czk_kinds_porep_circuit_id(id, sizeof id, r.registered_proof(), &err) != CZK_OK)
+        return invalid("registered_proof " + std::to_string(r.registered_proof()) +
+                       " is not a seal proof (0-19)");
+    if (r.vanilla_proof().empty() || r.vanilla_proofs_size() > 0)
+        return invalid("a PoRep request carries its C1 output in vanilla_proof, and nothing in "
+                       "vanilla_proofs");
+    if (r.witness_size() > 0)
+        return invalid("a PoRep request carries a C1 output, not witnesses");
+    if (r.sector_size() != 0) {
+        const czk_porep_type *ty = czk_porep_type_from_abi(r.registered_proof(), nullptr);
+        if (ty != nullptr && ty->sector_size != r.sector_size())
+            return invalid("sector_size " + std::to_string(r.sector_size()) +
+                           " is not registered_proof " + std::to_string(r.registered_proof()) +
+                           "'s (" + std::to_string(ty->sector_size) + ")");
+    }
+    out->circuit_id = id;
+    out->payload.resize(CZK_POREP_PAYLOAD_HEADER + r.vanilla_proof().size());
+    // Miner id 0 is the system actor, never a storage provider: a request without one is
+    // proved without the replica id check (the C1 output is still checked in full).
+    czk_kinds_porep_payload_encode(
+        out->payload.data(), static_cast<uint32_t>(r.registered_proof()),
+        r.miner_id() != 0 ? CZK_POREP_PAYLOAD_IDS : 0u, r.miner_id(), r.sector_number(),
+        reinterpret_cast<const uint8_t *>(r.vanilla_proof().data()), r.vanilla_proof().size());
+    return grpc::Status::OK;
+}
+
 grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     if (!pb::ProofKind_IsValid(r.proof_kind()))
         return invalid("unknown proof_kind " + std::to_string(r.proof_kind()));
@@ -192,8 +226,8 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
         if (!vanilla)
             return invalid(std::string(pb::ProofKind_Name(r.proof_kind())) +
                            " request without vanilla_proof(s)");
-        if (post) {
-            grpc::Status s = check_post(r, out);
+        if (post || r.proof_kind() == pb::POREP_SEAL_COMMIT) {
+            grpc::Status s = post ? check_post(r, out) : check_porep(r, out);
             if (!s.ok())
                 return s;
         } else
@@ -207,8 +241,9 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
         return invalid("circuit_id is required when proof_kind is PROOF_KIND_UNSPECIFIED");
     if (vanilla && out->payload.empty())
         return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                            "vanilla proofs are supported for WINNING_POST and "
-                            "WINDOW_POST_PARTITION without circuit_id only");
+                            "vanilla proofs are supported for WINNING_POST, "
+                            "WINDOW_POST_PARTITION and POREP_SEAL_COMMIT without circuit_id "
+                            "only");
     if (!valid_id(circuit))
         return invalid("circuit_id must be 1.." + std::to_string(CZK_ID_MAX) +
                        " printable ASCII characters");

@@ -1,0 +1,412 @@
+/*
+ * czk c2: Filecoin PoRep C2 without a daemon, shaped like lotus-bench's C2 step: a C1 output
+ * in, the proof out (every partition's 192 bytes, concatenated, verified before they are
+ * written). `gen` makes C1 outputs to try it with: a sealed sector of 2 KiB or 8 MiB (the SDR
+ * sealer of filecoin/seal.h), or a virtual one of any size; `verify` checks a proof against
+ * the public data a C1 output carries. doc/FILECOIN.md §12 shows a session.
+ */
+#include "cli/cli.h"
+
+#include "engine/engine_internal.h"
+#include "filecoin/c1.h"
+#include "filecoin/params.h"
+#include "filecoin/porep_public.h"
+#include "filecoin/seal.h"
+#include "formats/bellperson.h"
+#include "groth16/verify.h"
+#include "kinds/kinds.h"
+#include "util/alloc.h"
+#include "util/file.h"
+#include "util/memclear.h"
+#include "util/timer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *USAGE =
+    "usage: czk c2 --c1 FILE --out PROOF [--miner-id M --sector-id S] [--params DIR]\n"
+    "              [--backend auto|cpu|cuda] [--threads N]\n"
+    "       czk c2 verify --c1 FILE PROOF [--miner-id M --sector-id S] [--params DIR]\n"
+    "       czk c2 gen SIZE --out FILE [--virtual] [--wrap] [--miner-id M] [--sector-id S]\n"
+    "                  [--registered-proof N] [--seed S]\n"
+    "\n"
+    "Filecoin PoRep C2. FILE is filecoin-ffi's C1 output (SealCommitPhase1Output JSON) or\n"
+    "Curio's wrapper of it ({\"SectorNum\", \"Phase1Out\": base64, \"SectorSize\"}).\n"
+    "\n"
+    "  (prove) checks the C1 output (its paths, labels and challenges, and with --miner-id\n"
+    "          and --sector-id its replica id), proves every partition and writes the\n"
+    "          partitions' 192-byte proofs, concatenated, once they verify.\n"
+    "  verify  exit 0 when PROOF is valid for the C1 output's public data (replica id,\n"
+    "          comm_d, comm_r, seed), 1 when not.\n"
+    "  gen     writes a C1 output: a sealed sector (2KiB or 8MiB; random data) or with\n"
+    "          --virtual a committed-capacity sector of any size whose challenged paths\n"
+    "          are consistent (sparse trees); --wrap writes Curio's wrapper. The registered\n"
+    "          proof is StackedDrg<SIZE>V1_1 unless given (0-9). Defaults: miner 1000,\n"
+    "          sector 1.\n"
+    "\n"
+    "Keys are the v28 files in --params DIR, else $FIL_PROOFS_PARAMETER_CACHE, else\n"
+    "/var/tmp/filecoin-proof-parameters (`czk setup --filecoin porep SIZE` makes development\n"
+    "keys).\n";
+
+typedef struct c2_args {
+    const char *pos[4];
+    int npos;
+    const char *c1, *out, *params;
+    int virt, wrap, have_miner, have_sector;
+    unsigned long long miner_id, sector_id;
+    long reg;
+} c2_args;
+
+static int parse_u64(const char *cmd, const char *opt, const char *v, unsigned long long *out) {
+    char *end = NULL;
+    *out = strtoull(v, &end, 10);
+    if (end == v || *end != '\0' || v[0] == '-') {
+        fprintf(stderr, "czk %s: %s takes a whole number, not '%s'\n", cmd, opt, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse(c2_args *a, const char *cmd, int argc, char **argv) {
+    memset(a, 0, sizeof *a);
+    a->reg = -1;
+    a->miner_id = 1000;
+    a->sector_id = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        if (strcmp(o, "--virtual") == 0) {
+            a->virt = 1;
+            continue;
+        }
+        if (strcmp(o, "--wrap") == 0) {
+            a->wrap = 1;
+            continue;
+        }
+        int takes = strcmp(o, "--c1") == 0 || strcmp(o, "--out") == 0 ||
+                    strcmp(o, "--params") == 0 || strcmp(o, "--miner-id") == 0 ||
+                    strcmp(o, "--sector-id") == 0 || strcmp(o, "--registered-proof") == 0;
+        if (o[0] == '-' && o[1] == '-' && !takes) {
+            fprintf(stderr, "czk %s: unknown option %s\n%s", cmd, o, USAGE);
+            return -1;
+        }
+        if (takes && i + 1 >= argc) {
+            fprintf(stderr, "czk %s: %s needs a value\n", cmd, o);
+            return -1;
+        }
+        const char *v = takes ? argv[++i] : NULL;
+        if (strcmp(o, "--c1") == 0) {
+            a->c1 = v;
+        } else if (strcmp(o, "--out") == 0) {
+            a->out = v;
+        } else if (strcmp(o, "--params") == 0) {
+            a->params = v;
+        } else if (strcmp(o, "--miner-id") == 0) {
+            if (parse_u64(cmd, o, v, &a->miner_id) != 0)
+                return -1;
+            a->have_miner = 1;
+        } else if (strcmp(o, "--sector-id") == 0) {
+            if (parse_u64(cmd, o, v, &a->sector_id) != 0)
+                return -1;
+            a->have_sector = 1;
+        } else if (strcmp(o, "--registered-proof") == 0) {
+            if (czk_cli_parse_long(cmd, o, v, 0, 9, &a->reg) != 0)
+                return -1;
+        } else if (a->npos == (int)(sizeof a->pos / sizeof a->pos[0])) {
+            fprintf(stderr, "czk %s: too many arguments\n%s", cmd, USAGE);
+            return -1;
+        } else {
+            a->pos[a->npos++] = o;
+        }
+    }
+    if (a->have_miner != a->have_sector && strcmp(cmd, "c2 gen") != 0) {
+        fprintf(stderr, "czk %s: --miner-id and --sector-id go together\n", cmd);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads and parses FILE. Returns 0, or an exit code after printing why. */
+static int read_c1(czk_c1 *c1, uint8_t **buf, size_t *len, const char *cmd, const char *path) {
+    czk_err err = {0};
+    int rc = czk_file_read_all(buf, len, path, &err);
+    if (rc == CZK_OK)
+        rc = czk_c1_parse(c1, *buf, *len, czk_file_msg_path(path), &err);
+    return rc == CZK_OK ? 0 : czk_cli_fail(cmd, rc, &err);
+}
+
+/* ---- prove ---------------------------------------------------------------------------------- */
+
+static int c2_prove(czk_cli_common *c, const c2_args *a) {
+    const char *cmd = "c2";
+    if (a->c1 == NULL || a->out == NULL || a->npos != 0) {
+        fprintf(stderr, "czk c2: wants --c1 FILE --out PROOF\n%s", USAGE);
+        return CZK_EXIT_ERROR;
+    }
+    int exit_code = CZK_EXIT_ERROR, rc;
+    uint8_t *buf = NULL, *payload = NULL;
+    size_t len = 0;
+    czk_c1 c1 = {0};
+    czk_engine *e = NULL;
+    czk_job_result res;
+    memset(&res, 0, sizeof res);
+    czk_err err = {0};
+    if ((exit_code = read_c1(&c1, &buf, &len, cmd, a->c1)) != 0)
+        goto out;
+    exit_code = CZK_EXIT_ERROR;
+    char circuit[64];
+    if ((rc = czk_kinds_porep_circuit_id(circuit, sizeof circuit, c1.type->abi_id, &err)) !=
+        CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    payload = czk_malloc(CZK_POREP_PAYLOAD_HEADER + len);
+    if (payload == NULL) {
+        exit_code = czk_cli_fail(cmd, CZK_ENOMEM, NULL);
+        goto out;
+    }
+    size_t plen = czk_kinds_porep_payload_encode(payload, c1.type->abi_id,
+                                                 a->have_miner ? CZK_POREP_PAYLOAD_IDS : 0,
+                                                 a->miner_id, a->sector_id, buf, len);
+    czk_engine_config cfg;
+    czk_cli_engine_config(&cfg, c);
+    const char *dir = czk_params_cache_dir(a->params, getenv(CZK_PARAMS_ENV_VAR));
+    uint64_t load_ms = 0;
+    if ((rc = czk_engine_create(&e, &cfg, &err)) != CZK_OK ||
+        (rc = czk_kinds_register_filecoin_porep(e, c1.type->sector_size, dir, NULL, &err)) !=
+            CZK_OK ||
+        (rc = czk_engine_preload(e, circuit, NULL, &load_ms, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    if (c->have_seed)
+        czk__engine_seed_blinding(e, c->seed);
+    uint64_t t1 = czk_time_ns();
+    czk_job_request req = {.request_id = "c2",
+                           .circuit_id = circuit,
+                           .n_partitions = c1.n_partitions,
+                           .payload = payload,
+                           .payload_len = plen};
+    char job_id[128];
+    if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
+        (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    if (res.status != CZK_JOB_COMPLETED) {
+        fprintf(stderr, "czk c2: %s: %s; nothing written\n", a->c1, res.error);
+        goto out;
+    }
+    if ((rc = czk_file_write_atomic(a->out, res.proof, res.proof_len, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    printf("wrote %s: %zu-byte %s proof (%u partition(s)), verified; key load %.2f s, proof "
+           "%.2f s\n",
+           a->out, res.proof_len, c1.type->name, c1.n_partitions, (double)load_ms / 1e3,
+           (double)(czk_time_ns() - t1) / 1e9);
+    exit_code = CZK_EXIT_OK;
+out:
+    czk_engine_destroy(e);
+    czk_job_result_clear(&res);
+    czk_c1_clear(&c1);
+    czk_free(buf);
+    czk_free(payload);
+    return exit_code;
+}
+
+/* ---- verify --------------------------------------------------------------------------------- */
+
+static int c2_verify(const c2_args *a) {
+    const char *cmd = "c2 verify";
+    if (a->c1 == NULL || a->npos != 1 || a->out != NULL) {
+        fprintf(stderr, "czk c2 verify: wants --c1 FILE PROOF\n%s", USAGE);
+        return CZK_EXIT_ERROR;
+    }
+    int exit_code = CZK_EXIT_ERROR, rc;
+    uint8_t *buf = NULL;
+    size_t len = 0, n_proofs = 0;
+    czk_c1 c1 = {0};
+    czk_err err = {0};
+    czk_groth16_vk vk = {0};
+    czk_groth16_pvk pvk = {0};
+    czk_groth16_proof *proofs = NULL;
+    czk_fr *inputs = NULL;
+    if ((exit_code = read_c1(&c1, &buf, &len, cmd, a->c1)) != 0)
+        goto out;
+    exit_code = CZK_EXIT_ERROR;
+    if (a->have_miner) {
+        /* The replica id the proof is checked against must be this sector's. */
+        uint8_t prover[32], porep_id[32], rid[32];
+        czk_vanilla_prover_id(prover, a->miner_id);
+        czk_porep_id(porep_id, c1.type);
+        if ((rc = czk_porep_replica_id(rid, prover, a->sector_id, c1.ticket, c1.comm_d, porep_id,
+                                       &err)) != CZK_OK) {
+            exit_code = czk_cli_fail(cmd, rc, &err);
+            goto out;
+        }
+        if (memcmp(rid, c1.replica_id, 32) != 0) {
+            printf("INVALID: %s is not miner %llu's sector %llu\n", a->c1, a->miner_id,
+                   a->sector_id);
+            exit_code = CZK_EXIT_INVALID;
+            goto out;
+        }
+    }
+    czk_params_id id;
+    char vk_path[4096];
+    if ((rc = czk_params_id_get(&id, CZK_PARAMS_POREP, c1.type->sector_size, &err)) != CZK_OK ||
+        (rc = czk_params_find(vk_path, sizeof vk_path, &id, CZK_PARAMS_EXT_VK, a->params,
+                              getenv(CZK_PARAMS_ENV_VAR), &err)) != CZK_OK ||
+        (rc = czk_bellperson_vk_read(&vk, vk_path, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    rc = czk_bellperson_proofs_read(&proofs, &n_proofs, a->pos[0], &err);
+    if (rc == CZK_EFLAGS || rc == CZK_ERANGE || rc == CZK_ENOTONCURVE || rc == CZK_ENOTINGROUP ||
+        rc == CZK_ENOSQRT || rc == CZK_EBADENC) {
+        printf("INVALID: %s\n", czk_err_text(&err, rc));
+        exit_code = CZK_EXIT_INVALID;
+        goto out;
+    }
+    if (rc == CZK_OK && n_proofs != c1.n_partitions)
+        rc = czk_err_set(&err, CZK_EINVAL, "%s holds %zu proofs; %s has %u partitions",
+                         czk_file_msg_path(a->pos[0]), n_proofs, c1.type->name, c1.n_partitions);
+    size_t n_in = czk_porep_public_count(c1.type);
+    if (rc == CZK_OK && n_in + 1 != vk.n_ic)
+        rc = czk_err_set(&err, CZK_EINVAL, "%s has %zu public inputs, %s gives %zu",
+                         czk_file_msg_path(vk_path), vk.n_ic - 1, c1.type->name, n_in);
+    if (rc == CZK_OK && (inputs = czk_malloc(n_in * sizeof *inputs)) == NULL)
+        rc = czk_err_set(&err, CZK_ENOMEM, "cannot allocate %zu public inputs", n_in);
+    if (rc == CZK_OK)
+        rc = czk_groth16_pvk_prepare(&pvk, &vk, &err);
+    if (rc != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    for (uint32_t k = 0; k < c1.n_partitions; k++) {
+        rc = czk_porep_public_inputs(inputs, n_in, c1.type, c1.replica_id, c1.comm_d, c1.comm_r,
+                                     c1.seed, k, &err);
+        if (rc == CZK_OK)
+            rc = czk_groth16_verify(&pvk, &proofs[k], inputs, n_in, &err);
+        if (rc == CZK_EVERIFY) {
+            printf("INVALID: partition %u's proof does not verify for %s\n", k, a->c1);
+            exit_code = CZK_EXIT_INVALID;
+            goto out;
+        }
+        if (rc != CZK_OK) {
+            exit_code = czk_cli_fail(cmd, rc, &err);
+            goto out;
+        }
+    }
+    printf("OK: the proof is valid (%u partition(s))\n", c1.n_partitions);
+    exit_code = CZK_EXIT_OK;
+out:
+    czk_free(inputs);
+    czk_free(proofs);
+    czk_groth16_pvk_clear(&pvk);
+    czk_groth16_vk_clear(&vk);
+    czk_c1_clear(&c1);
+    czk_free(buf);
+    return exit_code;
+}
+
+/* ---- gen ------------------------------------------------------------------------------------ */
+
+static int c2_gen(const czk_cli_common *c, const c2_args *a) {
+    const char *cmd = "c2 gen";
+    if (a->npos != 1 || a->out == NULL || a->c1 != NULL) {
+        fprintf(stderr, "czk c2 gen: wants SIZE --out FILE\n%s", USAGE);
+        return CZK_EXIT_ERROR;
+    }
+    int si = czk_vanilla_size_index_by_name(a->pos[0]);
+    if (si < 0) {
+        fprintf(stderr, "czk c2 gen: unknown sector size '%s' (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)\n",
+                a->pos[0]);
+        return CZK_EXIT_ERROR;
+    }
+    czk_err err = {0};
+    const czk_porep_type *ty = a->reg >= 0 ? czk_porep_type_from_abi((uint64_t)a->reg, &err)
+                                           : czk_porep_type_for_size(czk_vanilla_sizes[si], &err);
+    if (ty == NULL)
+        return czk_cli_fail(cmd, CZK_EUNSUPPORTED, &err);
+    if (ty->sector_size != czk_vanilla_sizes[si]) {
+        fprintf(stderr, "czk c2 gen: registered proof %ld (%s) is not of %s sectors\n", a->reg,
+                ty->name, a->pos[0]);
+        return CZK_EXIT_ERROR;
+    }
+    if (!a->virt && ty->nodes > (1ull << 18)) {
+        fprintf(stderr, "czk c2 gen: sealing %s takes too long here; use --virtual\n", a->pos[0]);
+        return CZK_EXIT_ERROR;
+    }
+    czk_rng rng;
+    if (czk_cli_rng(&rng, c, cmd) != 0)
+        return CZK_EXIT_ERROR;
+    uint8_t prover[32], ticket[32], seed[32];
+    czk_vanilla_prover_id(prover, a->miner_id);
+    czk_rng_bytes(&rng, ticket, 32);
+    czk_rng_bytes(&rng, seed, 32); /* chain randomness: raw bytes, only ever hashed */
+    int rc = CZK_OK, exit_code = CZK_EXIT_ERROR;
+    uint8_t *data = NULL;
+    char *json = NULL;
+    size_t json_len = 0;
+    czk_c1 c1 = {0};
+    uint64_t t0 = czk_time_ns();
+    if (a->virt) {
+        rc = czk_seal_virtual(&c1, ty, prover, a->sector_id, ticket, seed, &rng, &err);
+    } else {
+        /* Random piece data, fr32-padded as a sealed sector holds it. */
+        size_t padded = (size_t)ty->sector_size, raw = padded / 128 * 127;
+        uint8_t *piece = czk_malloc(raw);
+        data = czk_malloc(padded);
+        if (piece == NULL || data == NULL) {
+            rc = czk_err_set(&err, CZK_ENOMEM, "cannot allocate the sector's data");
+        } else {
+            czk_rng_bytes(&rng, piece, raw);
+            rc = czk_seal_fr32_pad(data, padded, piece, raw, &err);
+        }
+        czk_free(piece);
+        if (rc == CZK_OK)
+            rc = czk_seal_small(&c1, ty, data, prover, a->sector_id, ticket, seed, &err);
+    }
+    double secs = (double)(czk_time_ns() - t0) / 1e9;
+    if (rc == CZK_OK)
+        rc = czk_c1_write(&json, &json_len, &c1, a->wrap, a->sector_id, &err);
+    if (rc == CZK_OK)
+        rc = czk_file_write_atomic(a->out, json, json_len, &err);
+    if (rc != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    printf("wrote %s: %s C1 output (%s) of miner %llu sector %llu, %zu bytes; %s in %.2f s\n",
+           a->out, ty->name, a->wrap ? "Curio's wrapper" : "filecoin-ffi JSON", a->miner_id,
+           a->sector_id, json_len, a->virt ? "virtual" : "sealed", secs);
+    exit_code = CZK_EXIT_OK;
+out:
+    czk_memclear_explicit(&rng, sizeof rng);
+    czk_free(json);
+    czk_free(data);
+    czk_c1_clear(&c1);
+    return exit_code;
+}
+
+int czk_cli_c2(int argc, char **argv) {
+    czk_cli_common c = {0};
+    const char *sub = argc > 0 && (strcmp(argv[0], "verify") == 0 || strcmp(argv[0], "gen") == 0)
+                          ? argv[0]
+                          : NULL;
+    if (sub != NULL) {
+        argc--;
+        argv++;
+    }
+    char cmd[16];
+    snprintf(cmd, sizeof cmd, "c2%s%s", sub ? " " : "", sub ? sub : "");
+    int r = czk_cli_start(&c, cmd, USAGE, &argc, argv);
+    if (r >= 0)
+        return r;
+    c2_args a;
+    if (parse(&a, cmd, argc, argv) != 0)
+        return CZK_EXIT_ERROR;
+    if (sub == NULL)
+        return c2_prove(&c, &a);
+    return strcmp(sub, "verify") == 0 ? c2_verify(&a) : c2_gen(&c, &a);
+}

@@ -1,0 +1,317 @@
+/*
+ * The Filecoin PoRep C2 kind: the StackedDRG partition circuit (filecoin/porep.h) proved from
+ * a C1 output as Curio sends it (filecoin/c1.h), with the official v28 .params
+ * (filecoin/params.h). One registered circuit per sector size; a job is one C2 proof, its
+ * partitions the registered proof's (1 below 32 GiB, 10 at 32 and 64 GiB).
+ *
+ * At submit (job_create) the C1 output is parsed strictly and checked against the public data
+ * (filecoin/porep_public.h): replica id, challenges, graph parents, every path, label and
+ * encoding. A C1 output for another sector, or one whose paths do not lead to its commitments,
+ * is refused then, naming the fault, rather than after minutes of proving. The public inputs
+ * the engine verifies against are derived from the public data alone.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/kind.h"
+#include "filecoin/c1.h"
+#include "filecoin/circuit.h"
+#include "filecoin/params.h"
+#include "filecoin/porep.h"
+#include "filecoin/porep_public.h"
+#include "filecoin/vanilla.h"
+#include "formats/bellperson.h"
+#include "kinds/kinds.h"
+#include "util/alloc.h"
+#include "util/file.h"
+
+#define FC_PATH_MAX 4096
+
+typedef struct fporep {
+    czk_porep_shape shape;
+    czk_params_id pid;
+    char *dir;
+    char key_path[FC_PATH_MAX];
+    char id[64];
+    int provable;       /* small enough to record whole (CZK_KINDS_POREP_RECORD_MAX_ROWS) */
+    czk_cs_stats stats; /* one partition's counts, when provable */
+} fporep;
+
+typedef struct fporep_job {
+    czk_c1 c1;
+    size_t n_inputs;
+    czk_fr *inputs; /* per partition, n_inputs each */
+} fporep_job;
+
+static uint32_t get_u32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t get_u64(const uint8_t *p) {
+    return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+static void put_u32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+size_t czk_kinds_porep_payload_encode(uint8_t *out, uint32_t registered_proof, uint32_t flags,
+                                      uint64_t miner_id, uint64_t sector_number, const uint8_t *c1,
+                                      size_t c1_len) {
+    memcpy(out, "CZKR", 4);
+    put_u32(out + 4, CZK_POREP_PAYLOAD_VERSION);
+    put_u32(out + 8, registered_proof);
+    put_u32(out + 12, flags);
+    put_u32(out + 16, (uint32_t)miner_id);
+    put_u32(out + 20, (uint32_t)(miner_id >> 32));
+    put_u32(out + 24, (uint32_t)sector_number);
+    put_u32(out + 28, (uint32_t)(sector_number >> 32));
+    if (c1_len != 0)
+        memcpy(out + CZK_POREP_PAYLOAD_HEADER, c1, c1_len);
+    return CZK_POREP_PAYLOAD_HEADER + c1_len;
+}
+
+int czk_kinds_porep_circuit_id(char *out, size_t cap, uint64_t registered_proof, czk_err *err) {
+    const czk_porep_type *ty = czk_porep_type_from_abi(registered_proof, err);
+    if (ty == NULL)
+        return CZK_EUNSUPPORTED;
+    int si = czk_vanilla_size_index(ty->sector_size);
+    int n = si < 0 ? -1 : snprintf(out, cap, "porep-%s", czk_vanilla_size_names[si]);
+    if (n < 0 || (size_t)n >= cap)
+        return czk_err_set(err, CZK_EINVAL, "registered seal proof %llu: circuit id does not fit",
+                           (unsigned long long)registered_proof);
+    return CZK_OK;
+}
+
+/* ---- sizes and load ---------------------------------------------------------------------- */
+
+/* Why a 32/64 GiB partition is refused (for request `rid`, or at load when NULL). */
+static int not_provable(const fporep *f, const char *rid, czk_err *err) {
+    return czk_err_set(err, CZK_EUNSUPPORTED,
+                       "%s%s%scircuit %s: a PoRep partition of %llu rows is too large to record "
+                       "whole; czk proves PoRep C2 of 2 KiB, 8 MiB and 512 MiB sectors so far",
+                       rid ? "request " : "", rid ? rid : "", rid ? ": " : "", f->id,
+                       (unsigned long long)czk_circuit_porep_rows(&f->shape));
+}
+
+static void p_estimate(const void *state, czk_kind_sizes *out) {
+    const fporep *f = state;
+    if (!f->provable)
+        return; /* not known: such a circuit takes no job */
+    czk_params_expect x;
+    czk_params_lengths len;
+    czk_params_expect_from_stats(&x, &f->stats);
+    if (czk_params_expected(&len, NULL, NULL, &x, NULL) != CZK_OK)
+        return;
+    const czk_cs_stats *st = &f->stats;
+    uint64_t g1 = len.ic + len.h + len.l + len.a + len.b_g1;
+    out->key_bytes = g1 * sizeof(czk_g1_affine) + len.b_g2 * sizeof(czk_g2_affine) +
+                     (st->nnz_a + st->nnz_b + st->nnz_c) * (sizeof(czk_fr) + sizeof(uint32_t));
+    out->n_vars = (size_t)(st->n_inputs + st->n_aux);
+    out->domain = (size_t)len.h + 1;
+}
+
+static const char *p_key_path(const void *state) {
+    return ((const fporep *)state)->key_path;
+}
+
+static int p_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra_bytes,
+                  czk_pool *pool, czk_err *err) {
+    fporep *f = state;
+    *extra_bytes = 0;
+    char path[FC_PATH_MAX];
+    int rc = czk_params_find(path, sizeof path, &f->pid, CZK_PARAMS_EXT_PARAMS, f->dir, NULL, err);
+    if (rc == CZK_OK && !f->provable)
+        rc = not_provable(f, NULL, err);
+    if (rc == CZK_OK)
+        rc = czk_circuit_porep_record(cs, NULL, &f->shape, err);
+    if (rc == CZK_OK) {
+        czk_params_expect x;
+        czk_params_expect_from_stats(&x, &f->stats);
+        rc = czk_params_header_check(path, &x, err);
+    }
+    if (rc == CZK_OK)
+        rc = czk_bellperson_params_read(pk, path, CZK_KEY_CHECK_CURVE, pool, err);
+    if (rc == CZK_OK && (cs->n_vars != pk->n_vars || cs->n_public != pk->n_public ||
+                         cs->n_constraints + cs->n_public + 1 > pk->domain_size))
+        rc = czk_err_set(err, CZK_EINVAL,
+                         "%s: circuit %s (%zu vars, %zu public) does not match the key "
+                         "(%zu vars, %zu public, domain %zu)",
+                         czk_file_msg_path(path), f->id, cs->n_vars, cs->n_public, pk->n_vars,
+                         pk->n_public, pk->domain_size);
+    if (rc != CZK_OK) {
+        czk_groth16_pk_clear(pk);
+        czk_r1cs_clear(cs);
+    }
+    return rc;
+}
+
+/* ---- jobs -------------------------------------------------------------------------------- */
+
+static void p_job_destroy(void *state, void *job) {
+    (void)state;
+    fporep_job *j = job;
+    if (j == NULL)
+        return;
+    czk_c1_clear(&j->c1);
+    czk_free(j->inputs);
+    czk_free(j);
+}
+
+static int p_job_create(void *state, const czk_job_request *req, void **job, size_t *n_parts,
+                        czk_err *err) {
+    const fporep *f = state;
+    const char *rid = req->request_id;
+    *job = NULL;
+    if (req->wtns != NULL)
+        return czk_err_set(err, CZK_EINVAL, "request %s: circuit %s takes no witness files", rid,
+                           f->id);
+    if (!f->provable)
+        return not_provable(f, rid, err);
+    const uint8_t *p = req->payload;
+    size_t len = req->payload_len;
+    if (p == NULL || len < CZK_POREP_PAYLOAD_HEADER || memcmp(p, "CZKR", 4) != 0 ||
+        get_u32(p + 4) != CZK_POREP_PAYLOAD_VERSION)
+        return czk_err_set(err, CZK_EINVAL,
+                           "request %s: circuit %s: not a PoRep payload (magic \"CZKR\", "
+                           "version %d, %d-byte header)",
+                           rid, f->id, CZK_POREP_PAYLOAD_VERSION, CZK_POREP_PAYLOAD_HEADER);
+    uint32_t reg = get_u32(p + 8), flags = get_u32(p + 12);
+    czk_porep_sector_ids ids;
+    czk_vanilla_prover_id(ids.prover_id, get_u64(p + 16));
+    ids.sector_id = get_u64(p + 24);
+    fporep_job *j = czk_calloc(1, sizeof *j);
+    if (j == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", rid);
+    char what[96];
+    snprintf(what, sizeof what, "request %s: vanilla_proof", rid);
+    int rc = czk_c1_parse(&j->c1, p + CZK_POREP_PAYLOAD_HEADER, len - CZK_POREP_PAYLOAD_HEADER,
+                          what, err);
+    if (rc == CZK_OK && j->c1.type->abi_id != reg)
+        rc = czk_err_set(err, CZK_EINVAL,
+                         "request %s: registered_proof %u, but the C1 output is %s (%u)", rid, reg,
+                         j->c1.type->name, j->c1.type->abi_id);
+    if (rc == CZK_OK && j->c1.type->sector_size != f->shape.sector_size)
+        rc = czk_err_set(err, CZK_EINVAL,
+                         "request %s: the C1 output is for %llu-byte sectors, not circuit %s", rid,
+                         (unsigned long long)j->c1.type->sector_size, f->id);
+    if (rc == CZK_OK && req->n_partitions > 1 && req->n_partitions != j->c1.n_partitions)
+        rc = czk_err_set(err, CZK_EINVAL, "request %s: %zu partitions asked, %s has %u", rid,
+                         req->n_partitions, j->c1.type->name, j->c1.n_partitions);
+    if (rc == CZK_OK)
+        rc = czk_porep_c1_check(&j->c1, (flags & CZK_POREP_PAYLOAD_IDS) ? &ids : NULL, what, err);
+    if (rc == CZK_OK) {
+        j->n_inputs = czk_porep_public_count(j->c1.type);
+        j->inputs = czk_malloc((size_t)j->c1.n_partitions * j->n_inputs * sizeof *j->inputs);
+        if (j->inputs == NULL)
+            rc = czk_err_set(err, CZK_ENOMEM, "request %s: cannot allocate public inputs", rid);
+        for (uint32_t k = 0; rc == CZK_OK && k < j->c1.n_partitions; k++)
+            rc = czk_porep_public_inputs(j->inputs + k * j->n_inputs, j->n_inputs, j->c1.type,
+                                         j->c1.replica_id, j->c1.comm_d, j->c1.comm_r, j->c1.seed,
+                                         k, err);
+    }
+    if (rc == CZK_OK) {
+        char path[FC_PATH_MAX];
+        rc = czk_params_find(path, sizeof path, &f->pid, CZK_PARAMS_EXT_PARAMS, f->dir, NULL, err);
+    }
+    if (rc != CZK_OK) {
+        p_job_destroy(state, j);
+        /* The request is at fault, whatever the lower layer called it. */
+        if (rc != CZK_ENOMEM && err != NULL)
+            err->code = CZK_EINVAL;
+        return rc == CZK_ENOMEM ? rc : CZK_EINVAL;
+    }
+    *job = j;
+    *n_parts = j->c1.n_partitions;
+    return CZK_OK;
+}
+
+static int p_synthesize(void *state, void *job, size_t part, const czk_r1cs *r1cs, czk_fr *w,
+                        czk_pool *pool, czk_err *err) {
+    (void)pool;
+    const fporep *f = state;
+    const fporep_job *j = job;
+    size_t ni = r1cs->n_public + 1;
+    return czk_porep_witness(&f->shape, &j->c1, (uint32_t)part, w, ni, r1cs->n_vars - ni, err);
+}
+
+static int p_public_inputs(void *state, void *job, size_t part, czk_fr *out, size_t n_public,
+                           czk_err *err) {
+    const fporep *f = state;
+    const fporep_job *j = job;
+    if (n_public != j->n_inputs || part >= j->c1.n_partitions)
+        return czk_err_set(err, CZK_EINTERNAL,
+                           "circuit %s: the key has %zu public inputs, the request gives %zu",
+                           f->id, n_public, j->n_inputs);
+    memcpy(out, j->inputs + part * j->n_inputs, n_public * sizeof *out);
+    return CZK_OK;
+}
+
+static void p_destroy(void *state) {
+    fporep *f = state;
+    czk_free(f->dir);
+    czk_free(f);
+}
+
+static const czk_circuit_kind filecoin_porep_kind = {
+    .name = "filecoin-porep",
+    .estimate = p_estimate,
+    .key_path = p_key_path,
+    .load = p_load,
+    .job_create = p_job_create,
+    .job_destroy = p_job_destroy,
+    .synthesize = p_synthesize,
+    .public_inputs = p_public_inputs,
+    .destroy = p_destroy,
+};
+
+int czk_kinds_register_filecoin_porep(czk_engine *e, uint64_t sector_size, const char *param_dir,
+                                      const char *env_value, czk_err *err) {
+    int si = czk_vanilla_size_index(sector_size);
+    if (si < 0)
+        return czk_err_set(err, CZK_EUNSUPPORTED, "PoRep: sector size %llu is not supported",
+                           (unsigned long long)sector_size);
+    fporep *f = czk_calloc(1, sizeof *f);
+    if (f == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "cannot allocate a circuit");
+    snprintf(f->id, sizeof f->id, "porep-%s", czk_vanilla_size_names[si]);
+    int rc = czk_porep_shape_init(&f->shape, sector_size, err);
+    if (rc == CZK_OK)
+        rc = czk_params_id_get(&f->pid, CZK_PARAMS_POREP, sector_size, err);
+    if (rc == CZK_OK) {
+        f->dir = czk_strdup(czk_params_cache_dir(param_dir, env_value));
+        if (f->dir == NULL)
+            rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate a circuit");
+    }
+    char name[CZK_PARAMS_NAME_MAX];
+    if (rc == CZK_OK)
+        rc = czk_params_file_name(name, sizeof name, &f->pid, CZK_PARAMS_EXT_PARAMS, err);
+    if (rc == CZK_OK) {
+        int w = snprintf(f->key_path, sizeof f->key_path, "%s/%s", f->dir, name);
+        if (w < 0 || (size_t)w >= sizeof f->key_path)
+            rc = czk_err_set(err, CZK_EINVAL, "circuit %s: parameter directory path too long",
+                             f->id);
+    }
+    /* Only a partition small enough to record whole can be proved (p_load); its counts are
+     * one COUNT pass (under a second at 2 KiB). The 130 M-row ones are not counted at all:
+     * their jobs are refused at submit, and counting them would cost the daemon's start some
+     * 15 s. */
+    f->provable = czk_circuit_porep_rows(&f->shape) <= CZK_KINDS_POREP_RECORD_MAX_ROWS;
+    if (rc == CZK_OK && f->provable)
+        rc = czk_circuit_porep_count(&f->stats, NULL, &f->shape, err);
+    if (rc != CZK_OK) {
+        p_destroy(f);
+        return rc;
+    }
+    return czk__engine_add_circuit(e, f->id, &filecoin_porep_kind, f, err);
+}
+
+int czk_kinds_register_filecoin_poreps(czk_engine *e, const char *param_dir, const char *env_value,
+                                       czk_err *err) {
+    for (int i = 0; i < CZK_VANILLA_N_SIZES; i++) {
+        int rc =
+            czk_kinds_register_filecoin_porep(e, czk_vanilla_sizes[i], param_dir, env_value, err);
+        if (rc != CZK_OK)
+            return rc;
+    }
+    return CZK_OK;
+}
