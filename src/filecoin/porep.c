@@ -152,8 +152,9 @@ int czk_porep_synthesize(czk_cs *cs, const czk_porep_shape *shape, const czk_c1 
     int rc = czk_cs_status(cs);
     if (rc != CZK_OK)
         return rc;
-    if (shape->layers == 0 || shape->layers > CZK_POREP_MAX_LAYERS || shape->challenges == 0 ||
-        shape->comm_d_levels == 0 || czk_por_shape_levels(&shape->tree) == 0)
+    if (shape->layers == 0 || shape->layers > CZK_POREP_MAX_LAYERS ||
+        shape->challenges > CZK_POREP_MAX_CHALLENGES || shape->comm_d_levels == 0 ||
+        czk_por_shape_levels(&shape->tree) == 0)
         return czk_cs_set_error(cs, CZK_EINVAL, "porep: invalid circuit shape");
     if (czk_cs_has_values(cs) && c1 == NULL)
         return czk_cs_set_error(cs, CZK_EINVAL, "porep: the system needs values and has no C1");

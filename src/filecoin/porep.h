@@ -1,7 +1,7 @@
 /*
  * The StackedDRG PoRep partition circuit of rust-fil-proofs
  * (storage-proofs-porep/src/stacked/circuit/{proof,params}.rs), constraint-exact: doc/FILECOIN.md
- * §10.
+ * §12.
  *
  * Global part: alloc replica_id, inputize, to_bits_le in SHA order (reverse_bit_numbering);
  * alloc comm_d, inputize; alloc comm_r, inputize; alloc comm_r_last, comm_c; Poseidon-2(comm_c,
@@ -53,7 +53,8 @@ static inline size_t czk_porep_n_inputs(const czk_porep_shape *shape) {
 }
 
 /*
- * Synthesises partition `partition` of the circuit into cs. `c1` (may be NULL when the system
+ * Synthesises partition `partition` of the circuit into cs (a shape of 0 challenges gives the
+ * global part alone, for sizing). `c1` (may be NULL when the system
  * carries no values) gives the witness: replica_id, comm_d and comm_r from its top level,
  * comm_r_last and comm_c from the partition's first challenge proof, the paths and columns from
  * each challenge's proof. Its sector size must be the shape's. The caller checks the C1 output

@@ -33,8 +33,13 @@ typedef struct fporep {
     char *dir;
     char key_path[FC_PATH_MAX];
     char id[64];
-    int provable;       /* small enough to record whole (CZK_KINDS_POREP_RECORD_MAX_ROWS) */
-    czk_cs_stats stats; /* one partition's counts, when provable */
+    czk_cs_stats stats; /* one partition's counts (estimated above 2^24 rows) */
+    /* Above 2^24 rows (32/64 GiB) the recording is kept here as a repeated form of one copy
+     * (r1cs/rep.h) while loaded, and the engine gets the sizes only: the rows then go to the
+     * devices that take them (a GPU), and a partition reserves its witness, not the CPU
+     * prover's 25 GB of scratch, which could never be used for it. */
+    int repeated;
+    czk_r1cs_rep rep;
 } fporep;
 
 typedef struct fporep_job {
@@ -84,19 +89,8 @@ int czk_kinds_porep_circuit_id(char *out, size_t cap, uint64_t registered_proof,
 
 /* ---- sizes and load ---------------------------------------------------------------------- */
 
-/* Why a 32/64 GiB partition is refused (for request `rid`, or at load when NULL). */
-static int not_provable(const fporep *f, const char *rid, czk_err *err) {
-    return czk_err_set(err, CZK_EUNSUPPORTED,
-                       "%s%s%scircuit %s: a PoRep partition of %llu rows is too large to record "
-                       "whole; czk proves PoRep C2 of 2 KiB, 8 MiB and 512 MiB sectors so far",
-                       rid ? "request " : "", rid ? rid : "", rid ? ": " : "", f->id,
-                       (unsigned long long)czk_circuit_porep_rows(&f->shape));
-}
-
 static void p_estimate(const void *state, czk_kind_sizes *out) {
     const fporep *f = state;
-    if (!f->provable)
-        return; /* not known: such a circuit takes no job */
     czk_params_expect x;
     czk_params_lengths len;
     czk_params_expect_from_stats(&x, &f->stats);
@@ -108,6 +102,7 @@ static void p_estimate(const void *state, czk_kind_sizes *out) {
                      (st->nnz_a + st->nnz_b + st->nnz_c) * (sizeof(czk_fr) + sizeof(uint32_t));
     out->n_vars = (size_t)(st->n_inputs + st->n_aux);
     out->domain = (size_t)len.h + 1;
+    out->device_rows = f->repeated;
 }
 
 static const char *p_key_path(const void *state) {
@@ -120,13 +115,19 @@ static int p_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     *extra_bytes = 0;
     char path[FC_PATH_MAX];
     int rc = czk_params_find(path, sizeof path, &f->pid, CZK_PARAMS_EXT_PARAMS, f->dir, NULL, err);
-    if (rc == CZK_OK && !f->provable)
-        rc = not_provable(f, NULL, err);
-    if (rc == CZK_OK)
-        rc = czk_circuit_porep_record(cs, NULL, &f->shape, err);
+    /* The recording's own counts are exact (registration may have estimated the big ones). */
+    czk_cs_stats st;
+    if (rc == CZK_OK && f->repeated) {
+        f->rep.copies = 1;
+        if ((rc = czk_circuit_porep_record(&f->rep.block, &st, &f->shape, err)) == CZK_OK &&
+            (rc = czk_r1cs_rep_dims(&f->rep, cs, err)) == CZK_OK)
+            *extra_bytes = czk_r1cs_bytes(&f->rep.block);
+    } else if (rc == CZK_OK) {
+        rc = czk_circuit_porep_record(cs, &st, &f->shape, err);
+    }
     if (rc == CZK_OK) {
         czk_params_expect x;
-        czk_params_expect_from_stats(&x, &f->stats);
+        czk_params_expect_from_stats(&x, &st);
         rc = czk_params_header_check(path, &x, err);
     }
     if (rc == CZK_OK)
@@ -141,8 +142,19 @@ static int p_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     if (rc != CZK_OK) {
         czk_groth16_pk_clear(pk);
         czk_r1cs_clear(cs);
+        czk_r1cs_rep_clear(&f->rep);
+        *extra_bytes = 0;
     }
     return rc;
+}
+
+static void p_unload(void *state) {
+    czk_r1cs_rep_clear(&((fporep *)state)->rep);
+}
+
+static const czk_r1cs_rep *p_rep(const void *state) {
+    const fporep *f = state;
+    return f->rep.copies > 0 ? &f->rep : NULL;
 }
 
 /* ---- jobs -------------------------------------------------------------------------------- */
@@ -165,8 +177,6 @@ static int p_job_create(void *state, const czk_job_request *req, void **job, siz
     if (req->wtns != NULL)
         return czk_err_set(err, CZK_EINVAL, "request %s: circuit %s takes no witness files", rid,
                            f->id);
-    if (!f->provable)
-        return not_provable(f, rid, err);
     const uint8_t *p = req->payload;
     size_t len = req->payload_len;
     if (p == NULL || len < CZK_POREP_PAYLOAD_HEADER || memcmp(p, "CZKR", 4) != 0 ||
@@ -248,6 +258,7 @@ static int p_public_inputs(void *state, void *job, size_t part, czk_fr *out, siz
 
 static void p_destroy(void *state) {
     fporep *f = state;
+    czk_r1cs_rep_clear(&f->rep);
     czk_free(f->dir);
     czk_free(f);
 }
@@ -257,12 +268,45 @@ static const czk_circuit_kind filecoin_porep_kind = {
     .estimate = p_estimate,
     .key_path = p_key_path,
     .load = p_load,
+    .unload = p_unload,
+    .rep = p_rep,
     .job_create = p_job_create,
     .job_destroy = p_job_destroy,
     .synthesize = p_synthesize,
     .public_inputs = p_public_inputs,
     .destroy = p_destroy,
 };
+
+/* A partition's counts for the estimate. Up to 2^24 rows, one COUNT pass (under a second at
+ * 2 KiB). The 130 M-row partitions would take some 25 s each, too long for a daemon's start:
+ * their counts are the global part's plus C times one challenge's (a COUNT of 7 M rows), which
+ * is exact but for the densities of the few variables the challenges share (the replica id's
+ * bits, comm_d, comm_c, comm_r_last: at most 260 of 130 M). Load records the circuit and takes
+ * the exact counts from it for the key's header check. */
+static int porep_stats(czk_cs_stats *out, const czk_porep_shape *shape, czk_err *err) {
+    if (czk_circuit_porep_rows(shape) <= CZK_KINDS_POREP_COUNT_MAX_ROWS)
+        return czk_circuit_porep_count(out, NULL, shape, err);
+    czk_porep_shape s0 = *shape, s1 = *shape;
+    s0.challenges = 0;
+    s1.challenges = 1;
+    czk_cs_stats g, one;
+    int rc = czk_circuit_porep_count(&g, NULL, &s0, err);
+    if (rc == CZK_OK)
+        rc = czk_circuit_porep_count(&one, NULL, &s1, err);
+    if (rc != CZK_OK)
+        return rc;
+    uint64_t c = shape->challenges;
+    out->n_rows = g.n_rows + c * (one.n_rows - g.n_rows);
+    out->n_inputs = g.n_inputs + c * (one.n_inputs - g.n_inputs);
+    out->n_aux = g.n_aux + c * (one.n_aux - g.n_aux);
+    out->nnz_a = g.nnz_a + c * (one.nnz_a - g.nnz_a);
+    out->nnz_b = g.nnz_b + c * (one.nnz_b - g.nnz_b);
+    out->nnz_c = g.nnz_c + c * (one.nnz_c - g.nnz_c);
+    out->a_aux_density = g.a_aux_density + c * (one.a_aux_density - g.a_aux_density);
+    out->b_input_density = one.b_input_density;
+    out->b_aux_density = g.b_aux_density + c * (one.b_aux_density - g.b_aux_density);
+    return CZK_OK;
+}
 
 int czk_kinds_register_filecoin_porep(czk_engine *e, uint64_t sector_size, const char *param_dir,
                                       const char *env_value, czk_err *err) {
@@ -291,13 +335,9 @@ int czk_kinds_register_filecoin_porep(czk_engine *e, uint64_t sector_size, const
             rc = czk_err_set(err, CZK_EINVAL, "circuit %s: parameter directory path too long",
                              f->id);
     }
-    /* Only a partition small enough to record whole can be proved (p_load); its counts are
-     * one COUNT pass (under a second at 2 KiB). The 130 M-row ones are not counted at all:
-     * their jobs are refused at submit, and counting them would cost the daemon's start some
-     * 15 s. */
-    f->provable = czk_circuit_porep_rows(&f->shape) <= CZK_KINDS_POREP_RECORD_MAX_ROWS;
-    if (rc == CZK_OK && f->provable)
-        rc = czk_circuit_porep_count(&f->stats, NULL, &f->shape, err);
+    if (rc == CZK_OK)
+        rc = porep_stats(&f->stats, &f->shape, err);
+    f->repeated = czk_circuit_porep_rows(&f->shape) > CZK_KINDS_POREP_COUNT_MAX_ROWS;
     if (rc != CZK_OK) {
         p_destroy(f);
         return rc;

@@ -4,6 +4,7 @@
  * hashed with native Poseidon), submitted through the engine's public API as the payload
  * kinds.h defines.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,7 +349,8 @@ static uint8_t *porep_payload(czk_rng *rng, int wrap, uint32_t reg, uint64_t sec
 
 /* At submit, without any key: a valid C1 output (plain or wrapped) passes every check and is
  * refused only for the missing .params, named; another sector's, a registered proof that is
- * not the C1's, a broken JSON and a 32 GiB circuit are each refused naming the fault. */
+ * not the C1's and a broken JSON are each refused naming the fault; a 32 GiB C2 too large for
+ * the host fails at once, naming the figures. */
 static void porep_submit(czk_test_ctx *t, const char *dir) {
     czk_engine_config cfg;
     czk_test_engine_config(&cfg, 2ULL << 30);
@@ -382,12 +384,51 @@ static void porep_submit(czk_test_ctx *t, const char *dir) {
         CHECKF(strstr(err.msg, "request cut: vanilla_proof") != NULL, "%s", err.msg);
         free(p);
     }
-    size_t len = 0;
-    uint8_t *p = porep_payload(&t->rng, 1, 8, 7, &len);
-    CHECK(p != NULL);
-    CHECK_EQ_INT(submit(e, "big", "porep-32GiB", p, len, &err), CZK_EUNSUPPORTED);
-    CHECKF(strstr(err.msg, "130278541 rows") != NULL, "%s", err.msg);
+    /* A 32 GiB C1 output (virtual) passes every check; the 70 GB its key and rows take do not
+     * fit this engine's 2 GiB, which fails the job at once, naming the figures (before the
+     * key file, here an empty stand-in, is ever read). */
+    {
+        czk_params_id pid;
+        char name[CZK_PARAMS_NAME_MAX], path[512];
+        CHECK(czk_params_id_get(&pid, CZK_PARAMS_POREP, 32ull << 30, NULL) == CZK_OK &&
+              czk_params_file_name(name, sizeof name, &pid, CZK_PARAMS_EXT_PARAMS, NULL) == CZK_OK);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        CHECK(czk_test_write_file(path, "", 0) == 0);
+    }
+    const czk_porep_type *ty = czk_porep_type_from_abi(8, NULL);
+    uint8_t prover[32], ticket[32], seed[32];
+    czk_vanilla_prover_id(prover, 1000);
+    czk_rng_bytes(&t->rng, ticket, 32);
+    czk_rng_bytes(&t->rng, seed, 32);
+    czk_c1 c1 = {0};
+    char *json = NULL;
+    size_t n = 0, len = 0;
+    uint8_t *p = NULL;
+    CHECK(czk_seal_virtual(&c1, ty, prover, 7, ticket, seed, &t->rng, NULL) == CZK_OK &&
+          czk_c1_write(&json, &n, &c1, 1, 7, NULL) == CZK_OK &&
+          (p = malloc(CZK_POREP_PAYLOAD_HEADER + n)) != NULL);
+    len = czk_kinds_porep_payload_encode(p, 8, CZK_POREP_PAYLOAD_IDS, 1000, 7,
+                                         (const uint8_t *)json, n);
+    czk_free(json);
+    czk_c1_clear(&c1);
+    czk_job_request req;
+    memset(&req, 0, sizeof req);
+    req.request_id = "big";
+    req.circuit_id = "porep-32GiB";
+    req.n_partitions = 10;
+    req.payload = p;
+    req.payload_len = len;
+    char job[128];
+    rc = czk_engine_submit(e, &req, job, NULL, NULL, &err);
     free(p);
+    CHECKF(rc == CZK_OK, "%s", err.msg);
+    czk_job_result res;
+    memset(&res, 0, sizeof res);
+    CHECK_EQ_INT(czk_engine_await(e, job, 0, &res, &err), CZK_OK);
+    CHECKF(res.status == CZK_JOB_FAILED && strstr(res.error, "porep-32GiB needs") != NULL &&
+               strstr(res.error, "host budget") != NULL,
+           "%d: %s", res.status, res.error);
+    czk_job_result_clear(&res);
     czk_engine_destroy(e);
 }
 

@@ -113,10 +113,13 @@ int czk_kinds_register_filecoin_posts(czk_engine *e, const char *param_dir, cons
 #define CZK_POREP_PAYLOAD_HEADER 32
 #define CZK_POREP_PAYLOAD_IDS 1u
 
-/* The largest PoRep partition (rows) recorded whole at load: 512 MiB (4.4 M rows, about 1 GB
- * recorded) and below. Jobs for 32/64 GiB partitions (130 M rows) are refused at submit with
- * CZK_EUNSUPPORTED for now. */
-#define CZK_KINDS_POREP_RECORD_MAX_ROWS (1ull << 24)
+/* The largest PoRep partition (rows) whose counts registration takes from a full COUNT pass
+ * and whose recording the engine holds as an ordinary system (any device, the CPU included,
+ * can prove it). Above it (32/64 GiB, 130 M rows) the counts are estimated from one
+ * challenge, and the recording (about 26 GB beside the 44 GiB key) is handed over as a
+ * repeated form of one copy: it proves on devices that take its rows (a GPU); a host whose
+ * budget cannot hold key and rows fails the job at submit, naming both figures. */
+#define CZK_KINDS_POREP_COUNT_MAX_ROWS (1ull << 24)
 
 /* The circuit id of a registered seal proof (0–19) into out[0..cap): "porep-2KiB". Returns
  * CZK_OK, CZK_EUNSUPPORTED for another number, CZK_EINVAL when it does not fit. */
