@@ -3,7 +3,7 @@
  * in, the proof out (every partition's 192 bytes, concatenated, verified before they are
  * written). `gen` makes C1 outputs to try it with: a sealed sector of 2 KiB or 8 MiB (the SDR
  * sealer of filecoin/seal.h), or a virtual one of any size; `verify` checks a proof against
- * the public data a C1 output carries. doc/FILECOIN.md §12 shows a session.
+ * the public data a C1 output carries. doc/FILECOIN.md §15 shows a session.
  */
 #include "cli/cli.h"
 

@@ -1,7 +1,7 @@
 /*
  * Tests for the C1 output reader and writer (c1.h).
  *
- * No real C1 JSON is public (FORMATS.md §4), so the anchors are independent of the code under
+ * No real C1 JSON is public, so the anchors are independent of the code under
  * test where they can be: shapes are set here from the registered proof's table, not with
  * czk_c1_proof_set_shape; json-c (an independent JSON implementation) must accept every
  * output, re-print it byte for byte, and show every object's keys in the declaration order

@@ -77,7 +77,7 @@ int czk_circuit_porep_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_pore
 
 /*
  * A PoRep partition's rows (input rows excluded) from its shape alone, by doc/FILECOIN.md
- * §10's sum: 571 + C·(45,382·comm_d levels + 2 + 14·(column + octree + 2) + 65 + 523,805 +
+ * §12's sum: 571 + C·(45,382·comm_d levels + 2 + 14·(column + octree + 2) + 65 + 523,805 +
  * 525,853·(L − 1) + 5 + 2·octree + column), column = 311 (L = 2) or 598 (L = 11), octree =
  * 530 per arity-8 level + 314 per arity-2 level. COUNT gives the same figure.
  */

@@ -14,7 +14,7 @@
 #define MIB (1ull << 20)
 #define GIB (1ull << 30)
 
-/* CIRCUITS.md §3.5's table: rows (input rows excluded), inputs (ONE included), aux, nnz and
+/* doc/FILECOIN.md §12's table: rows (input rows excluded), inputs (ONE included), aux, nnz and
  * densities of one partition, as cuzk measured them for 32 GiB from the Rust synthesis. */
 typedef struct porep_row {
     uint64_t size;
@@ -49,7 +49,7 @@ static void check_porep_counts(czk_test_ctx *t, const porep_row *x, uint8_t dige
     CHECK_EQ_INT(st.b_aux_density, x->b_aux);
 }
 
-/* 2 KiB: counts, and the digest of the independent replay (CIRCUITS.md §5.2), the same from
+/* 2 KiB: counts, and the digest of the independent replay (doc/FILECOIN.md §12), the same from
  * the recorded matrices. */
 CZK_TEST(porep_counts_digest_2k) {
     uint8_t d[32], want[32], dr[32];

@@ -1,7 +1,7 @@
 /*
  * Tests of the SDR graph and labels (sdr.h) and of the sealer (seal.h).
  *
- * Anchors, all from published values (doc: /work/shared/filecoin/INPUTS.md §2):
+ * Anchors, all from published values (doc/FILECOIN.md §14):
  *  - the primitives: ChaCha20 against RFC 7539 §2.3.2 and the all-zero key block; ChaCha8 as
  *    rand_chacha's ChaCha8Rng (first u64 of the zero seed, published with a rand_chacha-compatible
  *    generator); BLAKE2b-512 against RFC 7693 appendix A and OpenSSL's, on random messages;
@@ -288,7 +288,8 @@ static size_t base32_decode(uint8_t *out, size_t cap, const char *s) {
 
 CZK_TEST(seal_comm_d_kats) {
     czk_err err = {0};
-    /* T7: the empty 2 KiB sector, and the 128-byte one (INPUTS.md gives its ends). */
+    /* T7: the empty 2 KiB sector, and the 128-byte one (its published value is known by its ends).
+     */
     uint8_t zero[7][32], want[32], got[32];
     czk_seal_zero_tree_d(zero, 6);
     CHECK(

@@ -4,7 +4,7 @@
  * seal in memory, and a "virtual" C1 output of any size whose challenged paths are exactly
  * those of a real one.
  *
- * The steps (rust-fil-proofs; /work/shared/filecoin/INPUTS.md §3):
+ * The steps (rust-fil-proofs; doc/FILECOIN.md §14):
  *  - fr32: every 127 bytes of piece data become 4 field elements of 254 bits (the input read as
  *    a little-endian bit stream, 254 bits per 32-byte node, 2 zero bits on top).
  *  - tree_d: a binary SHA-256 tree whose leaves are the 32-byte data nodes; an inner node is

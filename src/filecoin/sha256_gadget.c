@@ -1,6 +1,6 @@
 /*
  * bellperson's SHA-256 circuit and the rust-fil-proofs gadgets built on it (contract in
- * sha256_gadget.h; the rules in CIRCUITS.md §2.2, §2.6, §2.7, §2.10-2.12).
+ * sha256_gadget.h; the rules in doc/FILECOIN.md §2 and §12).
  *
  * DESIGN. One walk of bellperson's compression function serves every mode. A word is a
  * UInt32 (32 czk_bool, LSB first) that also carries its integer value, so witness values come
@@ -62,7 +62,7 @@ typedef struct sha_word {
 /*
  * Room for the aux of one compression. The most it allocates is 26,166, when no input bit is
  * constant (constants only remove allocations): 13,712 xor, 2,048 ch, 4,096 maj and b∧c, and
- * 48·34 + 128·35 + 6·33 = 6,310 addmany bits (CIRCUITS.md §2.7).
+ * 48·34 + 128·35 + 6·33 = 6,310 addmany bits (doc/FILECOIN.md §12).
  */
 #define SHA_MAX_AUX 32768
 /* A MultiEq window holds fewer than 254 bits, so at most 7 equalities (each of 33 bits or
@@ -237,7 +237,7 @@ static int alloc_value(czk_cs *cs, czk_var *out, int v) {
     return czk_cs_alloc(cs, out, v ? &CZK_FR_ONE : &CZK_FR_ZERO);
 }
 
-/* Boolean::sha256_ch = (a ∧ b) ⊕ (¬a ∧ c), arms in bellpepper's order (CIRCUITS.md §2.2). */
+/* Boolean::sha256_ch = (a ∧ b) ⊕ (¬a ∧ c), arms in bellpepper's order (doc/FILECOIN.md §12). */
 static int bit_ch(sha_ctx *x, czk_bool *out, const czk_bool *a, const czk_bool *b,
                   const czk_bool *c, int va, int vb, int vc) {
     int v = (va & vb) ^ ((!va) & vc);
@@ -570,7 +570,7 @@ static int word_addmany(sha_ctx *x, sha_word *out, const sha_word *const *ops, s
     return CZK_OK;
 }
 
-/* ---- the compression function (bellperson sha256.rs, CIRCUITS.md §2.7) ---- */
+/* ---- the compression function (bellperson sha256.rs, doc/FILECOIN.md §12) ---- */
 
 /* Maybe: Concrete(word) or Deferred(list of operands to add when needed). */
 typedef struct sha_maybe {

@@ -29,7 +29,7 @@ extern "C" {
 
 /*
  * bellpepper Boolean::sha256_ch (a ∧ b) ⊕ (¬a ∧ c) and Boolean::sha256_maj (a ∧ b) ⊕ (a ∧ c) ⊕
- * (b ∧ c) on single bits, with bellpepper's arms and constant folding (CIRCUITS.md §2.2): a
+ * (b ∧ c) on single bits, with bellpepper's arms and constant folding (doc/FILECOIN.md §12): a
  * constant arm emits nothing or one Boolean::and; the general ch allocates ch with the row
  * (b − c)·a = ch − c; the general maj allocates maj, then b ∧ c (its row first), then the row
  * (2·bc − b − c)·a = bc − maj. The SHA-256 gadgets below apply them bit by bit; these entry

@@ -1,6 +1,6 @@
 /*
- * Tests of the SHA-256 gadgets (sha256_gadget.h): counts against shared/filecoin/CIRCUITS.md
- * §2.7, §2.10-2.12 and §5.1 (numbers asserted in bellperson's and rust-fil-proofs' own tests),
+ * Tests of the SHA-256 gadgets (sha256_gadget.h): counts against doc/FILECOIN.md §12 (numbers
+ * asserted in bellperson's and rust-fil-proofs' own tests),
  * digests against OpenSSL, every row satisfied, and the fast WITNESS path held to the row path:
  * its witness vector must equal the one WITNESS+CHECK builds row by row and satisfy the rows
  * RECORD mode keeps.
@@ -238,7 +238,7 @@ static int and_rows(const czk_bool *x, const czk_bool *y) {
     return x->kind != CZK_BOOL_CONST && y->kind != CZK_BOOL_CONST;
 }
 
-/* CIRCUITS.md §2.2's arms restated: the rows (= aux) each costs. */
+/* doc/FILECOIN.md §12's arms restated: the rows (= aux) each costs. */
 static int ch_rows(const czk_bool *a, const czk_bool *b, const czk_bool *c) {
     czk_bool na = czk_bool_not(*a), nb = czk_bool_not(*b), nc = czk_bool_not(*c);
     int ca = a->kind == CZK_BOOL_CONST, cb = b->kind == CZK_BOOL_CONST,
@@ -404,7 +404,7 @@ CZK_TEST(sha256_gadget_arm_rows) {
     czk_r1cs_clear(&r);
 }
 
-/* ---- counts (CIRCUITS.md §2.7 table, §2.10-2.12, §5.1) ---- */
+/* ---- counts (the counts the Rust sources assert: doc/FILECOIN.md §12) ---- */
 
 typedef enum count_case {
     CC_IV_ALLOC,      /* compress: IV, 512 allocated bits */
