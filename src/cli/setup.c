@@ -115,8 +115,29 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     /* PoSt: one slot recorded, the rest its copies (circuit.h): a 32 GiB WindowPoSt
      * partition's 125 M rows are never stored. The counts serve the header check below. */
     if (fc.porep) {
-        /* A PoRep partition is recorded whole: one copy of itself. */
-        rc = czk_circuit_porep_record(&rep.block, &st, &fc.porep_shape, &err);
+        /* A PoRep partition is recorded whole (one copy of itself): 26 GB of rows at 32 GiB,
+         * twice that while the recording is renumbered. Counted first, so that a host too
+         * small for recording and setup is refused before either starts. */
+        rc = czk_circuit_porep_count(&st, NULL, &fc.porep_shape, &err);
+        if (rc == CZK_OK) {
+            czk_r1cs hdr = {0};
+            hdr.n_constraints = st.n_rows;
+            hdr.n_public = st.n_inputs - 1;
+            hdr.n_vars = st.n_inputs + st.n_aux;
+            uint64_t nnz = st.nnz_a + st.nnz_b + st.nnz_c;
+            uint64_t recording = nnz * 80, rows = nnz * 36 + st.n_rows * 24;
+            uint64_t need = setup_host_bytes(&hdr) + rows, have = czk_cli_host_memory();
+            if (need < recording)
+                need = recording;
+            if (have > 0 && need > have)
+                rc = czk_err_set(&err, CZK_ENOMEM,
+                                 "the %s %s keys need about %.1f GiB of memory while they are "
+                                 "made; this host has %.1f GiB (nothing written)",
+                                 fc.kind_name, fc.size_name, (double)need / (1u << 30),
+                                 (double)have / (1u << 30));
+        }
+        if (rc == CZK_OK)
+            rc = czk_circuit_porep_record(&rep.block, &st, &fc.porep_shape, &err);
         rep.copies = 1;
     } else {
         rc = czk_circuit_post_record_rep(&rep, &st, &fc.shape, &err);

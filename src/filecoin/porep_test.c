@@ -291,3 +291,21 @@ CZK_TEST(porep_virtual_32g_one_challenge) {
     c1.n_challenges = n;
     czk_c1_clear(&c1);
 }
+
+/* The whole 32 GiB partition (18 challenges, 130 M rows) of a virtual C1 output, every row
+ * evaluated (COUNT with CHECK: values and bitmaps, no matrices; some 5 GB). Heavy. */
+CZK_TEST(porep_virtual_32g_partition_satisfied) {
+    if (czk_test_skip_heavy("porep_virtual_32g_partition_satisfied"))
+        return;
+    const czk_porep_type *ty = czk_porep_type_from_abi(8, NULL);
+    uint8_t prover[32], ticket[32], seed[32];
+    czk_vanilla_prover_id(prover, 4321);
+    czk_rng_bytes(&t->rng, ticket, 32);
+    czk_rng_bytes(&t->rng, seed, 32);
+    czk_c1 c1 = {0};
+    czk_err e = {0};
+    CHECKF(czk_seal_virtual(&c1, ty, prover, 5, ticket, seed, &t->rng, &e) == CZK_OK, "%s", e.msg);
+    size_t bad = SIZE_MAX;
+    CHECKF(check_partition(&c1, 9, &bad, &e) == CZK_OK, "row %zu: %s", bad, e.msg);
+    czk_c1_clear(&c1);
+}

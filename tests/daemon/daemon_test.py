@@ -206,9 +206,9 @@ def test_rpc():
          grpc.StatusCode.INVALID_ARGUMENT),
         ("bad enum value", pb.SubmitProofRequest(request_id="bad-5", circuit_id="syn8",
                                                  priority=9), grpc.StatusCode.INVALID_ARGUMENT),
-        ("PoRep with a vanilla proof", pb.SubmitProofRequest(
+        ("PoRep with a vanilla proof that is no C1 output", pb.SubmitProofRequest(
             request_id="porep-1000-1", proof_kind=pb.POREP_SEAL_COMMIT, vanilla_proof=b"{}"),
-         grpc.StatusCode.UNIMPLEMENTED),
+         grpc.StatusCode.INVALID_ARGUMENT),
         ("PoRep without a vanilla proof", pb.SubmitProofRequest(
             request_id="porep-1000-2", proof_kind=pb.POREP_SEAL_COMMIT),
          grpc.StatusCode.INVALID_ARGUMENT),

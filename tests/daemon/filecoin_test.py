@@ -12,6 +12,7 @@ job; with no key files the message names the path searched and the file expected
 import base64
 import json
 import os
+import shutil
 import time
 
 import grpc
@@ -37,6 +38,8 @@ def gen(kind, size, out, *args):
 
 def make_inputs():
     keys = os.path.join(ARGS.work, "params")
+    # A key left by an earlier run in this build tree would hide the missing-key case below.
+    shutil.rmtree(keys, ignore_errors=True)
     rc, out = dt.run_cli("setup", "--filecoin", "window-post", "2KiB", "--out", keys,
                          "--seed", "1")
     check(rc == 0, f"czk setup --filecoin window-post 2KiB (rc {rc}: {out[-300:]})")
