@@ -5,21 +5,33 @@
 
 #include <string.h>
 
+/* A circuit's synthesis without values: the shape is the circuit's (post.h or porep.h). */
+typedef int (*synth_fn)(czk_cs *cs, const void *shape);
+
+static int synth_post(czk_cs *cs, const void *shape) {
+    return czk_post_synthesize(cs, shape, NULL, 0);
+}
+
+/* PoRep: partition 0 (every partition is the same circuit). */
+static int synth_porep(czk_cs *cs, const void *shape) {
+    return czk_porep_synthesize(cs, shape, NULL, 0);
+}
+
 /* Runs the synthesis on cs and copies its sticky error into err on failure. */
-static int synthesize(czk_cs *cs, const czk_post_shape *shape, czk_err *err) {
-    int rc = czk_post_synthesize(cs, shape, NULL, 0);
+static int synthesize(czk_cs *cs, synth_fn fn, const void *shape, czk_err *err) {
+    int rc = fn(cs, shape);
     if (rc != CZK_OK && err != NULL)
         *err = *czk_cs_error(cs);
     return rc;
 }
 
-int czk_circuit_post_count(czk_cs_stats *stats, uint8_t *digest, const czk_post_shape *shape,
-                           czk_err *err) {
+static int count(czk_cs_stats *stats, uint8_t *digest, synth_fn fn, const void *shape,
+                 czk_err *err) {
     czk_cs *cs = NULL;
     int rc = czk_cs_create(&cs, CZK_CS_COUNT, digest != NULL ? CZK_CS_DIGEST : 0, err);
     if (rc != CZK_OK)
         goto out;
-    if ((rc = synthesize(cs, shape, err)) != CZK_OK)
+    if ((rc = synthesize(cs, fn, shape, err)) != CZK_OK)
         goto out;
     czk_cs_get_stats(cs, stats);
     if (digest != NULL)
@@ -29,14 +41,14 @@ out:
     return rc;
 }
 
-int czk_circuit_post_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_post_shape *shape,
-                            czk_err *err) {
+static int record(czk_r1cs *r1cs, czk_cs_stats *stats, synth_fn fn, const void *shape,
+                  czk_err *err) {
     memset(r1cs, 0, sizeof(*r1cs));
     czk_cs *cs = NULL;
     int rc = czk_cs_create(&cs, CZK_CS_RECORD, 0, err);
     if (rc != CZK_OK)
         goto out;
-    if ((rc = synthesize(cs, shape, err)) != CZK_OK)
+    if ((rc = synthesize(cs, fn, shape, err)) != CZK_OK)
         goto out;
     if (stats != NULL)
         czk_cs_get_stats(cs, stats);
@@ -44,6 +56,16 @@ int czk_circuit_post_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_post_
 out:
     czk_cs_destroy(cs);
     return rc;
+}
+
+int czk_circuit_post_count(czk_cs_stats *stats, uint8_t *digest, const czk_post_shape *shape,
+                           czk_err *err) {
+    return count(stats, digest, synth_post, shape, err);
+}
+
+int czk_circuit_post_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_post_shape *shape,
+                            czk_err *err) {
+    return record(r1cs, stats, synth_post, shape, err);
 }
 
 void czk_circuit_post_stats_scale(czk_cs_stats *out, const czk_cs_stats *one, size_t slots) {
@@ -90,45 +112,14 @@ uint64_t czk_circuit_post_rows(const czk_post_shape *shape) {
 
 /* ---- PoRep ---- */
 
-/* Runs the PoRep synthesis of partition 0 without values on cs; copies its error into err. */
-static int synthesize_porep(czk_cs *cs, const czk_porep_shape *shape, czk_err *err) {
-    int rc = czk_porep_synthesize(cs, shape, NULL, 0);
-    if (rc != CZK_OK && err != NULL)
-        *err = *czk_cs_error(cs);
-    return rc;
-}
-
 int czk_circuit_porep_count(czk_cs_stats *stats, uint8_t *digest, const czk_porep_shape *shape,
                             czk_err *err) {
-    czk_cs *cs = NULL;
-    int rc = czk_cs_create(&cs, CZK_CS_COUNT, digest != NULL ? CZK_CS_DIGEST : 0, err);
-    if (rc != CZK_OK)
-        goto out;
-    if ((rc = synthesize_porep(cs, shape, err)) != CZK_OK)
-        goto out;
-    czk_cs_get_stats(cs, stats);
-    if (digest != NULL)
-        rc = czk_cs_digest_finish(cs, digest, err);
-out:
-    czk_cs_destroy(cs);
-    return rc;
+    return count(stats, digest, synth_porep, shape, err);
 }
 
 int czk_circuit_porep_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_porep_shape *shape,
                              czk_err *err) {
-    memset(r1cs, 0, sizeof(*r1cs));
-    czk_cs *cs = NULL;
-    int rc = czk_cs_create(&cs, CZK_CS_RECORD, 0, err);
-    if (rc != CZK_OK)
-        goto out;
-    if ((rc = synthesize_porep(cs, shape, err)) != CZK_OK)
-        goto out;
-    if (stats != NULL)
-        czk_cs_get_stats(cs, stats);
-    rc = czk_cs_finish_r1cs(cs, r1cs, err);
-out:
-    czk_cs_destroy(cs);
-    return rc;
+    return record(r1cs, stats, synth_porep, shape, err);
 }
 
 uint64_t czk_circuit_porep_rows(const czk_porep_shape *shape) {

@@ -73,14 +73,6 @@ __attribute__((format(printf, 2, 3))) static int fail(checker *c, const char *fm
                        c->i, msg);
 }
 
-static int poseidon(const czk_fr *in, uint32_t arity, czk_fr *out, czk_err *err) {
-    const czk_poseidon_constants *pc;
-    int rc = czk_poseidon_constants_get(&pc, arity, err);
-    if (rc == CZK_OK && czk_poseidon_hash(pc, in, arity, out) != CZK_OK)
-        rc = czk_err_set(err, CZK_EINTERNAL, "Poseidon-%u refused its input", arity);
-    return rc;
-}
-
 /* tree_d's node over two children: SHA-256 of their 64 bytes, top two bits cleared. */
 static void sha254(czk_fr *out, const czk_fr *l, const czk_fr *r) {
     uint8_t buf[64], md[32];
@@ -106,7 +98,7 @@ static int check_path(checker *c, const czk_c1_merkle *m, int sha, const czk_fr 
         if (sha) {
             sha254(&cur, &in[0], &in[1]);
         } else {
-            int rc = poseidon(in, lv->arity, &cur, c->err);
+            int rc = czk_poseidon_hash_arity(in, lv->arity, &cur, c->err);
             if (rc != CZK_OK)
                 return rc;
         }
@@ -131,7 +123,7 @@ static int check_column(checker *c, const czk_c1_column *col, uint64_t node, con
     if (col->n_rows != layers)
         return fail(c, "%s has %u rows, not %u", name, col->n_rows, layers);
     czk_fr h;
-    int rc = poseidon(col->rows, layers, &h, c->err);
+    int rc = czk_poseidon_hash_arity(col->rows, layers, &h, c->err);
     if (rc != CZK_OK)
         return rc;
     if (!czk_fr_equal(&h, &col->inclusion.leaf))
@@ -210,7 +202,7 @@ int czk_porep_c1_check(const czk_c1 *c1, const czk_porep_sector_ids *ids, const 
     comm_c = c1->proofs[0].c_x.inclusion.root;
     comm_r_last = c1->proofs[0].comm_r_last_proof.root;
     czk_fr pair[2] = {comm_c, comm_r_last}, h;
-    if ((rc = poseidon(pair, 2, &h, err)) != CZK_OK)
+    if ((rc = czk_poseidon_hash_arity(pair, 2, &h, err)) != CZK_OK)
         return rc;
     if (!czk_fr_equal(&h, &comm_r))
         return czk_err_set(err, CZK_EVERIFY, "%s: comm_r is not Poseidon-2(comm_c, comm_r_last)",

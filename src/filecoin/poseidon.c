@@ -473,3 +473,11 @@ int czk_poseidon_hash(const czk_poseidon_constants *c, const czk_fr *in, size_t 
                       czk_fr *out) {
     return czk_poseidon_hash_trace(c, in, arity, out, NULL, 0);
 }
+
+int czk_poseidon_hash_arity(const czk_fr *in, size_t arity, czk_fr *out, czk_err *err) {
+    const czk_poseidon_constants *c = NULL;
+    int rc = czk_poseidon_constants_get(&c, arity, err);
+    if (rc == CZK_OK && czk_poseidon_hash(c, in, arity, out) != CZK_OK)
+        rc = czk_err_set(err, CZK_EINTERNAL, "Poseidon-%zu refused its input", arity);
+    return rc;
+}

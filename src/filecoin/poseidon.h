@@ -130,6 +130,11 @@ int czk_poseidon_constants_get(const czk_poseidon_constants **out, size_t arity,
  */
 int czk_poseidon_hash(const czk_poseidon_constants *c, const czk_fr *in, size_t arity, czk_fr *out);
 
+/* czk_poseidon_hash with the process-wide constants of `arity` (2, 4, 8 or 11): what callers
+ * hashing tree nodes and columns want. Returns CZK_OK, CZK_EUNSUPPORTED (arity) or
+ * CZK_EINTERNAL, with err filled. */
+int czk_poseidon_hash_arity(const czk_fr *in, size_t arity, czk_fr *out, czk_err *err);
+
 /* The same hash by the plain permutation (round constants and M only), for cross-checks. */
 int czk_poseidon_hash_plain(const czk_poseidon_constants *c, const czk_fr *in, size_t arity,
                             czk_fr *out);

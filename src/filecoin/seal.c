@@ -142,18 +142,10 @@ void czk_seal_zero_tree_d(uint8_t out[][32], uint32_t levels) {
 
 /* ---- Poseidon --------------------------------------------------------------------------- */
 
-static int poseidon(czk_fr *out, const czk_fr *in, uint32_t arity, czk_err *err) {
-    const czk_poseidon_constants *c;
-    int rc = czk_poseidon_constants_get(&c, arity, err);
-    if (rc == CZK_OK && czk_poseidon_hash(c, in, arity, out) != CZK_OK)
-        rc = czk_err_set(err, CZK_EINTERNAL, "Poseidon-%u refused its input", arity);
-    return rc;
-}
-
 int czk_seal_column_hash(czk_fr *out, const czk_fr *rows, uint32_t layers, czk_err *err) {
     if (layers != 2 && layers != 11)
         return czk_err_set(err, CZK_EUNSUPPORTED, "column hash of %u layers (2 or 11)", layers);
-    return poseidon(out, rows, layers, err);
+    return czk_poseidon_hash_arity(rows, layers, out, err);
 }
 
 /* Canonical little-endian bytes to Fr, for values this file made (labels, SHA-254 nodes:
@@ -256,7 +248,7 @@ static int stree_build(stree *t, const czk_vanilla_shape *shape, const uint64_t 
             }
             up_idx[g] = p;
             if (rc == CZK_OK)
-                rc = poseidon(&up_val[g], row, a, err);
+                rc = czk_poseidon_hash_arity(row, a, &up_val[g], err);
         }
         full->n = groups * a;
         czk_free(cur_idx);
@@ -468,7 +460,7 @@ static int fill_c1(czk_c1 *out, const sector *s, const uint8_t ticket[32], const
     if (rc != CZK_OK)
         return rc;
     czk_fr comm_r, pair[2] = {*stree_root(&s->tree_c), *stree_root(&s->tree_r)};
-    rc = poseidon(&comm_r, pair, 2, err);
+    rc = czk_poseidon_hash_arity(pair, 2, &comm_r, err);
     czk_fr_to_bytes_le(out->comm_r, &comm_r);
     memcpy(out->comm_d, s->comm_d, 32);
     memcpy(out->replica_id, s->replica_id, 32);

@@ -24,14 +24,6 @@ static uint32_t level_arity(const czk_vanilla_shape *sh, uint32_t l) {
     return sh->top_arity;
 }
 
-static int hash_row(const czk_fr *row, uint32_t arity, czk_fr *out, czk_err *err) {
-    const czk_poseidon_constants *c;
-    int rc = czk_poseidon_constants_get(&c, arity, err);
-    if (rc == CZK_OK && czk_poseidon_hash(c, row, arity, out) != CZK_OK)
-        rc = czk_err_set(err, CZK_EINTERNAL, "Poseidon-%u refused its input", arity);
-    return rc;
-}
-
 int czk_vanilla_sector_generate(czk_vanilla_sector *out, const czk_vanilla_post_type *type,
                                 const uint8_t randomness[32], uint64_t sector_id,
                                 uint64_t sector_index, czk_rng *rng, czk_err *err) {
@@ -85,7 +77,7 @@ int czk_vanilla_sector_generate(czk_vanilla_sector *out, const czk_vanilla_post_
                 if (!done[k] && pos[k] / a == parent)
                     row[pos[k] % a] = node[k];
             czk_fr up;
-            rc = hash_row(row, a, &up, err);
+            rc = czk_poseidon_hash_arity(row, a, &up, err);
             for (size_t k = n; k < m && rc == CZK_OK; k++) {
                 if (done[k] || pos[k] / a != parent)
                     continue;
@@ -107,7 +99,7 @@ int czk_vanilla_sector_generate(czk_vanilla_sector *out, const czk_vanilla_post_
             out->inclusion[n].root = out->comm_r_last;
         czk_fr_random(&out->comm_c, rng);
         czk_fr pair[2] = {out->comm_c, out->comm_r_last};
-        rc = hash_row(pair, 2, &out->comm_r, err);
+        rc = czk_poseidon_hash_arity(pair, 2, &out->comm_r, err);
     }
     if (rc != CZK_OK)
         czk_vanilla_sector_clear(out);
@@ -127,7 +119,7 @@ int czk_vanilla_sector_verify_paths(const czk_vanilla_sector *s, czk_err *err) {
             czk_fr in[8];
             for (uint32_t i = 0, j = 0; i < lv->arity; i++)
                 in[i] = i == lv->index ? cur : lv->sib[j++];
-            int rc = hash_row(in, lv->arity, &cur, err);
+            int rc = czk_poseidon_hash_arity(in, lv->arity, &cur, err);
             if (rc != CZK_OK)
                 return rc;
         }
@@ -139,7 +131,7 @@ int czk_vanilla_sector_verify_paths(const czk_vanilla_sector *s, czk_err *err) {
                                (unsigned long long)inc->leaf_index);
     }
     czk_fr pair[2] = {s->comm_c, s->comm_r_last}, comm_r;
-    int rc = hash_row(pair, 2, &comm_r, err);
+    int rc = czk_poseidon_hash_arity(pair, 2, &comm_r, err);
     if (rc == CZK_OK && !czk_fr_equal(&comm_r, &s->comm_r))
         rc = czk_err_set(err, CZK_EVERIFY,
                          "sector %llu: comm_r is not Poseidon-2(comm_c, comm_r_last)",

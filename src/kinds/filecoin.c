@@ -23,6 +23,7 @@
 #include "filecoin/public_inputs.h"
 #include "filecoin/vanilla.h"
 #include "formats/bellperson.h"
+#include "kinds/filecoin_internal.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"
 #include "util/file.h"
@@ -136,6 +137,26 @@ int czk_kinds_filecoin_circuit_id(char *out, size_t cap, uint64_t registered_pro
     return CZK_OK;
 }
 
+int czk__kinds_filecoin_read_key(czk_groth16_pk *pk, const czk_r1cs *cs, const char *path,
+                                 const czk_cs_stats *st, const char *id, czk_pool *pool,
+                                 czk_err *err) {
+    /* Six length prefixes tell whether the file was made for this circuit before any of its
+     * (up to tens of GiB of) points is read. */
+    czk_params_expect x;
+    czk_params_expect_from_stats(&x, st);
+    int rc = czk_params_header_check(path, &x, err);
+    if (rc == CZK_OK)
+        rc = czk_bellperson_params_read(pk, path, CZK_KEY_CHECK_CURVE, pool, err);
+    if (rc == CZK_OK && (cs->n_vars != pk->n_vars || cs->n_public != pk->n_public ||
+                         cs->n_constraints + cs->n_public + 1 > pk->domain_size))
+        rc = czk_err_set(err, CZK_EINVAL,
+                         "%s: circuit %s (%zu vars, %zu public) does not match the key "
+                         "(%zu vars, %zu public, domain %zu)",
+                         czk_file_msg_path(path), id, cs->n_vars, cs->n_public, pk->n_vars,
+                         pk->n_public, pk->domain_size);
+    return rc;
+}
+
 /* ---- counting ---------------------------------------------------------------------------- */
 
 static void f_estimate(const void *state, czk_kind_sizes *out) {
@@ -180,22 +201,8 @@ static int f_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     } else if (rc == CZK_OK) {
         rc = czk_circuit_post_record(cs, &st, &f->shape, err);
     }
-    if (rc == CZK_OK) {
-        /* Six length prefixes tell whether the file was made for this circuit before any of
-         * its (up to tens of GiB of) points is read. */
-        czk_params_expect x;
-        czk_params_expect_from_stats(&x, &st);
-        rc = czk_params_header_check(path, &x, err);
-    }
     if (rc == CZK_OK)
-        rc = czk_bellperson_params_read(pk, path, CZK_KEY_CHECK_CURVE, pool, err);
-    if (rc == CZK_OK && (cs->n_vars != pk->n_vars || cs->n_public != pk->n_public ||
-                         cs->n_constraints + cs->n_public + 1 > pk->domain_size))
-        rc = czk_err_set(err, CZK_EINVAL,
-                         "%s: circuit %s (%zu vars, %zu public) does not match the key "
-                         "(%zu vars, %zu public, domain %zu)",
-                         czk_file_msg_path(path), f->id, cs->n_vars, cs->n_public, pk->n_vars,
-                         pk->n_public, pk->domain_size);
+        rc = czk__kinds_filecoin_read_key(pk, cs, path, &st, f->id, pool, err);
     if (rc != CZK_OK) {
         czk_groth16_pk_clear(pk);
         czk_r1cs_clear(cs);

@@ -20,10 +20,9 @@
 #include "filecoin/porep.h"
 #include "filecoin/porep_public.h"
 #include "filecoin/vanilla.h"
-#include "formats/bellperson.h"
+#include "kinds/filecoin_internal.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"
-#include "util/file.h"
 
 #define FC_PATH_MAX 4096
 
@@ -125,20 +124,8 @@ static int p_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     } else if (rc == CZK_OK) {
         rc = czk_circuit_porep_record(cs, &st, &f->shape, err);
     }
-    if (rc == CZK_OK) {
-        czk_params_expect x;
-        czk_params_expect_from_stats(&x, &st);
-        rc = czk_params_header_check(path, &x, err);
-    }
     if (rc == CZK_OK)
-        rc = czk_bellperson_params_read(pk, path, CZK_KEY_CHECK_CURVE, pool, err);
-    if (rc == CZK_OK && (cs->n_vars != pk->n_vars || cs->n_public != pk->n_public ||
-                         cs->n_constraints + cs->n_public + 1 > pk->domain_size))
-        rc = czk_err_set(err, CZK_EINVAL,
-                         "%s: circuit %s (%zu vars, %zu public) does not match the key "
-                         "(%zu vars, %zu public, domain %zu)",
-                         czk_file_msg_path(path), f->id, cs->n_vars, cs->n_public, pk->n_vars,
-                         pk->n_public, pk->domain_size);
+        rc = czk__kinds_filecoin_read_key(pk, cs, path, &st, f->id, pool, err);
     if (rc != CZK_OK) {
         czk_groth16_pk_clear(pk);
         czk_r1cs_clear(cs);
