@@ -87,6 +87,20 @@ void czk_test_engine_config(struct czk_engine_config *cfg, uint64_t host_budget)
         }                                                                                          \
     } while (0)
 
+/*
+ * For harnesses that run a Filecoin circuit through a constraint system `cs` (NULL once
+ * destroyed) and keep a czk_err `err`: on failure, reports the condition with the system's
+ * error (else err's) and jumps to the harness's `out` label, which frees what it made.
+ */
+#define CHECK_CS_OR_OUT(cond)                                                                      \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            czk_test_fail(t, __FILE__, __LINE__, "CHECK(%s) [%s]", #cond,                          \
+                          cs ? czk_cs_error(cs)->msg : err.msg);                                   \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+
 /* As CHECK with a printf-style message. */
 #define CHECKF(cond, ...)                                                                          \
     do {                                                                                           \

@@ -15,6 +15,7 @@
  * verification. Medians last, with the host's peak resident memory. Exit 0 when every proof
  * verified.
  */
+#include "bench_util.h"
 #include "field/fr.h"
 #include "filecoin/c1.h"
 #include "filecoin/circuit.h"
@@ -34,33 +35,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #ifndef CZK_GIT_COMMIT
 #define CZK_GIT_COMMIT "unknown"
 #endif
 
 #define MAX_RUNS 100
-
-static double secs(uint64_t t0) {
-    return (double)(czk_time_ns() - t0) / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static double peak_rss_gib(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss * 1024.0 / (double)(1u << 30);
-}
 
 static int fail(const char *what, int rc, const czk_err *err) {
     fprintf(stderr, "bench_gpu_porep: %s: %s\n", what, czk_err_text(err, rc));
@@ -133,7 +113,7 @@ int main(int argc, char **argv) {
            dims.n_constraints, dims.n_vars, dims.n_public,
            (unsigned long long)czk_r1cs_rep_nnz(&rep, 0),
            (unsigned long long)czk_r1cs_rep_nnz(&rep, 1),
-           (unsigned long long)czk_r1cs_rep_nnz(&rep, 2), secs(t0), peak_rss_gib());
+           (unsigned long long)czk_r1cs_rep_nnz(&rep, 2), bench_secs(t0), bench_peak_rss_gib());
     fflush(stdout);
 
     if ((rc = czk_gpu_backend_create(&be, 0, NULL, &err)) != CZK_OK) {
@@ -151,7 +131,7 @@ int main(int argc, char **argv) {
     printf("setup (%s): domain 2^%u, A %zu, B %zu, L %zu, H %zu points, %.1f GiB, in %.1f s; "
            "host peak %.1f GiB\n",
            be->name, czk_groth16_domain_lg(&dims), pk.n_a, pk.n_b_g1, pk.n_l, pk.n_h,
-           (double)key_bytes / (1u << 30), secs(t0), peak_rss_gib());
+           (double)key_bytes / (1u << 30), bench_secs(t0), bench_peak_rss_gib());
     fflush(stdout);
     if ((rc = czk_groth16_pvk_prepare(&pvk, &pk.vk, &err)) != CZK_OK) {
         fail("vk", rc, &err);
@@ -166,7 +146,7 @@ int main(int argc, char **argv) {
     char desc[256];
     czk_gpu_backend_describe_key(be, key, desc, sizeof desc);
     printf("attach: resident %d (%s), %.1f GiB on the device, in %.1f s\n", resident, desc,
-           (double)czk_gpu_backend_resident_bytes(be) / (1u << 30), secs(t0));
+           (double)czk_gpu_backend_resident_bytes(be) / (1u << 30), bench_secs(t0));
     if (resident != 2) {
         fprintf(stderr, "bench_gpu_porep: the circuit did not fit on the device\n");
         goto out;
@@ -185,7 +165,7 @@ int main(int argc, char **argv) {
         fail("virtual C1", rc, &err);
         goto out;
     }
-    double t_gen = secs(t0);
+    double t_gen = bench_secs(t0);
     czk_porep_sector_ids ids;
     memcpy(ids.prover_id, prover, 32);
     ids.sector_id = 1;
@@ -194,7 +174,7 @@ int main(int argc, char **argv) {
         fail("C1 check", rc, &err);
         goto out;
     }
-    double t_check = secs(t0);
+    double t_check = bench_secs(t0);
     pub = malloc(dims.n_public * sizeof *pub);
     if (pub == NULL ||
         (rc = czk_porep_public_inputs(pub, dims.n_public, ty, c1.replica_id, c1.comm_d, c1.comm_r,
@@ -251,8 +231,8 @@ int main(int argc, char **argv) {
     if (ok) {
         printf("median of %d: witness %.3f s, prove %.3f s, verify %.3f s, total %.3f s; key "
                "%.1f GiB; host peak %.1f GiB\n",
-               runs, median(t_w, runs), median(t_p, runs), median(t_v, runs), median(t_all, runs),
-               (double)key_bytes / (1u << 30), peak_rss_gib());
+               runs, bench_median(t_w, runs), bench_median(t_p, runs), bench_median(t_v, runs),
+               bench_median(t_all, runs), (double)key_bytes / (1u << 30), bench_peak_rss_gib());
         exit_code = 0;
     }
 out:

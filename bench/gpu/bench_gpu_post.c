@@ -18,6 +18,7 @@
  * --check-csr (small sizes only) also records the whole circuit, attaches it the ordinary way
  * and checks that the same r, s give the same proof. Exit 0 when every proof verified.
  */
+#include "bench_util.h"
 #include "field/fr.h"
 #include "filecoin/circuit.h"
 #include "filecoin/post.h"
@@ -37,44 +38,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #ifndef CZK_GIT_COMMIT
 #define CZK_GIT_COMMIT "unknown"
 #endif
 
 #define MAX_RUNS 100
-
-static double secs(uint64_t t0) {
-    return (double)(czk_time_ns() - t0) / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* Resident memory now (/proc/self/statm), GiB; 0 when unknown. */
-static double rss_gib(void) {
-    FILE *f = fopen("/proc/self/statm", "r");
-    unsigned long long size = 0, res = 0;
-    if (f == NULL)
-        return 0;
-    int n = fscanf(f, "%llu %llu", &size, &res);
-    fclose(f);
-    return n == 2 ? (double)res * 4096.0 / (double)(1u << 30) : 0;
-}
-
-static double peak_rss_gib(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss * 1024.0 / (double)(1u << 30);
-}
 
 /* The partition's sectors, generated in parallel (one rng per sector, from the seed). */
 typedef struct gen_job {
@@ -180,7 +149,7 @@ int main(int argc, char **argv) {
            dims.n_constraints, rep.copies, rep.block.n_constraints, dims.n_vars, dims.n_public,
            (unsigned long long)czk_r1cs_rep_nnz(&rep, 0),
            (unsigned long long)czk_r1cs_rep_nnz(&rep, 1),
-           (unsigned long long)czk_r1cs_rep_nnz(&rep, 2), secs(t0));
+           (unsigned long long)czk_r1cs_rep_nnz(&rep, 2), bench_secs(t0));
 
     if ((rc = czk_gpu_backend_create(&be, 0, NULL, &err)) != CZK_OK) {
         fail("gpu", rc, &err);
@@ -198,7 +167,7 @@ int main(int argc, char **argv) {
     printf("setup (%s): domain 2^%u, A %zu, B %zu, L %zu, H %zu points, %.1f GiB, in %.1f s; "
            "host peak %.1f GiB\n",
            cpu_setup ? "cpu" : be->name, czk_groth16_domain_lg(&dims), pk.n_a, pk.n_b_g1, pk.n_l,
-           pk.n_h, (double)key_bytes / (1u << 30), secs(t0), peak_rss_gib());
+           pk.n_h, (double)key_bytes / (1u << 30), bench_secs(t0), bench_peak_rss_gib());
     if ((rc = czk_groth16_pvk_prepare(&pvk, &pk.vk, &err)) != CZK_OK) {
         fail("vk", rc, &err);
         goto out;
@@ -214,7 +183,7 @@ int main(int argc, char **argv) {
     char desc[256];
     czk_gpu_backend_describe_key(be, key, desc, sizeof desc);
     printf("attach: resident %d (%s), %.1f GiB on the device, in %.1f s\n", resident, desc,
-           (double)czk_gpu_backend_resident_bytes(be) / (1u << 30), secs(t0));
+           (double)czk_gpu_backend_resident_bytes(be) / (1u << 30), bench_secs(t0));
     if (resident != 2) {
         fprintf(stderr, "bench_gpu_post: the circuit did not fit on the device\n");
         goto out;
@@ -237,7 +206,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_gpu_post: generating %zu sectors failed\n", n_sec);
         goto out;
     }
-    printf("vanilla proofs: %zu sector(s) generated in %.1f s\n", n_sec, secs(t0));
+    printf("vanilla proofs: %zu sector(s) generated in %.1f s\n", n_sec, bench_secs(t0));
     pub = malloc(dims.n_public * sizeof *pub);
     if (pub == NULL || (rc = czk_public_inputs_post_from_vanilla(pub, dims.n_public, &ty, sec,
                                                                  n_sec, &err)) != CZK_OK) {
@@ -309,8 +278,9 @@ int main(int argc, char **argv) {
     if (ok) {
         printf("median of %d: witness %.3f s, prove %.3f s, verify %.3f s, total %.3f s; host "
                "now %.1f GiB with the key's %.1f GiB (peak %.1f GiB, during the setup)\n",
-               runs, median(t_w, runs), median(t_p, runs), median(t_v, runs), median(t_all, runs),
-               rss_gib(), (double)key_bytes / (1u << 30), peak_rss_gib());
+               runs, bench_median(t_w, runs), bench_median(t_p, runs), bench_median(t_v, runs),
+               bench_median(t_all, runs), bench_rss_gib(), (double)key_bytes / (1u << 30),
+               bench_peak_rss_gib());
         exit_code = 0;
     }
 out:

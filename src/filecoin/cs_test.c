@@ -56,37 +56,28 @@ static int run_modes(czk_test_ctx *t, synth_fn fn, void *ctx, run_result *res) {
     uint64_t *abits = NULL, *bbits = NULL;
     memset(res, 0, sizeof(*res));
 
-#define RM_CHECK(cond)                                                                             \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            czk_test_fail(t, __FILE__, __LINE__, "CHECK(%s) [%s]", #cond,                          \
-                          cs ? czk_cs_error(cs)->msg : err.msg);                                   \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
-
     /* WITNESS */
-    RM_CHECK(czk_cs_create(&cs, CZK_CS_WITNESS, 0, &err) == CZK_OK);
-    RM_CHECK(!czk_cs_builds_rows(cs));
-    RM_CHECK(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_WITNESS, 0, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(!czk_cs_builds_rows(cs));
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &ws);
-    RM_CHECK(czk_cs_witness(cs, &res->w, &res->w_n, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_witness(cs, &res->w, &res->w_n, &err) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
 
     /* RECORD, without values (the generator's view) */
-    RM_CHECK(czk_cs_create(&cs, CZK_CS_RECORD, CZK_CS_DIGEST, &err) == CZK_OK);
-    RM_CHECK(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_RECORD, CZK_CS_DIGEST, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &rs);
-    RM_CHECK(czk_cs_digest_finish(cs, d_stream, &err) == CZK_OK);
-    RM_CHECK(czk_cs_finish_r1cs(cs, &res->r, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_digest_finish(cs, d_stream, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_finish_r1cs(cs, &res->r, &err) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
-    RM_CHECK(czk_r1cs_validate(&res->r, NULL, &err) == CZK_OK);
-    RM_CHECK(res->r.n_vars == res->w_n);
-    RM_CHECK(res->r.n_constraints == rs.n_rows);
-    RM_CHECK(res->r.n_public + 1 == rs.n_inputs);
-    RM_CHECK(ws.n_rows == rs.n_rows && ws.n_inputs == rs.n_inputs && ws.n_aux == rs.n_aux);
+    CHECK_CS_OR_OUT(czk_r1cs_validate(&res->r, NULL, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(res->r.n_vars == res->w_n);
+    CHECK_CS_OR_OUT(res->r.n_constraints == rs.n_rows);
+    CHECK_CS_OR_OUT(res->r.n_public + 1 == rs.n_inputs);
+    CHECK_CS_OR_OUT(ws.n_rows == rs.n_rows && ws.n_inputs == rs.n_inputs && ws.n_aux == rs.n_aux);
     {
         size_t bad = SIZE_MAX;
         int rc = czk_r1cs_check(&res->r, res->w, &bad, NULL, &err);
@@ -97,53 +88,52 @@ static int run_modes(czk_test_ctx *t, synth_fn fn, void *ctx, run_result *res) {
     }
 
     /* RECORD + CHECK: the gadgets' own values satisfy every row as it is enforced */
-    RM_CHECK(czk_cs_create(&cs, CZK_CS_RECORD, CZK_CS_CHECK, &err) == CZK_OK);
-    RM_CHECK(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_RECORD, CZK_CS_CHECK, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
 
     /* WITNESS + CHECK builds and evaluates rows without keeping them */
-    RM_CHECK(czk_cs_create(&cs, CZK_CS_WITNESS, CZK_CS_CHECK, &err) == CZK_OK);
-    RM_CHECK(czk_cs_builds_rows(cs));
-    RM_CHECK(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_WITNESS, CZK_CS_CHECK, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_builds_rows(cs));
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
 
     /* COUNT + DIGEST, sized up front from the RECORD pass */
-    RM_CHECK(czk_cs_create(&cs, CZK_CS_COUNT, CZK_CS_DIGEST, &err) == CZK_OK);
-    RM_CHECK(czk_cs_reserve(cs, rs.n_inputs, rs.n_aux) == CZK_OK);
-    RM_CHECK(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_COUNT, CZK_CS_DIGEST, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_reserve(cs, rs.n_inputs, rs.n_aux) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &cks);
-    RM_CHECK(czk_cs_digest_finish(cs, d_stream, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_digest_finish(cs, d_stream, &err) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
 
     /* COUNT's figures against the recorded matrices */
-    RM_CHECK(cks.n_rows == res->r.n_constraints);
-    RM_CHECK(cks.n_inputs == res->r.n_public + 1);
-    RM_CHECK(cks.n_aux == res->r.n_vars - res->r.n_public - 1);
-    RM_CHECK(cks.nnz_a == czk_r1cs_nnz(&res->r.a, res->r.n_constraints));
-    RM_CHECK(cks.nnz_b == czk_r1cs_nnz(&res->r.b, res->r.n_constraints));
-    RM_CHECK(cks.nnz_c == czk_r1cs_nnz(&res->r.c, res->r.n_constraints));
+    CHECK_CS_OR_OUT(cks.n_rows == res->r.n_constraints);
+    CHECK_CS_OR_OUT(cks.n_inputs == res->r.n_public + 1);
+    CHECK_CS_OR_OUT(cks.n_aux == res->r.n_vars - res->r.n_public - 1);
+    CHECK_CS_OR_OUT(cks.nnz_a == czk_r1cs_nnz(&res->r.a, res->r.n_constraints));
+    CHECK_CS_OR_OUT(cks.nnz_b == czk_r1cs_nnz(&res->r.b, res->r.n_constraints));
+    CHECK_CS_OR_OUT(cks.nnz_c == czk_r1cs_nnz(&res->r.c, res->r.n_constraints));
     {
         size_t words = res->r.n_vars / 64 + 1, n_in = res->r.n_public + 1;
         abits = calloc(words, 8);
         bbits = calloc(words, 8);
-        RM_CHECK(abits && bbits);
-        RM_CHECK(czk_r1cs_density(&res->r, abits, bbits) == CZK_OK);
-        RM_CHECK(cks.a_aux_density == popcount_range(abits, n_in, res->r.n_vars));
-        RM_CHECK(cks.b_input_density == popcount_range(bbits, 0, n_in));
-        RM_CHECK(cks.b_aux_density == popcount_range(bbits, n_in, res->r.n_vars));
+        CHECK_CS_OR_OUT(abits && bbits);
+        CHECK_CS_OR_OUT(czk_r1cs_density(&res->r, abits, bbits) == CZK_OK);
+        CHECK_CS_OR_OUT(cks.a_aux_density == popcount_range(abits, n_in, res->r.n_vars));
+        CHECK_CS_OR_OUT(cks.b_input_density == popcount_range(bbits, 0, n_in));
+        CHECK_CS_OR_OUT(cks.b_aux_density == popcount_range(bbits, n_in, res->r.n_vars));
     }
-    RM_CHECK(memcmp(&cks, &rs, sizeof(cks)) == 0);
+    CHECK_CS_OR_OUT(memcmp(&cks, &rs, sizeof(cks)) == 0);
 
     /* The streaming digest against the one recomputed from the recorded system */
-    RM_CHECK(czk_cs_r1cs_digest(&res->r, d_rec, &err) == CZK_OK);
-    RM_CHECK(memcmp(d_stream, d_rec, 32) == 0);
+    CHECK_CS_OR_OUT(czk_cs_r1cs_digest(&res->r, d_rec, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(memcmp(d_stream, d_rec, 32) == 0);
     res->stats = cks;
     ok = 1;
 out:
-#undef RM_CHECK
     free(abits);
     free(bbits);
     czk_cs_destroy(cs);

@@ -72,29 +72,21 @@ static int all_modes(czk_test_ctx *t, synth_fn fn, void *ctx, czk_fr **w, size_t
     int ok = 0;
     memset(&r, 0, sizeof(r));
     *w = NULL;
-#define AM_CHECK(cond)                                                                             \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            czk_test_fail(t, __FILE__, __LINE__, "CHECK(%s) [%s]", #cond,                          \
-                          cs ? czk_cs_error(cs)->msg : err.msg);                                   \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
-    AM_CHECK(czk_cs_create(&cs, CZK_CS_WITNESS, 0, &err) == CZK_OK);
-    AM_CHECK(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_WITNESS, 0, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &ws);
-    AM_CHECK(czk_cs_witness(cs, w, n_w, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_witness(cs, w, n_w, &err) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
 
-    AM_CHECK(czk_cs_create(&cs, CZK_CS_RECORD, 0, &err) == CZK_OK);
-    AM_CHECK(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_RECORD, 0, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &rs);
-    AM_CHECK(czk_cs_finish_r1cs(cs, &r, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_finish_r1cs(cs, &r, &err) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
-    AM_CHECK(ws.n_rows == rs.n_rows && ws.n_inputs == rs.n_inputs && ws.n_aux == rs.n_aux);
-    AM_CHECK(r.n_vars == *n_w);
+    CHECK_CS_OR_OUT(ws.n_rows == rs.n_rows && ws.n_inputs == rs.n_inputs && ws.n_aux == rs.n_aux);
+    CHECK_CS_OR_OUT(r.n_vars == *n_w);
     {
         size_t bad = SIZE_MAX;
         if (czk_r1cs_check(&r, *w, &bad, NULL, &err) != CZK_OK) {
@@ -102,18 +94,17 @@ static int all_modes(czk_test_ctx *t, synth_fn fn, void *ctx, czk_fr **w, size_t
             goto out;
         }
     }
-    AM_CHECK(czk_cs_create(&cs, CZK_CS_RECORD, CZK_CS_CHECK, &err) == CZK_OK);
-    AM_CHECK(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_RECORD, CZK_CS_CHECK, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
-    AM_CHECK(czk_cs_create(&cs, CZK_CS_WITNESS, CZK_CS_CHECK, &err) == CZK_OK);
-    AM_CHECK(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_WITNESS, CZK_CS_CHECK, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
     *st = rs;
     ok = 1;
 out:
-#undef AM_CHECK
     czk_cs_destroy(cs);
     czk_r1cs_clear(&r);
     if (!ok && *w) {

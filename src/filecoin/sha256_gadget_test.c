@@ -35,30 +35,22 @@ static int run_all_modes(czk_test_ctx *t, synth_fn fn, void *ctx, czk_cs_stats *
     czk_cs_stats ws, cws, rs, ks;
     int ok = 0;
 
-#define RM(cond)                                                                                   \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            czk_test_fail(t, __FILE__, __LINE__, "CHECK(%s) [%s]", #cond,                          \
-                          cs ? czk_cs_error(cs)->msg : err.msg);                                   \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
-
-    RM(czk_cs_create(&cs, CZK_CS_WITNESS, 0, &err) == CZK_OK);
-    RM(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_WITNESS, 0, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &ws);
-    RM(czk_cs_witness(cs, &w, &wn, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_witness(cs, &w, &wn, &err) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
 
-    RM(czk_cs_create(&cs, CZK_CS_WITNESS, CZK_CS_CHECK, &err) == CZK_OK);
-    RM(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_WITNESS, CZK_CS_CHECK, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &cws);
-    RM(czk_cs_witness(cs, &w2, &wn2, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_witness(cs, &w2, &wn2, &err) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
-    RM(cws.n_rows == ws.n_rows && cws.n_aux == ws.n_aux && cws.n_inputs == ws.n_inputs);
-    RM(wn == wn2);
+    CHECK_CS_OR_OUT(cws.n_rows == ws.n_rows && cws.n_aux == ws.n_aux &&
+                    cws.n_inputs == ws.n_inputs);
+    CHECK_CS_OR_OUT(wn == wn2);
     for (size_t i = 0; i < wn; i++) {
         if (!czk_fr_equal(&w[i], &w2[i])) {
             czk_test_fail(t, __FILE__, __LINE__, "fast witness differs at %zu of %zu", i, wn);
@@ -66,15 +58,15 @@ static int run_all_modes(czk_test_ctx *t, synth_fn fn, void *ctx, czk_cs_stats *
         }
     }
 
-    RM(czk_cs_create(&cs, CZK_CS_RECORD, 0, &err) == CZK_OK);
-    RM(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_RECORD, 0, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &rs);
-    RM(czk_cs_finish_r1cs(cs, &r, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_finish_r1cs(cs, &r, &err) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
-    RM(czk_r1cs_validate(&r, NULL, &err) == CZK_OK);
-    RM(r.n_vars == wn && r.n_constraints == ws.n_rows && rs.n_aux == ws.n_aux &&
-       rs.n_inputs == ws.n_inputs);
+    CHECK_CS_OR_OUT(czk_r1cs_validate(&r, NULL, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(r.n_vars == wn && r.n_constraints == ws.n_rows && rs.n_aux == ws.n_aux &&
+                    rs.n_inputs == ws.n_inputs);
     {
         size_t bad = SIZE_MAX;
         if (czk_r1cs_check(&r, w, &bad, NULL, &err) != CZK_OK) {
@@ -83,7 +75,7 @@ static int run_all_modes(czk_test_ctx *t, synth_fn fn, void *ctx, czk_cs_stats *
         }
     }
     used = calloc(r.n_vars, 1);
-    RM(used != NULL);
+    CHECK_CS_OR_OUT(used != NULL);
     {
         const czk_r1cs_matrix *m[3] = {&r.a, &r.b, &r.c};
         for (int k = 0; k < 3; k++)
@@ -96,20 +88,19 @@ static int run_all_modes(czk_test_ctx *t, synth_fn fn, void *ctx, czk_cs_stats *
             }
     }
 
-    RM(czk_cs_create(&cs, CZK_CS_COUNT, 0, &err) == CZK_OK);
-    RM(fn(cs, ctx) == CZK_OK);
+    CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_COUNT, 0, &err) == CZK_OK);
+    CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &ks);
     czk_cs_destroy(cs);
     cs = NULL;
-    RM(memcmp(&ks, &rs, sizeof ks) == 0);
-    RM(ks.nnz_a == czk_r1cs_nnz(&r.a, r.n_constraints));
-    RM(ks.nnz_b == czk_r1cs_nnz(&r.b, r.n_constraints));
-    RM(ks.nnz_c == czk_r1cs_nnz(&r.c, r.n_constraints));
+    CHECK_CS_OR_OUT(memcmp(&ks, &rs, sizeof ks) == 0);
+    CHECK_CS_OR_OUT(ks.nnz_a == czk_r1cs_nnz(&r.a, r.n_constraints));
+    CHECK_CS_OR_OUT(ks.nnz_b == czk_r1cs_nnz(&r.b, r.n_constraints));
+    CHECK_CS_OR_OUT(ks.nnz_c == czk_r1cs_nnz(&r.c, r.n_constraints));
     if (st)
         *st = ks;
     ok = 1;
 out:
-#undef RM
     free(used);
     czk_r1cs_clear(&r);
     czk_cs_destroy(cs);

@@ -157,6 +157,26 @@ int czk__kinds_filecoin_read_key(czk_groth16_pk *pk, const czk_r1cs *cs, const c
     return rc;
 }
 
+int czk__kinds_filecoin_key_path(char **dir, char *key_path, size_t cap, const czk_params_id *pid,
+                                 const char *param_dir, const char *env_value, const char *id,
+                                 czk_err *err) {
+    char name[CZK_PARAMS_NAME_MAX];
+    *dir = czk_strdup(czk_params_cache_dir(param_dir, env_value));
+    if (*dir == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "cannot allocate a circuit");
+    int rc = czk_params_file_name(name, sizeof name, pid, CZK_PARAMS_EXT_PARAMS, err);
+    if (rc == CZK_OK) {
+        int w = snprintf(key_path, cap, "%s/%s", *dir, name);
+        if (w < 0 || (size_t)w >= cap)
+            rc = czk_err_set(err, CZK_EINVAL, "circuit %s: parameter directory path too long", id);
+    }
+    if (rc != CZK_OK) {
+        czk_free(*dir);
+        *dir = NULL;
+    }
+    return rc;
+}
+
 /* ---- counting ---------------------------------------------------------------------------- */
 
 static void f_estimate(const void *state, czk_kind_sizes *out) {
@@ -480,20 +500,9 @@ int czk_kinds_register_filecoin_post(czk_engine *e, int kind, uint64_t sector_si
                                kind == CZK_VANILLA_POST_WINNING ? CZK_PARAMS_WINNING_POST
                                                                 : CZK_PARAMS_WINDOW_POST,
                                sector_size, err);
-    if (rc == CZK_OK) {
-        f->dir = czk_strdup(czk_params_cache_dir(param_dir, env_value));
-        if (f->dir == NULL)
-            rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate a circuit");
-    }
-    char name[CZK_PARAMS_NAME_MAX];
     if (rc == CZK_OK)
-        rc = czk_params_file_name(name, sizeof name, &f->pid, CZK_PARAMS_EXT_PARAMS, err);
-    if (rc == CZK_OK) {
-        int w = snprintf(f->key_path, sizeof f->key_path, "%s/%s", f->dir, name);
-        if (w < 0 || (size_t)w >= sizeof f->key_path)
-            rc = czk_err_set(err, CZK_EINVAL, "circuit %s: parameter directory path too long",
-                             f->id);
-    }
+        rc = czk__kinds_filecoin_key_path(&f->dir, f->key_path, sizeof f->key_path, &f->pid,
+                                          param_dir, env_value, f->id, err);
     if (rc == CZK_OK) {
         /* One slot counted, not S: the 32 GiB WindowPoSt is 2349 slots (~125 M rows), and
          * registration must stay cheap; the slots are identical blocks. */

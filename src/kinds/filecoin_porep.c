@@ -308,20 +308,9 @@ int czk_kinds_register_filecoin_porep(czk_engine *e, uint64_t sector_size, const
     int rc = czk_porep_shape_init(&f->shape, sector_size, err);
     if (rc == CZK_OK)
         rc = czk_params_id_get(&f->pid, CZK_PARAMS_POREP, sector_size, err);
-    if (rc == CZK_OK) {
-        f->dir = czk_strdup(czk_params_cache_dir(param_dir, env_value));
-        if (f->dir == NULL)
-            rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate a circuit");
-    }
-    char name[CZK_PARAMS_NAME_MAX];
     if (rc == CZK_OK)
-        rc = czk_params_file_name(name, sizeof name, &f->pid, CZK_PARAMS_EXT_PARAMS, err);
-    if (rc == CZK_OK) {
-        int w = snprintf(f->key_path, sizeof f->key_path, "%s/%s", f->dir, name);
-        if (w < 0 || (size_t)w >= sizeof f->key_path)
-            rc = czk_err_set(err, CZK_EINVAL, "circuit %s: parameter directory path too long",
-                             f->id);
-    }
+        rc = czk__kinds_filecoin_key_path(&f->dir, f->key_path, sizeof f->key_path, &f->pid,
+                                          param_dir, env_value, f->id, err);
     if (rc == CZK_OK)
         rc = porep_stats(&f->stats, &f->shape, err);
     f->repeated = czk_circuit_porep_rows(&f->shape) > CZK_KINDS_POREP_COUNT_MAX_ROWS;
