@@ -3,13 +3,13 @@
  */
 #include "filecoin/porep_public.h"
 
-#include <openssl/sha.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "filecoin/poseidon.h"
 #include "filecoin/sdr.h"
+#include "filecoin/seal.h"
 
 static int fr_of(czk_fr *out, const uint8_t b[32], const char *name, czk_err *err) {
     if (czk_fr_from_bytes_le(out, b) != CZK_OK)
@@ -73,13 +73,12 @@ __attribute__((format(printf, 2, 3))) static int fail(checker *c, const char *fm
                        c->i, msg);
 }
 
-/* tree_d's node over two children: SHA-256 of their 64 bytes, top two bits cleared. */
+/* tree_d's node (czk_seal_sha254_node) over two field elements. */
 static void sha254(czk_fr *out, const czk_fr *l, const czk_fr *r) {
-    uint8_t buf[64], md[32];
-    czk_fr_to_bytes_le(buf, l);
-    czk_fr_to_bytes_le(buf + 32, r);
-    SHA256(buf, sizeof buf, md);
-    md[31] &= 0x3f;
+    uint8_t lb[32], rb[32], md[32];
+    czk_fr_to_bytes_le(lb, l);
+    czk_fr_to_bytes_le(rb, r);
+    czk_seal_sha254_node(md, lb, rb);
     (void)czk_fr_from_bytes_le(out, md); /* < 2^254 < r */
 }
 
