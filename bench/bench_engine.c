@@ -4,8 +4,15 @@
  *
  *   bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] [--workers W]
  *                [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] [--log FILE]
+ *                [--devices 0,1] [--compare] [--porep C1FILE --params DIR]
  *
  * Defaults: K 16, 8 jobs of 4 partitions, 2 in flight, 2 workers per device, backend auto.
+ * --devices: the CUDA devices the engine opens (default all). --compare: two passes in one
+ * call, the first on the first of those devices alone, the second on all of them, and the
+ * ratio of their s/proof (the multi-GPU scaling; the peak resident set is reset between the
+ * passes). --porep: the job is a Filecoin PoRep C2 of that C1 output (filecoin-ffi's JSON,
+ * `czk c2 gen SIZE --virtual` makes one) on the real partition circuit, keys from DIR
+ * (`czk setup --filecoin porep SIZE --out DIR`); --k, --partitions and --solve do not apply.
  * Witnesses: --solve 1 solves a distinct witness per partition (the engine's generic solver,
  * single-threaded per partition: slower than a GPU proves); 0, the default, copies the
  * witness made with the circuit (synth_seed 0), so that the run measures proving.
@@ -23,10 +30,17 @@
 #include "czk.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "filecoin/c1.h"
+#include "filecoin/params.h"
+#include "kinds/kinds.h"
+#include "util/alloc.h"
+#include "util/file.h"
 
 #ifndef CZK_GIT_COMMIT
 #define CZK_GIT_COMMIT "unknown"
@@ -143,64 +157,175 @@ static void timeline(const char *backend, double *window, double *busy, size_t *
 static void usage(void) {
     fprintf(stderr, "usage: bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] "
                     "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] "
-                    "[--vram GIB] [--log FILE]\n");
+                    "[--vram GIB] [--log FILE] [--devices 0,1] [--compare] "
+                    "[--porep C1FILE --params DIR]\n");
 }
 
+/* What the passes share: the options, and the PoRep job's payload when there is one. */
+typedef struct opts {
+    unsigned k, jobs, parts, inflight, workers, synth, solve;
+    const char *backend;
+    double vram_gib;
+    unsigned devices[64];
+    size_t n_devices;
+    const char *porep, *params;
+    uint8_t *payload; /* --porep: the request payload (header + C1 JSON) */
+    size_t payload_len;
+    uint64_t sector_size;
+    char circuit[64];
+} opts;
+
+/* Resets the peak resident set (VmHWM) so that a pass reports its own. */
+static void reset_peak_rss(void) {
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f != NULL) {
+        fputs("5", f);
+        fclose(f);
+    }
+}
+
+/* --porep: reads the C1 output and makes the request payload. */
+static int porep_prepare(opts *o) {
+    czk_err err = {0};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    czk_c1 c1;
+    memset(&c1, 0, sizeof c1);
+    int rc = czk_file_read_all(&buf, &len, o->porep, &err);
+    if (rc == CZK_OK)
+        rc = czk_c1_parse(&c1, buf, len, o->porep, &err);
+    if (rc == CZK_OK)
+        rc = czk_kinds_porep_circuit_id(o->circuit, sizeof o->circuit, c1.type->abi_id, &err);
+    if (rc == CZK_OK) {
+        o->payload = czk_malloc(CZK_POREP_PAYLOAD_HEADER + len);
+        if (o->payload == NULL)
+            rc = czk_err_set(&err, CZK_ENOMEM, "payload of %zu bytes", len);
+    }
+    if (rc == CZK_OK) {
+        o->payload_len =
+            czk_kinds_porep_payload_encode(o->payload, c1.type->abi_id, 0, 0, 0, buf, len);
+        o->parts = c1.n_partitions;
+        o->sector_size = c1.type->sector_size;
+    } else {
+        fprintf(stderr, "bench_engine: %s\n", err.msg);
+    }
+    czk_c1_clear(&c1);
+    czk_free(buf);
+    return rc;
+}
+
+static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, const char *log_path,
+                    double *s_per_proof);
+
 int main(int argc, char **argv) {
-    unsigned k = 16, jobs = 8, parts = 4, inflight = 2, workers = 2, synth = 0, solve = 0;
-    const char *backend = "auto", *log_path = NULL;
-    double vram_gib = 0; /* 0: the device's free memory; a small card's size streams keys */
+    opts o;
+    memset(&o, 0, sizeof o);
+    o.k = 16, o.jobs = 8, o.parts = 4, o.inflight = 2, o.workers = 2;
+    o.backend = "auto";
+    const char *log_path = NULL;
+    int compare = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (strcmp(a, "--compare") == 0) {
+            compare = 1;
+            continue;
+        }
         if (i + 1 >= argc) {
             usage();
             return 2;
         }
         const char *v = argv[++i];
         if (strcmp(a, "--k") == 0)
-            k = (unsigned)atoi(v);
+            o.k = (unsigned)atoi(v);
         else if (strcmp(a, "--jobs") == 0)
-            jobs = (unsigned)atoi(v);
+            o.jobs = (unsigned)atoi(v);
         else if (strcmp(a, "--partitions") == 0)
-            parts = (unsigned)atoi(v);
+            o.parts = (unsigned)atoi(v);
         else if (strcmp(a, "--inflight") == 0)
-            inflight = (unsigned)atoi(v);
+            o.inflight = (unsigned)atoi(v);
         else if (strcmp(a, "--workers") == 0)
-            workers = (unsigned)atoi(v);
+            o.workers = (unsigned)atoi(v);
         else if (strcmp(a, "--synth") == 0)
-            synth = (unsigned)atoi(v);
+            o.synth = (unsigned)atoi(v);
         else if (strcmp(a, "--solve") == 0)
-            solve = (unsigned)atoi(v);
+            o.solve = (unsigned)atoi(v);
         else if (strcmp(a, "--backend") == 0)
-            backend = v;
+            o.backend = v;
         else if (strcmp(a, "--log") == 0)
             log_path = v;
         else if (strcmp(a, "--vram") == 0)
-            vram_gib = atof(v);
-        else {
+            o.vram_gib = atof(v);
+        else if (strcmp(a, "--porep") == 0)
+            o.porep = v;
+        else if (strcmp(a, "--params") == 0)
+            o.params = v;
+        else if (strcmp(a, "--devices") == 0) {
+            for (const char *p = v; *p != '\0' && o.n_devices < 64;) {
+                char *end = NULL;
+                o.devices[o.n_devices++] = (unsigned)strtoul(p, &end, 10);
+                if (end == p || (*end != ',' && *end != '\0')) {
+                    usage();
+                    return 2;
+                }
+                p = *end == ',' ? end + 1 : end;
+            }
+        } else {
             usage();
             return 2;
         }
     }
-    if (jobs == 0 || parts == 0 || inflight == 0 || jobs > 10000 || parts > 64) {
+    if (o.jobs == 0 || o.parts == 0 || o.inflight == 0 || o.jobs > 10000 || o.parts > 64 ||
+        (o.porep != NULL) != (o.params != NULL)) {
         usage();
         return 2;
     }
+    if (o.porep != NULL && porep_prepare(&o) != CZK_OK)
+        return 1;
     g_lines = calloc(MAX_LINES, sizeof(*g_lines));
     if (g_lines == NULL)
         return 1;
+    int rc = 0;
+    double one = 0, all = 0;
+    if (compare) {
+        /* The first device alone: the listed one, else CUDA device 0. */
+        unsigned first = o.n_devices > 0 ? o.devices[0] : 0;
+        printf("## pass 1: device %u alone\n", first);
+        rc |= run_pass(&o, &first, 1, log_path, &one);
+        printf("## pass 2: %s\n", o.n_devices > 0 ? "the devices listed" : "every device");
+        reset_peak_rss();
+    }
+    rc |= run_pass(&o, o.n_devices > 0 ? o.devices : NULL, o.n_devices, log_path, &all);
+    if (compare && all > 0)
+        printf("scaling: %.4f s/proof on one device, %.4f on all: %.2fx\n", one, all, one / all);
+    free(g_lines);
+    czk_free(o.payload);
+    return rc;
+}
+
+/* One steady run on an engine of its own: prints its summary, *s_per_proof its throughput.
+ * Returns 0 when every job completed, 1 otherwise. */
+static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, const char *log_path,
+                    double *s_per_proof) {
+    const unsigned k = o->k, jobs = o->jobs, parts = o->parts, inflight = o->inflight,
+                   workers = o->workers, solve = o->solve;
+    const char *backend = o->backend;
+    pthread_mutex_lock(&g_mu);
+    g_n = 0;
     if (log_path != NULL)
-        g_log = fopen(log_path, "w");
+        g_log = fopen(log_path, "a");
+    pthread_mutex_unlock(&g_mu);
 
     czk_engine_config cfg;
     czk_engine_config_default(&cfg);
     cfg.backend = backend;
+    cfg.gpu_ordinals = devices;
+    cfg.n_gpu_ordinals = n_devices;
     cfg.workers_per_device = workers;
-    cfg.synth_threads = synth;
+    cfg.synth_threads = o->synth;
     cfg.log = on_log;
     cfg.log_level = CZK_LOG_INFO;
-    if (vram_gib > 0)
-        cfg.vram_budget_bytes = (uint64_t)(vram_gib * (double)(1ull << 30));
+    if (o->vram_gib > 0)
+        cfg.vram_budget_bytes = (uint64_t)(o->vram_gib * (double)(1ull << 30));
     czk_engine *e = NULL;
     czk_err err = {0};
     if (czk_engine_create(&e, &cfg, &err) != CZK_OK) {
@@ -208,15 +333,33 @@ int main(int argc, char **argv) {
         return 1;
     }
     uint64_t load_ms = 0;
-    if (czk_engine_register_synthetic(e, "bench", k, &err) != CZK_OK ||
-        czk_engine_preload(e, "bench", NULL, &load_ms, &err) != CZK_OK) {
-        fprintf(stderr, "bench_engine: circuit 2^%u: %s\n", k, err.msg);
+    const char *circuit = o->porep != NULL ? o->circuit : "bench";
+    int rc = o->porep != NULL
+                 ? czk_kinds_register_filecoin_porep(e, o->sector_size, o->params, NULL, &err)
+                 : czk_engine_register_synthetic(e, "bench", k, &err);
+    if (rc != CZK_OK || czk_engine_preload(e, circuit, NULL, &load_ms, &err) != CZK_OK) {
+        fprintf(stderr, "bench_engine: circuit %s: %s\n", circuit, err.msg);
         czk_engine_destroy(e);
         return 1;
     }
-    printf("# bench_engine commit %s: k %u, %u jobs x %u partitions, %u in flight, %u workers "
-           "per device, backend %s; key loaded in %llu ms\n",
-           CZK_GIT_COMMIT, k, jobs, parts, inflight, workers, backend, (unsigned long long)load_ms);
+    {
+        czk_engine_status ds;
+        if (czk_engine_get_status(e, &ds) == CZK_OK) {
+            for (size_t i = 0; i < ds.n_devices; i++)
+                printf("# device %u: %s\n", ds.devices[i].ordinal, ds.devices[i].name);
+            czk_engine_status_clear(&ds);
+        }
+    }
+    if (o->porep != NULL)
+        printf("# bench_engine commit %s: %s (%s), %u jobs x %u partitions, %u in flight, %u "
+               "workers per device, backend %s; key loaded in %llu ms\n",
+               CZK_GIT_COMMIT, circuit, o->porep, jobs, parts, inflight, workers, backend,
+               (unsigned long long)load_ms);
+    else
+        printf("# bench_engine commit %s: k %u, %u jobs x %u partitions, %u in flight, %u "
+               "workers per device, backend %s; key loaded in %llu ms\n",
+               CZK_GIT_COMMIT, k, jobs, parts, inflight, workers, backend,
+               (unsigned long long)load_ms);
 
     char(*ids)[128] = calloc(jobs, 128);
     double *job_ms = calloc(jobs, sizeof(double)), *t_sub = calloc(jobs, sizeof(double));
@@ -230,9 +373,14 @@ int main(int argc, char **argv) {
             czk_job_request req;
             memset(&req, 0, sizeof(req));
             req.request_id = rid;
-            req.circuit_id = "bench";
+            req.circuit_id = circuit;
             req.n_partitions = parts;
             req.synth_seed = solve ? 1000 + submitted : 0;
+            if (o->porep != NULL) {
+                req.synth_seed = 0;
+                req.payload = o->payload;
+                req.payload_len = o->payload_len;
+            }
             t_sub[submitted] = now_ms();
             if (czk_engine_submit(e, &req, ids[submitted], NULL, NULL, &err) != CZK_OK) {
                 fprintf(stderr, "bench_engine: submit %u: %s\n", submitted, err.msg);
@@ -306,6 +454,7 @@ int main(int argc, char **argv) {
     printf("job ms: median %.1f\n", median_of(job_ms, jobs));
     printf("wall %.3f s, %.4f s/proof (%.2f proofs/s), %.4f s/partition\n", wall / 1e3,
            wall / 1e3 / jobs, jobs / (wall / 1e3), wall / 1e3 / (jobs * parts));
+    *s_per_proof = wall / 1e3 / jobs;
     /* One timeline per backend name seen (cuda:0, cpu, ...). */
     char seen[8][32];
     int n_seen = 0;
@@ -332,8 +481,10 @@ int main(int argc, char **argv) {
     free(ids);
     free(job_ms);
     free(t_sub);
-    free(g_lines);
+    pthread_mutex_lock(&g_mu);
     if (g_log != NULL)
         fclose(g_log);
+    g_log = NULL;
+    pthread_mutex_unlock(&g_mu);
     return failed == 0 && okn == (size_t)jobs * parts ? 0 : 1;
 }

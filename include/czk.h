@@ -108,8 +108,13 @@ typedef struct czk_engine_config {
     uint64_t result_ttl_ms;   /* finished results kept this long; 0 = 10 minutes */
     unsigned max_queued_jobs; /* unfinished jobs accepted at most; 0 = 1024 */
     /* "auto" (every CUDA device found, else the CPU) | "cpu" | "cuda" (CUDA devices only;
-     * create fails without one); NULL = "auto". A failed GPU attempt is retried on the CPU. */
+     * create fails without one); NULL = "auto". A failed GPU attempt is retried on another
+     * GPU, else on the CPU; a GPU that faults is taken out of service (czk_device_status). */
     const char *backend;
+    /* The CUDA devices to prove on, by ordinal (the daemon's gpus.devices); NULL = every
+     * device found. Each must be present and listed once, else create fails. */
+    const unsigned *gpu_ordinals;
+    size_t n_gpu_ordinals;
     czk_log_fn log; /* may be NULL: no logging */
     void *log_arg;
     int log_level; /* lines above this czk_log_level are not produced */
@@ -307,6 +312,12 @@ typedef struct czk_device_status {
     char current_job_id[128]; /* a job one of its workers is proving, "" if idle */
     uint32_t workers;
     uint32_t busy_workers;
+    uint64_t partitions_proved; /* first attempts and retries that proved here */
+    uint64_t partitions_failed; /* attempts that failed here (retried elsewhere or not) */
+    /* 1: the device is out of service (a device fault, or three failed attempts in a row)
+     * and takes no more partitions; `failure` says why. */
+    int failed;
+    char failure[200];
 } czk_device_status;
 
 typedef struct czk_engine_status {

@@ -64,9 +64,11 @@ int czk_cli_make_dir(const char *cmd, const char *dir);
 
 /* Options most subcommands share. */
 typedef struct czk_cli_common {
-    unsigned threads;    /* 0: all online CPUs */
-    const char *backend; /* "auto", "cpu" or "cuda": the engine opens its devices */
-    uint64_t seed;       /* used when have_seed */
+    unsigned threads;     /* 0: all online CPUs */
+    const char *backend;  /* "auto", "cpu" or "cuda": the engine opens its devices */
+    unsigned devices[64]; /* --devices: the CUDA ordinals to use (n_devices 0: all) */
+    size_t n_devices;
+    uint64_t seed; /* used when have_seed */
     int have_seed;
 } czk_cli_common;
 

@@ -11,7 +11,8 @@
 
 int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **argv, int *i) {
     const char *a = argv[*i];
-    if (strcmp(a, "--threads") != 0 && strcmp(a, "--backend") != 0 && strcmp(a, "--seed") != 0)
+    if (strcmp(a, "--threads") != 0 && strcmp(a, "--backend") != 0 && strcmp(a, "--seed") != 0 &&
+        strcmp(a, "--devices") != 0)
         return 0;
     if (*i + 1 >= argc) {
         fprintf(stderr, "czk %s: %s needs a value\n", cmd, a);
@@ -27,6 +28,23 @@ int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **a
             return -1;
         }
         c->threads = (unsigned)n;
+    } else if (strcmp(a, "--devices") == 0) {
+        /* "0,1": CUDA ordinals, each once (the engine checks they are present). */
+        c->n_devices = 0;
+        for (const char *p = v;;) {
+            unsigned long n = strtoul(p, &end, 10);
+            if (errno != 0 || end == p || (*end != ',' && *end != '\0') || n > 63 ||
+                c->n_devices == sizeof c->devices / sizeof c->devices[0]) {
+                fprintf(stderr,
+                        "czk %s: --devices takes CUDA device numbers 0..63, as 0,1; not '%s'\n",
+                        cmd, v);
+                return -1;
+            }
+            c->devices[c->n_devices++] = (unsigned)n;
+            if (*end == '\0')
+                break;
+            p = end + 1;
+        }
     } else if (strcmp(a, "--backend") == 0) {
         if (strcmp(v, "auto") != 0 && strcmp(v, "cpu") != 0 && strcmp(v, "cuda") != 0) {
             fprintf(stderr, "czk %s: --backend takes auto, cpu or cuda, not '%s'\n", cmd, v);
@@ -123,6 +141,8 @@ int czk_cli_start(czk_cli_common *c, const char *cmd, const char *usage, int *ar
 void czk_cli_engine_config(czk_engine_config *cfg, const czk_cli_common *c) {
     czk_engine_config_default(cfg);
     cfg->backend = c->backend;
+    cfg->gpu_ordinals = c->n_devices > 0 ? c->devices : NULL;
+    cfg->n_gpu_ordinals = c->n_devices;
     cfg->prove_threads = c->threads;
     cfg->synth_threads = 1;
     cfg->workers_per_device = 1;

@@ -28,7 +28,7 @@ static const char *USAGE =
     "usage: czk post gen KIND SIZE --out DIR [--sectors N] [--partition P]\n"
     "                    [--registered-proof N] [--miner-id M] [--seed S] [--threads N]\n"
     "       czk post prove PUBLIC.json [VPROOF...] --out PROOF [--partition P]\n"
-    "                      [--params DIR] [--backend auto|cpu|cuda] [--threads N]\n"
+    "                      [--params DIR] [--backend auto|cpu|cuda] [--devices 0,1] [--threads N]\n"
     "       czk post verify PUBLIC.json PROOF [--partition P] [--params DIR]\n"
     "\n"
     "Filecoin WinningPoSt and WindowPoSt from files, as Curio hands them to a prover.\n"

@@ -32,6 +32,7 @@ static const char *USAGE =
     "options:\n"
     "  --threads N            worker threads (default: all CPUs)\n"
     "  --backend auto|cpu|cuda  where to compute (default auto: a GPU when there is one)\n"
+    "  --devices 0,1          the CUDA devices to use (default: all)\n"
     "  --seed S               derive r and s from S instead of the OS (tests only: a\n"
     "                         seeded proof is not zero-knowledge against who knows S)\n"
     "  --check full|curve     proving-key point checks: on-curve + subgroup, or on-curve\n"

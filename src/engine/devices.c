@@ -60,21 +60,71 @@ static int open_cpu(czk_engine *e, czk_err *err) {
     return CZK_OK;
 }
 
-int czk__devices_open(czk_engine *e, const char *backend, czk_err *err) {
+int czk__devices_select(const unsigned *want, size_t n_want, int present, unsigned *out,
+                        size_t *n_out, czk_err *err) {
+    *n_out = 0;
+    if (want == NULL) {
+        for (int i = 0; i < present; i++)
+            out[(*n_out)++] = (unsigned)i;
+        return CZK_OK;
+    }
+    for (size_t i = 0; i < n_want; i++) {
+        if ((int64_t)want[i] >= present)
+            return czk_err_set(err, CZK_EINVAL,
+                               "CUDA device %u is listed, but %d CUDA device%s present", want[i],
+                               present, present == 1 ? " is" : "s are");
+        for (size_t k = 0; k < i; k++)
+            if (want[k] == want[i])
+                return czk_err_set(err, CZK_EINVAL, "CUDA device %u is listed twice", want[i]);
+        out[(*n_out)++] = want[i];
+    }
+    return CZK_OK;
+}
+
+/* The CPU as the fallback of an engine whose devices are GPUs (or stand in for them). */
+static int open_fallback(czk_engine *e, czk_err *err) {
+    czk_device *cpu = NULL;
+    int rc = czk_device_cpu_open(&cpu, NULL, "cpu", err);
+    if (rc == CZK_OK)
+        rc = own(e, cpu, err);
+    if (rc != CZK_OK)
+        return rc;
+    e->gpu = 1;
+    e->fallback = cpu;
+    czk__engine_set_lean(e);
+    e->fb_lock = &e->cpu_mu;
+    return CZK_OK;
+}
+
+int czk__devices_open(czk_engine *e, const char *backend, const unsigned *ordinals,
+                      size_t n_ordinals, czk_err *err) {
     int ndev = strcmp(backend, "cpu") != 0 ? czk_gpu_device_count() : 0;
     char why[200] = "no CUDA device is present";
     if (ndev < 0)
         ndev = 0;
-    e->devs = czk_calloc(ndev > 0 ? (size_t)ndev : 1, sizeof *e->devs);
-    if (e->devs == NULL)
+    const size_t room = ndev > 0 ? (size_t)ndev : 1;
+    unsigned *sel = czk_calloc(room + n_ordinals, sizeof *sel);
+    e->devs = czk_calloc(room, sizeof *e->devs);
+    if (e->devs == NULL || sel == NULL) {
+        czk_free(sel);
         return czk_err_set(err, CZK_ENOMEM, "cannot allocate the device table");
-    for (int i = 0; i < ndev; i++) {
+    }
+    size_t nsel = 0;
+    if (strcmp(backend, "cpu") != 0) {
+        int rc = czk__devices_select(ordinals, n_ordinals, ndev, sel, &nsel, err);
+        if (rc != CZK_OK) {
+            czk_free(sel);
+            return rc;
+        }
+    }
+    for (size_t k = 0; k < nsel; k++) {
+        const int i = (int)sel[k];
         czk_device_cuda_opts opts;
         memset(&opts, 0, sizeof opts);
         opts.vram_limit_bytes = e->cfg.vram_budget_bytes;
         opts.register_limit_bytes = e->cfg.lock_budget_bytes;
         /* The pinned budget is shared by the devices (czk_engine_create sets it aside). */
-        opts.pinned_limit_bytes = e->cfg.pinned_budget_bytes / (uint64_t)ndev;
+        opts.pinned_limit_bytes = e->cfg.pinned_budget_bytes / (uint64_t)nsel;
         if (opts.pinned_limit_bytes == 0)
             opts.pinned_limit_bytes = 1; /* 0 would mean the device's own default */
         czk_err gerr = {0};
@@ -85,26 +135,20 @@ int czk__devices_open(czk_engine *e, const char *backend, czk_err *err) {
             czk__elog(e, CZK_LOG_WARN, "device cuda:%d unavailable: %s", i, gerr.msg);
             continue;
         }
-        if ((rc = add_device(e, dev, err)) != CZK_OK)
+        if ((rc = add_device(e, dev, err)) != CZK_OK) {
+            czk_free(sel);
             return rc;
+        }
         const czk_device_info *in = &e->devs[e->n_devs - 1].info;
         czk__elog(e, CZK_LOG_INFO,
                   "device %s %s vram_total=%" PRIu64 " vram_free=%" PRIu64 " vram_budget=%" PRIu64,
                   in->label, in->name, in->mem_total, in->mem_free, in->mem_budget);
     }
+    czk_free(sel);
     if (e->n_devs > 0) {
-        czk_device *cpu = NULL;
-        int rc = czk_device_cpu_open(&cpu, NULL, "cpu", err);
-        if (rc == CZK_OK)
-            rc = own(e, cpu, err);
-        if (rc != CZK_OK)
-            return rc;
-        e->gpu = 1;
-        e->fallback = cpu;
-        czk__engine_set_lean(e);
-        e->fb_lock = &e->cpu_mu;
+        int rc = open_fallback(e, err);
         snprintf(e->backend_name, sizeof e->backend_name, "cuda x%u", e->n_devs);
-        return CZK_OK;
+        return rc;
     }
     if (strcmp(backend, "cuda") == 0)
         return czk_err_set(err, CZK_EINVAL, "backend \"cuda\": no usable CUDA device (%s)", why);
@@ -113,6 +157,73 @@ int czk__devices_open(czk_engine *e, const char *backend, czk_err *err) {
     int rc = open_cpu(e, err);
     czk__engine_set_lean(e);
     return rc;
+}
+
+int czk__devices_adopt(czk_engine *e, czk_device **devs, unsigned n, czk_err *err) {
+    int rc = CZK_OK;
+    e->devs = czk_calloc(n > 0 ? n : 1, sizeof *e->devs);
+    if (e->devs == NULL)
+        rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate the device table");
+    else if (n == 0 || n > 64)
+        rc = czk_err_set(err, CZK_EINVAL, "%u devices (1 to 64)", n);
+    unsigned i = 0;
+    for (; i < n && rc == CZK_OK; i++)
+        rc = add_device(e, devs[i], err); /* closes devs[i] itself on failure */
+    for (; i < n; i++)
+        czk_device_close(devs[i]);
+    if (rc != CZK_OK)
+        return rc;
+    rc = open_fallback(e, err);
+    snprintf(e->backend_name, sizeof e->backend_name, "test x%u", e->n_devs);
+    return rc;
+}
+
+int czk__part_fits_device(const czk_engine *e, const part *p, int di) {
+    if (di >= 0)
+        return !e->devs[di].down && !((p->failed_devs >> di) & 1);
+    for (unsigned k = 0; k < e->n_devs; k++)
+        if (czk__part_fits_device(e, p, (int)k))
+            return 0; /* a device can still take it: not the fallback's yet */
+    return !p->fb_failed;
+}
+
+int czk__part_can_retry(const czk_engine *e, const part *p) {
+    for (unsigned k = 0; k < e->n_devs; k++)
+        if (czk__part_fits_device(e, p, (int)k))
+            return 1;
+    return !p->fb_failed;
+}
+
+void czk__device_count(czk_engine *e, part *p, int rc, int final) {
+    if (p->on_dev < 0) {
+        if (rc != CZK_OK && !final)
+            p->fb_failed = 1;
+        return;
+    }
+    edevice *d = &e->devs[p->on_dev];
+    if (rc == CZK_OK) {
+        d->n_proved++;
+        d->faults_in_row = 0;
+        return;
+    }
+    if (final)
+        return; /* the input's fault, not the device's */
+    d->n_failed++;
+    d->faults_in_row++;
+    p->failed_devs |= 1ull << p->on_dev;
+    /* The CPU engine's one device stays: its retries run on the fallback anyway. */
+    if (!e->gpu || d->down ||
+        (p->prove_rc != CZK_ECUDA && d->faults_in_row < CZK__DEVICE_MAX_FAULTS))
+        return;
+    __atomic_store_n(&d->down, 1, __ATOMIC_RELAXED); /* synthesis reads it without e->mu */
+    czk__set_msg(d->down_why, sizeof d->down_why, "%s (partition %u of job %s)", p->err, p->idx,
+                 p->job->id);
+    czk__elog(e, CZK_LOG_WARN,
+              "device %s out of service after %u failed attempt%s in a row: %s; its partitions "
+              "go to the other devices%s",
+              d->info.label, d->faults_in_row, d->faults_in_row == 1 ? "" : "s", d->down_why,
+              e->n_devs > 1 ? ", else the CPU" : ", the CPU");
+    pthread_cond_broadcast(&e->prove_cv);
 }
 
 void czk__devices_close(czk_engine *e) {

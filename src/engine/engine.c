@@ -184,7 +184,9 @@ static int start_threads(czk_engine *e, czk_err *err) {
     return CZK_OK;
 }
 
-int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err *err) {
+/* czk_engine_create, on the devices found (devs NULL) or on the given ones (the test hook). */
+static int create(czk_engine **out, const czk_engine_config *cfg_in, czk_device **devs,
+                  unsigned n_devs, czk_err *err) {
     *out = NULL;
     czk_engine_config cfg;
     if (cfg_in != NULL)
@@ -192,20 +194,30 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
     else
         czk_engine_config_default(&cfg);
     const char *backend = cfg.backend != NULL ? cfg.backend : "auto";
-    if (strcmp(backend, "auto") != 0 && strcmp(backend, "cpu") != 0 && strcmp(backend, "cuda") != 0)
-        return czk_err_set(err, CZK_EINVAL, "unknown backend \"%s\" (auto, cpu, cuda)", backend);
-    if (strcmp(backend, "cuda") == 0 && !czk_gpu_built())
-        return czk_err_set(err, CZK_EINVAL,
-                           "backend \"cuda\": this czk was built without CUDA (nvcc was not "
-                           "found); use \"cpu\" or \"auto\"");
-    int rc = config_complete(&cfg, err);
-    if (rc != CZK_OK)
-        return rc;
+    int rc = CZK_OK;
+    if (devs != NULL)
+        backend = "test";
+    else if (strcmp(backend, "auto") != 0 && strcmp(backend, "cpu") != 0 &&
+             strcmp(backend, "cuda") != 0)
+        rc = czk_err_set(err, CZK_EINVAL, "unknown backend \"%s\" (auto, cpu, cuda)", backend);
+    else if (strcmp(backend, "cuda") == 0 && !czk_gpu_built())
+        rc = czk_err_set(err, CZK_EINVAL,
+                         "backend \"cuda\": this czk was built without CUDA (nvcc was not "
+                         "found); use \"cpu\" or \"auto\"");
+    if (rc == CZK_OK)
+        rc = config_complete(&cfg, err);
+    czk_engine *e = rc == CZK_OK ? czk_calloc(1, sizeof *e) : NULL;
+    if (e == NULL) {
+        for (unsigned i = 0; i < n_devs; i++)
+            czk_device_close(devs[i]);
+        return rc != CZK_OK ? rc : czk_err_set(err, CZK_ENOMEM, "cannot allocate the engine");
+    }
+    /* Neither pointer is the engine's to keep (devices_open reads the ordinals first). */
+    const unsigned *ordinals = cfg.gpu_ordinals;
+    const size_t n_ordinals = cfg.n_gpu_ordinals;
     cfg.backend = NULL;
-
-    czk_engine *e = czk_calloc(1, sizeof *e);
-    if (e == NULL)
-        return czk_err_set(err, CZK_ENOMEM, "cannot allocate the engine");
+    cfg.gpu_ordinals = NULL;
+    cfg.n_gpu_ordinals = 0;
     e->cfg = cfg;
     e->budget = cfg.host_budget_bytes;
     e->t_create_ns = czk_time_ns();
@@ -224,13 +236,17 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
     pthread_cond_init(&e->vram_cv, &ca);
     pthread_condattr_destroy(&ca);
 
-    if ((rc = czk__log_start(e, err)) != CZK_OK)
-        goto fail;
-    if ((rc = czk_pool_create(&e->pool, cfg.prove_threads)) != CZK_OK) {
+    if ((rc = czk__log_start(e, err)) == CZK_OK &&
+        (rc = czk_pool_create(&e->pool, cfg.prove_threads)) != CZK_OK)
         czk_err_set(err, rc, "cannot create the prover pool of %u threads", cfg.prove_threads);
+    if (rc != CZK_OK) {
+        for (unsigned i = 0; i < n_devs; i++)
+            czk_device_close(devs[i]);
         goto fail;
     }
-    if ((rc = czk__devices_open(e, backend, err)) != CZK_OK)
+    rc = devs != NULL ? czk__devices_adopt(e, devs, n_devs, err)
+                      : czk__devices_open(e, backend, ordinals, n_ordinals, err);
+    if (rc != CZK_OK)
         goto fail;
     /* Pinned staging is set aside from the host budget on a GPU engine (budget.c). */
     if (e->gpu)
@@ -249,6 +265,15 @@ int czk_engine_create(czk_engine **out, const czk_engine_config *cfg_in, czk_err
 fail:
     engine_free(e);
     return rc;
+}
+
+int czk_engine_create(czk_engine **out, const czk_engine_config *cfg, czk_err *err) {
+    return create(out, cfg, NULL, 0, err);
+}
+
+int czk__engine_create_on_devices(czk_engine **out, const czk_engine_config *cfg, czk_device **devs,
+                                  unsigned n, czk_err *err) {
+    return create(out, cfg, devs, n, err);
 }
 
 int czk_engine_shutdown(czk_engine *e, uint64_t grace_ms) {

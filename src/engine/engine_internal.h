@@ -24,7 +24,9 @@
 #include "util/status.h"
 
 #define CZK__MS(ns) ((uint64_t)((ns) / 1000000ULL))
-#define CZK__MAX_ATTEMPTS 2
+/* A device whose attempts fail this many times in a row (proofs that do not verify, memory it
+ * cannot get) is taken out of service; a device fault (CZK_ECUDA) takes it out at once. */
+#define CZK__DEVICE_MAX_FAULTS 3
 /* How often the finalizers prune expired results. */
 #define CZK__PRUNE_PERIOD_NS (50ULL * 1000 * 1000)
 
@@ -76,6 +78,11 @@ typedef struct part {
     unsigned idx;
     int state; /* enum czk__part_state */
     unsigned attempts;
+    /* Where attempts failed, so that a retry goes elsewhere: bit i, device i; fb_failed, the
+     * fallback. on_dev: the latest attempt's device, -1 for the fallback. */
+    uint64_t failed_devs;
+    int fb_failed;
+    int on_dev;
     czk_fr *w;
     uint64_t reserved;
     czk_groth16_proof proof;
@@ -167,6 +174,12 @@ typedef struct edevice {
     uint64_t vram_reserved;
     const circuit *need_c; /* the circuit need_bytes was asked for (NULL: none) */
     uint64_t need_bytes;
+    uint64_t n_proved, n_failed; /* attempts that proved, that failed */
+    unsigned faults_in_row;
+    /* Out of service (GPU engines only; czk__device_down): takes no more partitions. Read
+     * without e->mu by synthesis (which only prefers healthy devices for staging). */
+    int down;
+    char down_why[200];
 } edevice;
 
 struct czk_engine {
@@ -279,8 +292,26 @@ void czk__metrics_partition(czk_engine *e, const part *p);
 void czk__metrics_job(czk_engine *e, const job *j);
 
 /* ---- devices.c ---- */
-int czk__devices_open(czk_engine *e, const char *backend, czk_err *err);
+/* Opens the CUDA devices `ordinals` lists (NULL: all) unless backend is "cpu", else the CPU. */
+int czk__devices_open(czk_engine *e, const char *backend, const unsigned *ordinals,
+                      size_t n_ordinals, czk_err *err);
+/* As czk__devices_open, with the given devices standing in for GPUs (the test hook below). */
+int czk__devices_adopt(czk_engine *e, czk_device **devs, unsigned n, czk_err *err);
 void czk__devices_close(czk_engine *e);
+/*
+ * The CUDA ordinals to open: `want` (n_want of them; NULL = every one of the `present`), in
+ * order, into out[] (room for max(n_want, present)). Returns CZK_OK, or CZK_EINVAL naming an
+ * ordinal that is not present or listed twice.
+ */
+int czk__devices_select(const unsigned *want, size_t n_want, int present, unsigned *out,
+                        size_t *n_out, czk_err *err);
+/* Under e->mu: may device di (-1: the fallback) take p's next attempt? */
+int czk__part_fits_device(const czk_engine *e, const part *p, int di);
+/* Under e->mu: is there a device p has not failed on (or the fallback, not yet tried)? */
+int czk__part_can_retry(const czk_engine *e, const part *p);
+/* Under e->mu: counts p's latest attempt (rc, final: the input's fault) on its device, taking
+ * the device out of service when it faulted (CZK_ECUDA) or failed too often in a row. */
+void czk__device_count(czk_engine *e, part *p, int rc, int final);
 
 /* ---- the threads: synth.c, workers.c, finalize.c ---- */
 void *czk__synth_main(void *arg);
@@ -309,6 +340,14 @@ int czk__engine_circuit_vk(czk_engine *e, const char *circuit_id, czk_groth16_vk
  */
 int czk__engine_set_backends(czk_engine *e, const czk_backend *primary,
                              const czk_backend *fallback);
+
+/*
+ * For tests: creates an engine (as czk_engine_create, cfg->backend ignored) whose devices are
+ * devs[0..n-1], taken over (closed by the engine, also on failure), treated as GPUs: keys
+ * attached to each, workers_per_device workers each, staging from them, the CPU as fallback.
+ */
+int czk__engine_create_on_devices(czk_engine **out, const czk_engine_config *cfg, czk_device **devs,
+                                  unsigned n, czk_err *err);
 
 /*
  * Testing hook: the next `n` proving-scratch reservations fail once each, as an allocation

@@ -14,6 +14,7 @@
 
 #include "curve/g1.h"
 #include "engine/engine_internal.h"
+#include "engine/engine_test_util.h"
 #include "formats/bellperson.h"
 #include "formats/circom.h"
 #include "formats/zkey.h"
@@ -28,36 +29,28 @@
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
-#define MAX_LINES 512
-
-typedef struct logcap {
-    pthread_mutex_t mu;
-    char *lines[MAX_LINES];
-    size_t n;
-} logcap;
-
-static void cap_log(void *arg, int level, const char *line) {
+void czk_etest_cap_log(void *arg, int level, const char *line) {
     (void)level;
-    logcap *c = arg;
+    czk_etest_logcap *c = arg;
     pthread_mutex_lock(&c->mu);
-    if (c->n < MAX_LINES)
+    if (c->n < CZK_ETEST_MAX_LINES)
         c->lines[c->n++] = strdup(line);
     pthread_mutex_unlock(&c->mu);
 }
 
-static void cap_init(logcap *c) {
+void czk_etest_cap_init(czk_etest_logcap *c) {
     memset(c, 0, sizeof *c);
     pthread_mutex_init(&c->mu, NULL);
 }
 
-static void cap_free(logcap *c) {
+void czk_etest_cap_free(czk_etest_logcap *c) {
     for (size_t i = 0; i < c->n; i++)
         free(c->lines[i]);
     pthread_mutex_destroy(&c->mu);
 }
 
 /* Index of the first "job id=<id> status=COMPLETED" line, or -1. */
-static long cap_job_index(logcap *c, const char *id) {
+static long cap_job_index(czk_etest_logcap *c, const char *id) {
     char pat[200];
     snprintf(pat, sizeof pat, "job id=%s status=", id);
     long r = -1;
@@ -77,14 +70,14 @@ static void sleep_ms(unsigned ms) {
     nanosleep(&ts, NULL);
 }
 
-static czk_engine_config small_config(void) {
+czk_engine_config czk_etest_config(void) {
     czk_engine_config cfg;
     czk_test_engine_config(&cfg, 1ULL << 30);
     return cfg;
 }
 
-static int submit_synth(czk_engine *e, const char *id, const char *circuit, czk_priority prio,
-                        size_t parts, uint64_t seed, int *attached) {
+int czk_etest_submit_synth(czk_engine *e, const char *id, const char *circuit, czk_priority prio,
+                           size_t parts, uint64_t seed, int *attached) {
     czk_job_request req;
     memset(&req, 0, sizeof req);
     req.request_id = id;
@@ -129,7 +122,7 @@ static int check_result(const czk_groth16_vk *vk, const czk_job_result *res, siz
     return rc;
 }
 
-static int await_verify(czk_engine *e, const char *id, const czk_groth16_vk *vk, size_t parts) {
+int czk_etest_await_verify(czk_engine *e, const char *id, const czk_groth16_vk *vk, size_t parts) {
     czk_job_result res;
     czk_engine_await(e, id, 0, &res, NULL);
     int rc = check_result(vk, &res, parts);
@@ -186,16 +179,16 @@ static void *submitter_main(void *arg) {
     for (int i = 0; i < 2; i++) {
         char id[64];
         snprintf(id, sizeof id, "t%d-job%d", s->index, i);
-        if (submit_synth(s->e, id, "porep8", CZK_PRIORITY_NORMAL, 2, (uint64_t)(s->index * 10 + i),
-                         NULL) != CZK_OK ||
-            await_verify(s->e, id, s->vk, 2) != CZK_OK)
+        if (czk_etest_submit_synth(s->e, id, "porep8", CZK_PRIORITY_NORMAL, 2,
+                                   (uint64_t)(s->index * 10 + i), NULL) != CZK_OK ||
+            czk_etest_await_verify(s->e, id, s->vk, 2) != CZK_OK)
             s->failures++;
     }
     return NULL;
 }
 
 CZK_TEST(engine_concurrent_submitters) {
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 2;
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
@@ -226,10 +219,10 @@ CZK_TEST(engine_concurrent_submitters) {
 }
 
 CZK_TEST(engine_priority_order) {
-    logcap cap;
-    cap_init(&cap);
-    czk_engine_config cfg = small_config();
-    cfg.log = cap_log;
+    czk_etest_logcap cap;
+    czk_etest_cap_init(&cap);
+    czk_engine_config cfg = czk_etest_config();
+    cfg.log = czk_etest_cap_log;
     cfg.log_arg = &cap;
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
@@ -237,9 +230,10 @@ CZK_TEST(engine_priority_order) {
     CHECK(czk_engine_preload(e, "porep9", NULL, NULL, NULL) == CZK_OK);
     const char *normal[4] = {"n1", "n2", "n3", "n4"};
     for (int i = 0; i < 4; i++)
-        CHECK(submit_synth(e, normal[i], "porep9", CZK_PRIORITY_NORMAL, 3, (uint64_t)i, NULL) ==
-              CZK_OK);
-    CHECK(submit_synth(e, "crit", "porep9", CZK_PRIORITY_CRITICAL, 1, 99, NULL) == CZK_OK);
+        CHECK(czk_etest_submit_synth(e, normal[i], "porep9", CZK_PRIORITY_NORMAL, 3, (uint64_t)i,
+                                     NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "crit", "porep9", CZK_PRIORITY_CRITICAL, 1, 99, NULL) ==
+          CZK_OK);
     czk_job_result res;
     const char *all[5] = {"n1", "n2", "n3", "n4", "crit"};
     for (int i = 0; i < 5; i++) {
@@ -251,31 +245,34 @@ CZK_TEST(engine_priority_order) {
     long ic = cap_job_index(&cap, "crit");
     long i2 = cap_job_index(&cap, "n2"), i3 = cap_job_index(&cap, "n3"),
          i4 = cap_job_index(&cap, "n4");
-    cap_free(&cap);
+    czk_etest_cap_free(&cap);
     CHECK(ic >= 0 && i2 >= 0 && i3 >= 0 && i4 >= 0);
     /* n1 may have been running when crit arrived; every other NORMAL job finishes after it. */
     CHECKF(ic < i2 && ic < i3 && ic < i4, "crit at %ld, n2 %ld n3 %ld n4 %ld", ic, i2, i3, i4);
 }
 
 CZK_TEST(engine_duplicate_id_attaches) {
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "other8", 8, NULL) == CZK_OK);
     int attached = -1;
-    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 1, &attached) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 1, &attached) ==
+          CZK_OK);
     CHECK_EQ_INT(attached, 0);
     /* The same request again (another priority: a retry may change it) attaches. */
-    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_HIGH, 2, 1, &attached) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "dup", "porep8", CZK_PRIORITY_HIGH, 2, 1, &attached) == CZK_OK);
     CHECK_EQ_INT(attached, 1);
     /* Another request under the id is refused while the job runs, whatever differs. */
     attached = -1;
-    CHECK_EQ_INT(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 2, &attached),
+    CHECK_EQ_INT(czk_etest_submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 2, &attached),
                  CZK_EEXIST);
     CHECK_EQ_INT(attached, 0);
-    CHECK_EQ_INT(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 3, 1, NULL), CZK_EEXIST);
-    CHECK_EQ_INT(submit_synth(e, "dup", "other8", CZK_PRIORITY_NORMAL, 2, 1, NULL), CZK_EEXIST);
+    CHECK_EQ_INT(czk_etest_submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 3, 1, NULL),
+                 CZK_EEXIST);
+    CHECK_EQ_INT(czk_etest_submit_synth(e, "dup", "other8", CZK_PRIORITY_NORMAL, 2, 1, NULL),
+                 CZK_EEXIST);
     czk_job_request kreq;
     memset(&kreq, 0, sizeof kreq);
     kreq.request_id = "dup";
@@ -290,9 +287,11 @@ CZK_TEST(engine_duplicate_id_attaches) {
     czk_job_result r1, r2;
     czk_engine_await(e, "dup", 0, &r1, NULL);
     /* After it finished: the same request attaches to the stored proof, another is refused. */
-    CHECK(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 1, &attached) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 1, &attached) ==
+          CZK_OK);
     CHECK_EQ_INT(attached, 1);
-    CHECK_EQ_INT(submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 3, NULL), CZK_EEXIST);
+    CHECK_EQ_INT(czk_etest_submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 3, NULL),
+                 CZK_EEXIST);
     czk_engine_await(e, "dup", 0, &r2, NULL);
     CHECK(r1.status == CZK_JOB_COMPLETED && r2.status == CZK_JOB_COMPLETED);
     CHECK(r1.proof_len == r2.proof_len && memcmp(r1.proof, r2.proof, r1.proof_len) == 0);
@@ -338,7 +337,7 @@ static int reserved_is(const czk_engine_status *st, uint64_t bytes) {
 CZK_TEST(engine_cancel_queued_and_running) {
     /* Budget for the key and two partitions: the second job cannot start while the first
      * runs, so it is cancelled while queued. */
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
@@ -353,8 +352,8 @@ CZK_TEST(engine_cancel_queued_and_running) {
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
     CHECK(czk_engine_preload(e, "porep10", NULL, NULL, NULL) == CZK_OK);
-    CHECK(submit_synth(e, "A", "porep10", CZK_PRIORITY_NORMAL, 6, 1, NULL) == CZK_OK);
-    CHECK(submit_synth(e, "B", "porep10", CZK_PRIORITY_NORMAL, 2, 2, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "A", "porep10", CZK_PRIORITY_NORMAL, 6, 1, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "B", "porep10", CZK_PRIORITY_NORMAL, 2, 2, NULL) == CZK_OK);
     CHECK(wait_status(e, some_in_progress, 0));
     int was_running = -1;
     czk_job_status prior = CZK_JOB_UNKNOWN;
@@ -384,10 +383,10 @@ CZK_TEST(engine_cancel_queued_and_running) {
     CHECKF(strstr(cerr.msg, "nope") != NULL, "%s", cerr.msg);
     CHECK_EQ_INT(czk_engine_cancel(e, NULL, NULL, NULL, NULL), CZK_EINVAL);
     /* The engine goes on proving. */
-    CHECK(submit_synth(e, "C", "porep10", CZK_PRIORITY_NORMAL, 1, 3, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "C", "porep10", CZK_PRIORITY_NORMAL, 1, 3, NULL) == CZK_OK);
     czk_groth16_vk vk;
     CHECK(czk__engine_circuit_vk(e, "porep10", &vk) == CZK_OK);
-    int rc = await_verify(e, "C", &vk, 1);
+    int rc = czk_etest_await_verify(e, "C", &vk, 1);
     czk_groth16_vk_clear(&vk);
     /* A finished job: was_running is 0 and prior says it completed; it stays COMPLETED. */
     was_running = -1;
@@ -406,11 +405,11 @@ CZK_TEST(engine_cancel_queued_and_running) {
 }
 
 CZK_TEST(engine_await_timeout) {
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
-    CHECK(submit_synth(e, "slow", "porep10", CZK_PRIORITY_NORMAL, 4, 1, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "slow", "porep10", CZK_PRIORITY_NORMAL, 4, 1, NULL) == CZK_OK);
     czk_job_result res;
     uint64_t t0 = czk_time_ns();
     czk_engine_await(e, "slow", 20, &res, NULL);
@@ -431,13 +430,13 @@ CZK_TEST(engine_await_timeout) {
 }
 
 CZK_TEST(engine_job_larger_than_budget) {
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     cfg.host_budget_bytes = 64 * 1024;
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
     uint64_t t0 = czk_time_ns();
-    CHECK(submit_synth(e, "huge", "porep10", CZK_PRIORITY_NORMAL, 2, 1, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "huge", "porep10", CZK_PRIORITY_NORMAL, 2, 1, NULL) == CZK_OK);
     czk_job_result res;
     czk_engine_await(e, "huge", 5000, &res, NULL);
     uint64_t ms = (czk_time_ns() - t0) / 1000000;
@@ -452,10 +451,10 @@ CZK_TEST(engine_job_larger_than_budget) {
 }
 
 CZK_TEST(engine_injected_failure_retried) {
-    logcap cap;
-    cap_init(&cap);
-    czk_engine_config cfg = small_config();
-    cfg.log = cap_log;
+    czk_etest_logcap cap;
+    czk_etest_cap_init(&cap);
+    czk_engine_config cfg = czk_etest_config();
+    cfg.log = czk_etest_cap_log;
     cfg.log_arg = &cap;
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
@@ -464,12 +463,12 @@ CZK_TEST(engine_injected_failure_retried) {
     czk_groth16_vk vk;
     CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
     czk__engine_inject_failures(e, 1);
-    CHECK(submit_synth(e, "retry", "porep8", CZK_PRIORITY_NORMAL, 2, 5, NULL) == CZK_OK);
-    int rc = await_verify(e, "retry", &vk, 2);
+    CHECK(czk_etest_submit_synth(e, "retry", "porep8", CZK_PRIORITY_NORMAL, 2, 5, NULL) == CZK_OK);
+    int rc = czk_etest_await_verify(e, "retry", &vk, 2);
     czk_groth16_vk_clear(&vk);
     /* Two failures of one single-partition job: retried once, then FAILED naming it. */
     czk__engine_inject_failures(e, 2);
-    CHECK(submit_synth(e, "doomed", "porep8", CZK_PRIORITY_NORMAL, 1, 6, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "doomed", "porep8", CZK_PRIORITY_NORMAL, 1, 6, NULL) == CZK_OK);
     czk_job_result res;
     czk_engine_await(e, "doomed", 0, &res, NULL);
     czk_job_status doomed = res.status;
@@ -483,7 +482,7 @@ CZK_TEST(engine_injected_failure_retried) {
     int saw_retry_line = 0;
     for (size_t i = 0; i < cap.n; i++)
         saw_retry_line |= strstr(cap.lines[i], "result=retry") != NULL;
-    cap_free(&cap);
+    czk_etest_cap_free(&cap);
     CHECK_EQ_INT(rc, CZK_OK);
     CHECK_EQ_INT(doomed, CZK_JOB_FAILED);
     CHECK(names_part);
@@ -509,7 +508,7 @@ static void *waiter_main(void *arg) {
 
 CZK_TEST(engine_shutdown_answers_waiters) {
     for (int grace = 0; grace < 2; grace++) {
-        czk_engine_config cfg = small_config();
+        czk_engine_config cfg = czk_etest_config();
         czk_engine *e;
         CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
         CHECK(czk_engine_register_synthetic(e, "porep9", 9, NULL) == CZK_OK);
@@ -519,15 +518,16 @@ CZK_TEST(engine_shutdown_answers_waiters) {
             w[i].e = e;
             snprintf(w[i].id, sizeof w[i].id, "s%d", i);
             w[i].status = CZK_JOB_UNKNOWN;
-            CHECK(submit_synth(e, w[i].id, "porep9", CZK_PRIORITY_NORMAL, 2, (uint64_t)i, NULL) ==
-                  CZK_OK);
+            CHECK(czk_etest_submit_synth(e, w[i].id, "porep9", CZK_PRIORITY_NORMAL, 2, (uint64_t)i,
+                                         NULL) == CZK_OK);
             pthread_create(&th[i], NULL, waiter_main, &w[i]);
         }
         sleep_ms(5);
         czk_engine_shutdown(e, grace ? 60000 : 0);
         for (int i = 0; i < 4; i++)
             pthread_join(th[i], NULL);
-        CHECK(submit_synth(e, "late", "porep9", CZK_PRIORITY_NORMAL, 1, 9, NULL) == CZK_ECANCELED);
+        CHECK(czk_etest_submit_synth(e, "late", "porep9", CZK_PRIORITY_NORMAL, 1, 9, NULL) ==
+              CZK_ECANCELED);
         for (int i = 0; i < 4; i++) {
             /* Every accepted job has an answer: done, or (no grace) cancelled. */
             if (grace)
@@ -550,12 +550,12 @@ CZK_TEST(engine_shutdown_answers_waiters) {
 }
 
 CZK_TEST(engine_results_pruned_after_ttl) {
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     cfg.result_ttl_ms = 2000; /* long enough for a slow sanitized run to await twice */
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(submit_synth(e, "ttl", "porep8", CZK_PRIORITY_NORMAL, 1, 1, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "ttl", "porep8", CZK_PRIORITY_NORMAL, 1, 1, NULL) == CZK_OK);
     czk_job_result res;
     czk_engine_await(e, "ttl", 0, &res, NULL);
     CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
@@ -575,7 +575,7 @@ CZK_TEST(engine_results_pruned_after_ttl) {
 }
 
 CZK_TEST(engine_status_metrics_preload_evict) {
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "a8", 8, NULL) == CZK_OK);
@@ -588,7 +588,7 @@ CZK_TEST(engine_status_metrics_preload_evict) {
     CHECK(czk_engine_preload(e, "a8", &loaded, &ms, NULL) == CZK_OK);
     CHECK_EQ_INT(loaded, 1);
     CHECK(czk_engine_preload(e, "zz", &loaded, &ms, NULL) == CZK_EINVAL);
-    CHECK(submit_synth(e, "j1", "a8", CZK_PRIORITY_HIGH, 2, 1, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "j1", "a8", CZK_PRIORITY_HIGH, 2, 1, NULL) == CZK_OK);
     czk_job_result res;
     czk_engine_await(e, "j1", 0, &res, NULL);
     CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
@@ -629,7 +629,7 @@ CZK_TEST(engine_status_metrics_preload_evict) {
     CHECK_EQ_INT(st.host_reserved_bytes, 0);
     czk_engine_status_clear(&st);
     /* An evicted circuit loads again for the next job. */
-    CHECK(submit_synth(e, "j2", "a8", CZK_PRIORITY_LOW, 1, 2, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "j2", "a8", CZK_PRIORITY_LOW, 1, 2, NULL) == CZK_OK);
     czk_engine_await(e, "j2", 0, &res, NULL);
     CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
     czk_job_result_clear(&res);
@@ -674,7 +674,7 @@ CZK_TEST(engine_registered_circuits) {
     size_t img_len = 0;
     CHECK(read_file(wtns, &img, &img_len) == 0);
 
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk_engine_register_circuit(e, "zk", zkey, NULL, NULL) == CZK_OK);
@@ -777,10 +777,10 @@ CZK_TEST(engine_registered_circuits) {
 /* Engine overhead per partition: submit → complete minus synthesis, proving and verifying,
  * from the job lines, for sequential single-partition jobs on a tiny circuit. */
 CZK_TEST(engine_overhead) {
-    logcap cap;
-    cap_init(&cap);
-    czk_engine_config cfg = small_config();
-    cfg.log = cap_log;
+    czk_etest_logcap cap;
+    czk_etest_cap_init(&cap);
+    czk_engine_config cfg = czk_etest_config();
+    cfg.log = czk_etest_cap_log;
     cfg.log_arg = &cap;
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
@@ -790,7 +790,8 @@ CZK_TEST(engine_overhead) {
     for (int i = 0; i < N; i++) {
         char id[32];
         snprintf(id, sizeof id, "o%d", i);
-        CHECK(submit_synth(e, id, "porep8", CZK_PRIORITY_NORMAL, 1, (uint64_t)i, NULL) == CZK_OK);
+        CHECK(czk_etest_submit_synth(e, id, "porep8", CZK_PRIORITY_NORMAL, 1, (uint64_t)i, NULL) ==
+              CZK_OK);
         czk_job_result res;
         czk_engine_await(e, id, 0, &res, NULL);
         CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
@@ -817,7 +818,7 @@ CZK_TEST(engine_overhead) {
         omax = o > omax ? o : omax;
         jobs++;
     }
-    cap_free(&cap);
+    czk_etest_cap_free(&cap);
     CHECK_EQ_INT(jobs, N);
     fprintf(stderr,
             "engine overhead, 2^8 partitions, %d sequential jobs: mean total %llu us = synth %llu "
@@ -873,12 +874,13 @@ static czk_backend fake_backend(const char *name, int *mode) {
     return b;
 }
 
-static int cap_has(logcap *c, const char *a, const char *b) {
-    for (size_t i = 0; i < c->n; i++) {
-        if (strstr(c->lines[i], a) != NULL && (b == NULL || strstr(c->lines[i], b) != NULL))
-            return 1;
-    }
-    return 0;
+int czk_etest_cap_has(czk_etest_logcap *c, const char *a, const char *b) {
+    int found = 0;
+    pthread_mutex_lock(&c->mu);
+    for (size_t i = 0; i < c->n && !found; i++)
+        found = strstr(c->lines[i], a) != NULL && (b == NULL || strstr(c->lines[i], b) != NULL);
+    pthread_mutex_unlock(&c->mu);
+    return found;
 }
 
 /* A backend that could prove whole partitions (prove_sums) but never can for these keys:
@@ -930,7 +932,7 @@ CZK_TEST(engine_lean_reservations) {
     fake.flags |= CZK_BACKEND_WITNESS_PACK;
     fake.host_alloc = fake_host_alloc;
     fake.host_free = fake_host_free;
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 2;
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
@@ -946,13 +948,13 @@ CZK_TEST(engine_lean_reservations) {
     __atomic_store_n(&lean_calls, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&lean_packs_ok, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&lean_packs_bad, 0, __ATOMIC_RELAXED);
-    CHECK(submit_synth(e, "lean1", "porep8", CZK_PRIORITY_NORMAL, 3, 21, NULL) == CZK_OK);
-    CHECK(submit_synth(e, "lean2", "porep8", CZK_PRIORITY_NORMAL, 2, 22, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "lean1", "porep8", CZK_PRIORITY_NORMAL, 3, 21, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "lean2", "porep8", CZK_PRIORITY_NORMAL, 2, 22, NULL) == CZK_OK);
     /* synth_seed 0: packed straight from the circuit's template witness. */
-    CHECK(submit_synth(e, "lean3", "porep8", CZK_PRIORITY_NORMAL, 2, 0, NULL) == CZK_OK);
-    int rc1 = await_verify(e, "lean1", &vk, 3);
-    int rc2 = await_verify(e, "lean2", &vk, 2);
-    int rc3 = await_verify(e, "lean3", &vk, 2);
+    CHECK(czk_etest_submit_synth(e, "lean3", "porep8", CZK_PRIORITY_NORMAL, 2, 0, NULL) == CZK_OK);
+    int rc1 = czk_etest_await_verify(e, "lean1", &vk, 3);
+    int rc2 = czk_etest_await_verify(e, "lean2", &vk, 2);
+    int rc3 = czk_etest_await_verify(e, "lean3", &vk, 2);
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     uint64_t after = st.host_reserved_bytes;
     czk_engine_status_clear(&st);
@@ -973,7 +975,8 @@ CZK_TEST(engine_lean_reservations) {
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk__engine_set_backends(e, &fake, czk_backend_cpu()) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(submit_synth(e, "toobig", "porep8", CZK_PRIORITY_NORMAL, 1, 23, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "toobig", "porep8", CZK_PRIORITY_NORMAL, 1, 23, NULL) ==
+          CZK_OK);
     czk_job_result res;
     czk_engine_await(e, "toobig", 0, &res, NULL);
     czk_engine_destroy(e);
@@ -988,11 +991,11 @@ CZK_TEST(engine_gpu_failure_falls_back_to_cpu) {
     static int modes[2] = {FAKE_FAIL, FAKE_CORRUPT};
     for (int m = 0; m < 2; m++) {
         czk_backend fake = fake_backend(m == 0 ? "fakegpu-fail" : "fakegpu-corrupt", &modes[m]);
-        logcap cap;
-        cap_init(&cap);
-        czk_engine_config cfg = small_config();
+        czk_etest_logcap cap;
+        czk_etest_cap_init(&cap);
+        czk_engine_config cfg = czk_etest_config();
         cfg.workers_per_device = 2;
-        cfg.log = cap_log;
+        cfg.log = czk_etest_cap_log;
         cfg.log_arg = &cap;
         czk_engine *e;
         CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
@@ -1001,8 +1004,9 @@ CZK_TEST(engine_gpu_failure_falls_back_to_cpu) {
         CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
         czk_groth16_vk vk;
         CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
-        CHECK(submit_synth(e, "fallback", "porep8", CZK_PRIORITY_NORMAL, 2, 11, NULL) == CZK_OK);
-        int rc = await_verify(e, "fallback", &vk, 2);
+        CHECK(czk_etest_submit_synth(e, "fallback", "porep8", CZK_PRIORITY_NORMAL, 2, 11, NULL) ==
+              CZK_OK);
+        int rc = czk_etest_await_verify(e, "fallback", &vk, 2);
         czk_groth16_vk_clear(&vk);
         czk_engine_status st;
         CHECK(czk_engine_get_status(e, &st) == CZK_OK);
@@ -1016,9 +1020,9 @@ CZK_TEST(engine_gpu_failure_falls_back_to_cpu) {
         int metric = strstr(text, "czk_partitions_retried_total 2\n") != NULL;
         czk_free(text);
         czk_engine_destroy(e);
-        int saw_gpu_retry = cap_has(&cap, fake.name, "result=retry");
-        int saw_cpu_ok = cap_has(&cap, "backend=cpu attempt=2", "result=ok");
-        cap_free(&cap);
+        int saw_gpu_retry = czk_etest_cap_has(&cap, fake.name, "result=retry");
+        int saw_cpu_ok = czk_etest_cap_has(&cap, "backend=cpu attempt=2", "result=ok");
+        czk_etest_cap_free(&cap);
         CHECK_EQ_INT(rc, CZK_OK);
         CHECK_EQ_INT(retried, 2);
         CHECK_EQ_INT(proved, 2);
@@ -1036,12 +1040,13 @@ CZK_TEST(engine_gpu_and_fallback_fail) {
     static int fail_mode = FAKE_FAIL, corrupt_mode = FAKE_CORRUPT;
     czk_backend primary = fake_backend("fakegpu", &fail_mode);
     czk_backend fallback = fake_backend("fakecpu", &corrupt_mode);
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
     CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     CHECK(czk__engine_set_backends(e, &primary, &fallback) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(submit_synth(e, "doomed", "porep8", CZK_PRIORITY_NORMAL, 1, 12, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "doomed", "porep8", CZK_PRIORITY_NORMAL, 1, 12, NULL) ==
+          CZK_OK);
     czk_job_result res;
     czk_engine_await(e, "doomed", 0, &res, NULL);
     czk_job_status status = res.status;
@@ -1063,7 +1068,7 @@ CZK_TEST(engine_gpu_and_fallback_fail) {
 /* Backend names: cpu never touches CUDA; auto always starts (on the CPU when there is no
  * usable device); cuda fails at create with a message unless a device is usable. */
 CZK_TEST(engine_backend_selection) {
-    czk_engine_config cfg = small_config();
+    czk_engine_config cfg = czk_etest_config();
     czk_engine *e = NULL;
     czk_err err = {0};
     cfg.backend = "gpu";

@@ -16,6 +16,11 @@ CZK_TEST_ENTRY(engine_lean_reservations, 60)
 CZK_TEST_ENTRY(engine_gpu_failure_falls_back_to_cpu, 60)
 CZK_TEST_ENTRY(engine_gpu_and_fallback_fail, 60)
 CZK_TEST_ENTRY(engine_backend_selection, 60)
+/* src/engine/devices_test.c */
+CZK_TEST_ENTRY(engine_two_devices_share_a_job, 60)
+CZK_TEST_ENTRY(engine_device_lost_mid_job, 60)
+CZK_TEST_ENTRY(engine_all_devices_fail_cpu_proves, 60)
+CZK_TEST_ENTRY(engine_devices_select, 20)
 /* src/engine/status_test.c */
 CZK_TEST_ENTRY(engine_metrics_prometheus, 60)
 CZK_TEST_ENTRY(engine_metrics_checker_rejects, 10)

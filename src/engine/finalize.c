@@ -2,9 +2,9 @@
  * The finalizers: finalizer_threads threads that verify each partition proof
  * (czk_groth16_verify, against the public inputs the kind gives or else the witness's) before
  * it counts, encode it (the kind's encoding, or bellperson's 192 bytes), retry a failed
- * partition once on the fallback device (retries are for device faults and allocation
- * failures: a witness that does not satisfy the circuit fails at once), finish jobs, and
- * prune stored results after result_ttl_ms.
+ * partition on another device, else on the fallback (retries are for device faults and
+ * allocation failures: a witness that does not satisfy the circuit fails at once), finish
+ * jobs, and prune stored results after result_ttl_ms.
  */
 #include <stdio.h>
 #include <string.h>
@@ -136,7 +136,11 @@ void *czk__fin_main(void *arg) {
         p->verify_ns = tv1 - tv0;
         p->finish_ns = (t1 - t0) - p->verify_ns;
         j->verify_ns += p->verify_ns;
-        const int retry = rc != CZK_OK && !final && p->attempts < CZK__MAX_ATTEMPTS;
+        /* The proof's own outcome counts for its device (a failed attempt was counted by the
+         * worker). */
+        if (p->prove_rc == CZK_OK)
+            czk__device_count(e, p, rc, final);
+        const int retry = rc != CZK_OK && !final && czk__part_can_retry(e, p);
         const char *result = rc == CZK_OK ? "ok" : retry ? "retry" : "failed";
         czk__elog(e, CZK_LOG_INFO,
                   "partition job=%s part=%u/%zu prio=%s circuit=%s backend=%s attempt=%u "
@@ -154,7 +158,7 @@ void *czk__fin_main(void *arg) {
                 p->state = P_QUEUED_PROVE;
                 p->t_ready_ns = t1;
                 p->queue_ns = 0;
-                pthread_cond_signal(&e->prove_cv);
+                pthread_cond_broadcast(&e->prove_cv); /* workers pick by device */
             } else {
                 e->n_parts_failed++;
                 czk__job_finish(e, j, CZK_JOB_FAILED, "partition %u failed after %u attempt%s: %s",

@@ -94,6 +94,10 @@ int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
         d->vram_total_bytes = dv->info.mem_total;
         d->vram_free_bytes = dv->mem_free;
         d->workers = e->cfg.workers_per_device;
+        d->partitions_proved = dv->n_proved;
+        d->partitions_failed = dv->n_failed;
+        d->failed = dv->down;
+        snprintf(d->failure, sizeof d->failure, "%s", dv->down ? dv->down_why : "");
         for (unsigned i = k * d->workers; i < (k + 1) * d->workers; i++) {
             if (e->worker_job[i][0] == '\0')
                 continue;
@@ -219,6 +223,11 @@ int czk_engine_status_json(const czk_engine_status *st, char **json) {
             ", \"workers\": %u, \"busy_workers\": %u, \"current_job_id\": ",
             d->vram_total_bytes, d->vram_free_bytes, d->workers, d->busy_workers);
         put_json_string(&t, d->current_job_id);
+        put(&t,
+            ", \"partitions_proved\": %" PRIu64 ", \"partitions_failed\": %" PRIu64
+            ", \"failed\": %s, \"failure\": ",
+            d->partitions_proved, d->partitions_failed, d->failed ? "true" : "false");
+        put_json_string(&t, d->failure);
         put(&t, "}");
     }
     put(&t,
@@ -440,6 +449,24 @@ int czk_engine_metrics(czk_engine *e, char **out) {
         busy += st.devices[i].busy_workers;
     put_family(&t, "czk_workers_busy", "gauge", "Prove workers proving a partition now.");
     put(&t, "czk_workers_busy %u\n", busy);
+    put_family(&t, "czk_device_up", "gauge",
+               "1 while the device takes partitions, 0 once a fault took it out of service.");
+    for (size_t i = 0; i < st.n_devices; i++) {
+        put(&t, "czk_device_up{device=\"%u\",name=\"", st.devices[i].ordinal);
+        put_label(&t, st.devices[i].name);
+        put(&t, "\"} %d\n", !st.devices[i].failed);
+    }
+    put_family(&t, "czk_device_partitions_total", "counter",
+               "Partition attempts on the device (retries on the CPU fallback not included), by "
+               "result.");
+    for (size_t i = 0; i < st.n_devices; i++) {
+        for (int ok = 1; ok >= 0; ok--) {
+            put(&t, "czk_device_partitions_total{device=\"%u\",name=\"", st.devices[i].ordinal);
+            put_label(&t, st.devices[i].name);
+            put(&t, "\",result=\"%s\"} %" PRIu64 "\n", ok ? "proved" : "failed",
+                ok ? st.devices[i].partitions_proved : st.devices[i].partitions_failed);
+        }
+    }
     /* Device memory only where there is some: the CPU has none to report. */
     if (gpu) {
         put_family(&t, "czk_device_vram_free_bytes", "gauge",

@@ -15,10 +15,14 @@
 #include "util/memclear.h"
 #include "util/timer.h"
 
-/* The device partition p's first attempt runs on (workers pick any partition, but staging
- * memory comes from one device: spread by index). */
+/* The device whose staging memory holds p's witness (workers of any device may pick p, but
+ * staging comes from one: spread by index over the devices in service). */
 static czk_device *part_device(const czk_engine *e, const part *p) {
-    return e->devs[p->idx % e->n_devs].dev;
+    const unsigned n = e->n_devs;
+    for (unsigned k = 0, i = p->idx % n; k < n; k++, i = (i + 1) % n)
+        if (!__atomic_load_n(&e->devs[i].down, __ATOMIC_RELAXED))
+            return e->devs[i].dev;
+    return e->devs[p->idx % n].dev;
 }
 
 /* Staging memory for p's witness from its device when the device has page-locked staging,
@@ -166,7 +170,7 @@ static int synth_try(czk_engine *e, part *p) {
     }
     p->state = P_QUEUED_PROVE;
     p->t_ready_ns = t1;
-    pthread_cond_signal(&e->prove_cv);
+    pthread_cond_broadcast(&e->prove_cv); /* workers pick by device: wake them all */
     return 1;
 }
 

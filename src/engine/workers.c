@@ -4,8 +4,10 @@
  * mode, budget.c) and the partition's device memory when the device needs some; takes the
  * device lock only around the kernel region (attaching the key on the first partition, then
  * the proof); releases what it reserved; and hands the unverified proof to the finalizers.
- * A partition's first attempt runs on the worker's device; its retry runs on the fallback,
- * the CPU, under the CPU lock.
+ * A partition's first attempt runs on any device in service; a retry runs on a device it has
+ * not failed on, and only when none is left on the fallback, the CPU, under the CPU lock. A
+ * device that faults (CZK_ECUDA) or fails CZK__DEVICE_MAX_FAULTS attempts in a row is taken
+ * out of service (devices.c: czk__device_count); its workers then run only fallback attempts.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -51,6 +53,30 @@ static int take_injected(czk_engine *e) {
     return 0;
 }
 
+/*
+ * The best queued partition this worker may prove, highest priority first, then the oldest
+ * job: on the worker's device when the device is in service and the partition has not failed
+ * there; on the fallback when no device can take it any more (*on_fallback = 1).
+ */
+static part *pick_for(czk_engine *e, unsigned di, int *on_fallback) {
+    part *best = NULL;
+    for (job *j = e->jobs; j != NULL; j = j->next) {
+        if (czk__job_final(j) || (best != NULL && j->prio <= best->job->prio))
+            continue;
+        for (size_t i = 0; i < j->n_parts; i++) {
+            part *p = &j->parts[i];
+            if (p->state != P_QUEUED_PROVE)
+                continue;
+            if (czk__part_fits_device(e, p, (int)di) || czk__part_fits_device(e, p, -1)) {
+                best = p;
+                *on_fallback = !czk__part_fits_device(e, p, (int)di);
+                break;
+            }
+        }
+    }
+    return best;
+}
+
 void *czk__worker_main(void *arg) {
     czk__worker_arg *wa = arg;
     czk_engine *e = wa->e;
@@ -59,16 +85,16 @@ void *czk__worker_main(void *arg) {
     czk_free(wa);
     pthread_mutex_lock(&e->mu);
     while (!e->quit) {
-        part *p = czk__pick(e, P_QUEUED_PROVE, 0);
+        int on_fallback = 0;
+        part *p = pick_for(e, di, &on_fallback);
         if (p == NULL) {
             pthread_cond_wait(&e->prove_cv, &e->mu);
             continue;
         }
         job *j = p->job;
         circuit *c = j->c;
-        /* The first attempt runs on this worker's device, the retry on the fallback. */
-        const int on_fallback = p->attempts > 0;
         czk_device *dev = on_fallback ? e->fallback : d->dev;
+        p->on_dev = on_fallback ? -1 : (int)di;
         pthread_mutex_t *lock = on_fallback ? e->fb_lock : &d->mu;
         p->dev_label = on_fallback ? "cpu" : d->info.label;
         p->state = P_PROVING;
@@ -135,6 +161,10 @@ void *czk__worker_main(void *arg) {
         j->prove_ns += t2 - t1;
         p->prove_rc = rc;
         czk__set_msg(p->err, sizeof p->err, "%s", rc == CZK_OK ? "" : err.msg);
+        /* A failed attempt counts against its device now, so that a device that faulted
+         * takes no more partitions while this one waits for the finalizers. */
+        if (rc != CZK_OK && rc != CZK_ECANCELED)
+            czk__device_count(e, p, rc, 0);
         if (!czk__part_return(e, p))
             continue;
         p->state = P_QUEUED_FIN;

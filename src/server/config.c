@@ -24,6 +24,7 @@
 typedef enum cfg_type {
     CFG_STRING, /* char * */
     CFG_LIST,   /* char ** plus size_t count right after it */
+    CFG_UINTS,  /* unsigned * plus size_t count right after it, each in [min, max] */
     CFG_UINT,   /* uint64_t in [min, max] */
     CFG_BYTES,  /* uint64_t, czk_server_parse_bytes; "auto" = 0 */
     CFG_ENUM,   /* char *, one of choices */
@@ -51,6 +52,9 @@ _Static_assert(offsetof(czk_server_config, n_circuits) ==
                "list layout");
 _Static_assert(offsetof(czk_server_config, n_synthetic) ==
                    offsetof(czk_server_config, synthetic) + sizeof(char **),
+               "list layout");
+_Static_assert(offsetof(czk_server_config, n_gpu_devices) ==
+                   offsetof(czk_server_config, gpu_devices) + sizeof(unsigned *),
                "list layout");
 
 static const char *const backends[] = {"auto", "cpu", "cuda", NULL};
@@ -93,7 +97,9 @@ static const cfg_key keys[] = {
      "host bytes of keys too large for a GPU that each GPU's backend may page-lock in place "
      "to stream them at bus speed (no extra memory); auto = half the host's memory, 1 = none"},
     {"memory.eviction_min_idle", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
-    {"gpus.devices", CFG_UNUSED, 0, NULL, 0, 0, NULL, "(cuzk; not used by czk yet)"},
+    {"gpus.devices", CFG_UINTS, OFF(gpu_devices), NULL, 0, 63, NULL,
+     "CUDA devices to prove on, by ordinal: [0, 1] (or \"0,1\"); empty = every device found; "
+     "a device listed but not present stops the daemon at start"},
     {"gpus.vram_budget", CFG_BYTES, OFF(vram_budget), "auto", 0, UINT64_MAX, NULL,
      "device memory each GPU may use (keys, circuits, working sets); auto = what is free at "
      "start; 16GiB makes an H200 plan as a 16 GB card would"},
@@ -253,6 +259,33 @@ static int set_value(czk_server_config *cfg, const cfg_key *k, const char *value
         (*n)++;
         return CZK_OK;
     }
+    case CFG_UINTS: {
+        unsigned **list = (unsigned **)(base + k->offset);
+        size_t *n = (size_t *)(base + k->offset + sizeof(unsigned *));
+        if (replace_list) {
+            free(*list);
+            *list = NULL;
+            *n = 0;
+        }
+        /* NULL: an empty TOML array; else one number or several separated by commas. */
+        for (const char *v = value; v != NULL;) {
+            char *end = NULL;
+            errno = 0;
+            unsigned long long u = strtoull(v, &end, 10);
+            if (v[0] < '0' || v[0] > '9' || errno != 0 || (*end != '\0' && *end != ',') ||
+                u < k->min || u > k->max)
+                return czk_err_set(err, CZK_EINVAL,
+                                   "%s: '%s' is not a list of numbers in %llu..%llu", k->name,
+                                   value, (unsigned long long)k->min, (unsigned long long)k->max);
+            unsigned *grown = realloc(*list, (*n + 1) * sizeof(unsigned));
+            if (grown == NULL)
+                return czk_err_set(err, CZK_ENOMEM, "no memory");
+            *list = grown;
+            grown[(*n)++] = (unsigned)u;
+            v = *end == ',' ? end + 1 : NULL;
+        }
+        return CZK_OK;
+    }
     case CFG_UINT:
     case CFG_BYTES: {
         if (value == NULL)
@@ -307,6 +340,7 @@ void czk_server_config_clear(czk_server_config *cfg) {
     list_clear(&cfg->listen, &cfg->n_listen);
     list_clear(&cfg->circuits, &cfg->n_circuits);
     list_clear(&cfg->synthetic, &cfg->n_synthetic);
+    free(cfg->gpu_devices);
     czk_free(cfg->status_listen);
     czk_free(cfg->tls_cert);
     czk_free(cfg->tls_key);
@@ -345,14 +379,14 @@ static int on_value(void *arg, const char *key, czk_toml_type type, const char *
             fprintf(s->log, "czk daemon: config key %s is accepted and ignored %s\n", key, k->help);
         return CZK_OK;
     }
-    int numeric = k->type == CFG_UINT || k->type == CFG_BYTES;
+    int numeric = k->type == CFG_UINT || k->type == CFG_BYTES || k->type == CFG_UINTS;
     if (k->type == CFG_BOOL ? type != CZK_TOML_BOOL
                             : type != CZK_TOML_STRING && !(numeric && type == CZK_TOML_INTEGER))
         return czk_err_set(err, CZK_EINVAL, "%s: wrong type (%s expected)", key,
                            k->type == CFG_BOOL ? "true or false"
                            : numeric           ? "a number"
                                                : "a string");
-    if (in_array && k->type != CFG_LIST)
+    if (in_array && k->type != CFG_LIST && k->type != CFG_UINTS)
         return czk_err_set(err, CZK_EINVAL, "%s: takes one value, not a list", key);
     int replace = 1;
     for (size_t i = 0; i < s->n_started; i++)

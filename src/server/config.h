@@ -36,11 +36,13 @@ typedef struct czk_server_config {
     uint64_t workers_per_device;  /* gpus.workers_per_device (cuzk: gpu_workers_per_device) */
     uint64_t prove_threads;       /* gpus.gpu_threads: 0 = auto */
     char *backend;                /* gpus.backend: auto | cpu | cuda */
-    uint64_t synth_threads;       /* synthesis.threads (cuzk: pipeline.max_parallel_synthesis) */
-    uint64_t finalizer_threads;   /* synthesis.finalizer_threads */
-    uint64_t max_queued_jobs;     /* pipeline.max_queued_jobs */
-    char *log_level;              /* logging.level: error | warn | info | debug */
-    char **circuits;              /* circuits.register: "id=key[,r1cs]" */
+    unsigned *gpu_devices;        /* gpus.devices: CUDA ordinals (malloc'ed); none = all */
+    size_t n_gpu_devices;
+    uint64_t synth_threads;     /* synthesis.threads (cuzk: pipeline.max_parallel_synthesis) */
+    uint64_t finalizer_threads; /* synthesis.finalizer_threads */
+    uint64_t max_queued_jobs;   /* pipeline.max_queued_jobs */
+    char *log_level;            /* logging.level: error | warn | info | debug */
+    char **circuits;            /* circuits.register: "id=key[,r1cs]" */
     size_t n_circuits;
     char **synthetic; /* circuits.synthetic: "id=K" */
     size_t n_synthetic;

@@ -359,6 +359,8 @@ int czk_server_daemon_main(int argc, char **argv) {
     ec.result_ttl_ms = cfg.result_ttl_ms;
     ec.max_queued_jobs = (unsigned)cfg.max_queued_jobs;
     ec.backend = cfg.backend;
+    ec.gpu_ordinals = cfg.n_gpu_devices > 0 ? cfg.gpu_devices : NULL;
+    ec.n_gpu_ordinals = cfg.n_gpu_devices;
     ec.log = log_line;
     ec.log_arg = NULL;
     ec.log_level = CZK_LOG_INFO;

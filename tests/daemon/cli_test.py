@@ -180,6 +180,13 @@ def main():
     check(len(lines) > 3 and not bare, f"every daemon log line has a timestamp ({bare})")
     check(any("eviction_min_idle" in l for l in lines), "the config note is logged")
 
+    # gpus.devices: a device that is not there stops the daemon at start, naming it; a bad
+    # list is refused naming the key (the CI machine has no CUDA device; 63 is never there).
+    no_leak(["daemon", "--listen", f"127.0.0.1:{free_port()}", "--status-listen", "",
+             "--set", "gpus.devices=63"], 2, r"CUDA device 63 is listed, but \d+ CUDA devices? (is|are) present")
+    no_leak(["daemon", "--set", "gpus.devices=0,x"], 2,
+            r"gpus.devices: '0,x' is not a list of numbers in 0\.\.63")
+
     if FAILURES:
         print(f"{len(FAILURES)} FAILED:\n  " + "\n  ".join(FAILURES))
         sys.exit(1)

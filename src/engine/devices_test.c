@@ -1,0 +1,360 @@
+/*
+ * An engine on several devices, with stand-in GPUs: each fake device proves through the CPU
+ * prover but keeps a key of its own (attach hands out a handle that prove checks is its own),
+ * takes a while per proof so that both devices are busy at once, and fails on command — a
+ * device fault (CZK_ECUDA) from its Nth proof on, as a GPU that falls off the bus would, or
+ * proofs that do not verify. What is checked: the partitions of one job spread over both
+ * devices, each device's key attached once and detached at the end, a device that fails
+ * mid-job costs no job (its partitions go to the other device, else to the CPU), and status
+ * and metrics say which device is out of service and why.
+ */
+#include "czk.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "curve/g1.h"
+#include "engine/engine_internal.h"
+#include "engine/engine_test_util.h"
+#include "groth16/device.h"
+#include "tests/test.h"
+#include "util/alloc.h"
+
+/* What a fake device did; outlives the device (the engine closes it). */
+typedef struct fake_stats {
+    int proofs; /* proofs returned (good or corrupt) */
+    int faults; /* attempts answered with a fault */
+    int attaches, detaches;
+    int foreign_keys; /* proofs asked with a key that is not this device's */
+} fake_stats;
+
+enum { FAIL_NEVER = 0, FAIL_FAULT = 1, FAIL_CORRUPT = 2 };
+
+typedef struct fake_dev {
+    czk_device base;
+    czk_device *cpu;
+    unsigned index;
+    int fail_mode;
+    int fail_after; /* proofs before the failures start */
+    unsigned delay_ms;
+    fake_stats *st;
+} fake_dev;
+
+typedef struct fake_key {
+    fake_dev *owner;
+    const czk_groth16_pk *pk;
+} fake_key;
+
+static void fake_close(czk_device *d) {
+    fake_dev *f = (fake_dev *)d;
+    czk_device_close(f->cpu);
+    czk_free(f);
+}
+
+static void fake_info(czk_device *d, czk_device_info *out) {
+    fake_dev *f = (fake_dev *)d;
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "fake device %u", f->index);
+    snprintf(out->label, sizeof out->label, "fake:%u", f->index);
+    out->ordinal = (int)f->index;
+    out->mem_total = out->mem_free = out->mem_budget = 64u << 20;
+}
+
+static int fake_need(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                     czk_device_need *out, czk_err *err) {
+    (void)d, (void)pk, (void)cs, (void)err;
+    out->partition_bytes = 1u << 20; /* reserved from mem_budget while a partition proves */
+    out->attach_host_bytes = 0;
+    return CZK_OK;
+}
+
+static int fake_attach(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *cs,
+                       czk_device_key **key, czk_device_attach *mode, czk_err *err) {
+    (void)cs;
+    fake_key *k = czk_malloc(sizeof *k);
+    if (k == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "fake attach");
+    k->owner = (fake_dev *)d;
+    k->pk = pk;
+    __atomic_fetch_add(&k->owner->st->attaches, 1, __ATOMIC_RELAXED);
+    *key = (czk_device_key *)k;
+    *mode = CZK_DEVICE_ATTACH_POINTS;
+    return CZK_OK;
+}
+
+static void fake_detach(czk_device *d, czk_device_key *key) {
+    fake_key *k = (fake_key *)key;
+    if (k == NULL)
+        return;
+    if (k->owner == (fake_dev *)d)
+        __atomic_fetch_add(&k->owner->st->detaches, 1, __ATOMIC_RELAXED);
+    czk_free(k);
+}
+
+static int fake_prove(czk_device *d, czk_device_key *key, const czk_groth16_pk *pk,
+                      const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                      const czk_fr *r, const czk_fr *s, czk_groth16_proof *proof,
+                      czk_groth16_timings *tm, czk_pool *pool, czk_err *err) {
+    fake_dev *f = (fake_dev *)d;
+    const fake_key *k = (const fake_key *)key;
+    if (k == NULL || k->owner != f || k->pk != pk) {
+        __atomic_fetch_add(&f->st->foreign_keys, 1, __ATOMIC_RELAXED);
+        return czk_err_set(err, CZK_EINTERNAL, "fake:%u: asked to prove with another key",
+                           f->index);
+    }
+    struct timespec ts = {0, (long)f->delay_ms * 1000000L};
+    nanosleep(&ts, NULL);
+    int done = __atomic_load_n(&f->st->proofs, __ATOMIC_RELAXED);
+    if (f->fail_mode == FAIL_FAULT && done >= f->fail_after) {
+        __atomic_fetch_add(&f->st->faults, 1, __ATOMIC_RELAXED);
+        return czk_err_set(err, CZK_ECUDA, "fake:%u: injected device loss", f->index);
+    }
+    int rc = f->cpu->ops->prove(f->cpu, NULL, pk, cs, w, wp, r, s, proof, tm, pool, err);
+    if (rc == CZK_OK && f->fail_mode == FAIL_CORRUPT && done >= f->fail_after) {
+        czk_g1_jacobian a; /* A + G: a proof that cannot verify */
+        czk_g1_jacobian_from_affine(&a, &proof->a);
+        czk_g1_jacobian_add_affine_var(&a, &a, &CZK_G1_GENERATOR);
+        czk_g1_jacobian_to_affine(&proof->a, &a);
+    }
+    if (rc == CZK_OK)
+        __atomic_fetch_add(&f->st->proofs, 1, __ATOMIC_RELAXED);
+    return rc;
+}
+
+static const czk_device_ops fake_ops = {
+    .close = fake_close,
+    .info = fake_info,
+    .need = fake_need,
+    .attach = fake_attach,
+    .detach = fake_detach,
+    .prove = fake_prove,
+};
+
+static czk_device *fake_open(unsigned index, int fail_mode, int fail_after, unsigned delay_ms,
+                             fake_stats *st) {
+    fake_dev *f = czk_calloc(1, sizeof *f);
+    if (f == NULL)
+        return NULL;
+    if (czk_device_cpu_open(&f->cpu, NULL, "cpu", NULL) != CZK_OK) {
+        czk_free(f);
+        return NULL;
+    }
+    f->base.ops = &fake_ops;
+    f->index = index;
+    f->fail_mode = fail_mode;
+    f->fail_after = fail_after;
+    f->delay_ms = delay_ms;
+    f->st = st;
+    memset(st, 0, sizeof *st);
+    return &f->base;
+}
+
+/* An engine on two fake devices (one worker each), porep8 loaded; its verifying key in *vk. */
+static int two_device_engine(czk_engine **e, czk_etest_logcap *cap, fake_stats st[2],
+                             const int mode[2], const int after[2], czk_groth16_vk *vk) {
+    czk_engine_config cfg = czk_etest_config();
+    cfg.workers_per_device = 1;
+    cfg.synth_threads = 2;
+    cfg.log = czk_etest_cap_log;
+    cfg.log_arg = cap;
+    czk_device *devs[2];
+    for (unsigned i = 0; i < 2; i++)
+        devs[i] = fake_open(i, mode[i], after[i], 40, &st[i]);
+    if (devs[0] == NULL || devs[1] == NULL)
+        return CZK_ENOMEM;
+    czk_err err = {0};
+    int rc = czk__engine_create_on_devices(e, &cfg, devs, 2, &err);
+    if (rc == CZK_OK)
+        rc = czk_engine_register_synthetic(*e, "porep8", 8, &err);
+    if (rc == CZK_OK)
+        rc = czk_engine_preload(*e, "porep8", NULL, NULL, &err);
+    if (rc == CZK_OK)
+        rc = czk__engine_circuit_vk(*e, "porep8", vk);
+    if (rc != CZK_OK)
+        fprintf(stderr, "two_device_engine: %s\n", err.msg);
+    return rc;
+}
+
+/* The partitions of one job spread over both devices; each device proves with its own copy
+ * of the key, attached once and detached when the engine ends. */
+CZK_TEST(engine_two_devices_share_a_job) {
+    fake_stats st[2];
+    const int mode[2] = {FAIL_NEVER, FAIL_NEVER}, after[2] = {0, 0};
+    czk_etest_logcap cap;
+    czk_etest_cap_init(&cap);
+    czk_engine *e = NULL;
+    czk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "spread", "porep8", CZK_PRIORITY_NORMAL, 10, 31, NULL) ==
+          CZK_OK);
+    int rc = czk_etest_await_verify(e, "spread", &vk, 10);
+    czk_engine_status st_e;
+    CHECK(czk_engine_get_status(e, &st_e) == CZK_OK);
+    size_t ndev = st_e.n_devices;
+    uint64_t proved0 = ndev == 2 ? st_e.devices[0].partitions_proved : 0;
+    uint64_t proved1 = ndev == 2 ? st_e.devices[1].partitions_proved : 0;
+    int any_failed = ndev == 2 && (st_e.devices[0].failed || st_e.devices[1].failed);
+    uint64_t retried = st_e.partitions_retried;
+    int tier = st_e.n_circuits == 1 ? st_e.circuits[0].tier : -1;
+    czk_engine_status_clear(&st_e);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    int attached_both =
+        czk_etest_cap_has(&cap, "key resident circuit=porep8 device=fake:0", NULL) &&
+        czk_etest_cap_has(&cap, "key resident circuit=porep8 device=fake:1", NULL);
+    czk_etest_cap_free(&cap);
+    CHECK_EQ_INT(rc, CZK_OK);
+    CHECK_EQ_INT(ndev, 2);
+    CHECKF(st[0].proofs >= 1 && st[1].proofs >= 1, "proofs per device: %d, %d", st[0].proofs,
+           st[1].proofs);
+    CHECK_EQ_INT(st[0].proofs + st[1].proofs, 10);
+    CHECK_EQ_INT(proved0, st[0].proofs);
+    CHECK_EQ_INT(proved1, st[1].proofs);
+    CHECK_EQ_INT(retried, 0);
+    CHECK(!any_failed);
+    CHECK_EQ_INT(tier, 0); /* HOT: resident on a device */
+    CHECK(attached_both);
+    for (int i = 0; i < 2; i++) {
+        CHECK_EQ_INT(st[i].attaches, 1);
+        CHECK_EQ_INT(st[i].detaches, 1);
+        CHECK_EQ_INT(st[i].foreign_keys, 0);
+        CHECK_EQ_INT(st[i].faults, 0);
+    }
+}
+
+/* Device 1 is lost after its first proof: the attempt it failed is proved on device 0 (not
+ * the CPU), the device is out of service from then on — no later partition of this job or the
+ * next is sent to it — and status and metrics say so. */
+CZK_TEST(engine_device_lost_mid_job) {
+    fake_stats st[2];
+    const int mode[2] = {FAIL_NEVER, FAIL_FAULT}, after[2] = {0, 1};
+    czk_etest_logcap cap;
+    czk_etest_cap_init(&cap);
+    czk_engine *e = NULL;
+    czk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "lost1", "porep8", CZK_PRIORITY_NORMAL, 10, 41, NULL) ==
+          CZK_OK);
+    int rc1 = czk_etest_await_verify(e, "lost1", &vk, 10);
+    CHECK(czk_etest_submit_synth(e, "lost2", "porep8", CZK_PRIORITY_NORMAL, 4, 42, NULL) == CZK_OK);
+    int rc2 = czk_etest_await_verify(e, "lost2", &vk, 4);
+    czk_engine_status s;
+    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
+    uint64_t retried = s.partitions_retried, pfailed = s.partitions_failed;
+    int failed0 = s.devices[0].failed, failed1 = s.devices[1].failed;
+    uint64_t dev1_failed = s.devices[1].partitions_failed;
+    int says = strstr(s.devices[1].failure, "injected device loss") != NULL;
+    char *json = NULL;
+    CHECK(czk_engine_status_json(&s, &json) == CZK_OK);
+    int json_says = strstr(json, "\"failed\": true, \"failure\": \"fake:1: injected") != NULL;
+    czk_free(json);
+    czk_engine_status_clear(&s);
+    char *text = NULL;
+    CHECK(czk_engine_metrics(e, &text) == CZK_OK);
+    int up0 = strstr(text, "czk_device_up{device=\"0\",name=\"fake device 0\"} 1\n") != NULL;
+    int up1 = strstr(text, "czk_device_up{device=\"1\",name=\"fake device 1\"} 0\n") != NULL;
+    czk_free(text);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    int retried_on_0 = czk_etest_cap_has(&cap, "backend=fake:0 attempt=2", "result=ok");
+    int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", NULL);
+    int warned = czk_etest_cap_has(&cap, "device fake:1 out of service", "injected device loss");
+    czk_etest_cap_free(&cap);
+    CHECK_EQ_INT(rc1, CZK_OK);
+    CHECK_EQ_INT(rc2, CZK_OK);
+    CHECK_EQ_INT(st[1].proofs, 1);
+    CHECK_EQ_INT(st[1].faults, 1); /* taken out at its first fault */
+    CHECK_EQ_INT(st[0].proofs, 13);
+    CHECK_EQ_INT(retried, 1);
+    CHECK_EQ_INT(pfailed, 0);
+    CHECK(!failed0);
+    CHECK(failed1);
+    CHECK_EQ_INT(dev1_failed, 1);
+    CHECK(says);
+    CHECK(json_says);
+    CHECK(up0);
+    CHECK(up1);
+    CHECK(retried_on_0);
+    CHECK(!on_cpu);
+    CHECK(warned);
+}
+
+/* Both devices fail: one is lost at once, the other returns proofs that do not verify and is
+ * taken out after CZK__DEVICE_MAX_FAULTS of them in a row (its worker may have made one or two
+ * more while the finalizer verified: proofs are checked after the device lock is released);
+ * every partition is proved on the CPU fallback and the job completes. */
+CZK_TEST(engine_all_devices_fail_cpu_proves) {
+    fake_stats st[2];
+    const int mode[2] = {FAIL_FAULT, FAIL_CORRUPT}, after[2] = {0, 0};
+    czk_etest_logcap cap;
+    czk_etest_cap_init(&cap);
+    czk_engine *e = NULL;
+    czk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "allfail", "porep8", CZK_PRIORITY_NORMAL, 12, 51, NULL) ==
+          CZK_OK);
+    int rc = czk_etest_await_verify(e, "allfail", &vk, 12);
+    czk_engine_status s;
+    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
+    int failed0 = s.devices[0].failed, failed1 = s.devices[1].failed;
+    int why1 = strstr(s.devices[1].failure, "did not verify") != NULL;
+    uint64_t proved = s.devices[0].partitions_proved + s.devices[1].partitions_proved;
+    czk_engine_status_clear(&s);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    size_t ok_lines = 0, ok_cpu = 0;
+    for (size_t i = 0; i < cap.n; i++) {
+        if (strstr(cap.lines[i], "result=ok") == NULL)
+            continue;
+        ok_lines++;
+        ok_cpu += strstr(cap.lines[i], "backend=cpu") != NULL;
+    }
+    czk_etest_cap_free(&cap);
+    CHECK_EQ_INT(rc, CZK_OK);
+    CHECK(failed0);
+    CHECK(failed1);
+    CHECK(why1);
+    CHECK_EQ_INT(proved, 0);
+    CHECK_EQ_INT(st[0].faults, 1);
+    CHECKF(st[1].proofs >= CZK__DEVICE_MAX_FAULTS && st[1].proofs <= CZK__DEVICE_MAX_FAULTS + 2,
+           "device 1 made %d proofs", st[1].proofs);
+    CHECK_EQ_INT(ok_lines, 12);
+    CHECK_EQ_INT(ok_cpu, 12);
+}
+
+/* gpus.devices: which CUDA ordinals an engine opens, and the refusals. */
+CZK_TEST(engine_devices_select) {
+    unsigned out[8];
+    size_t n = 0;
+    czk_err err = {0};
+    CHECK(czk__devices_select(NULL, 0, 3, out, &n, &err) == CZK_OK);
+    CHECK(n == 3 && out[0] == 0 && out[1] == 1 && out[2] == 2);
+    const unsigned pick[2] = {2, 0};
+    CHECK(czk__devices_select(pick, 2, 3, out, &n, &err) == CZK_OK);
+    CHECK(n == 2 && out[0] == 2 && out[1] == 0);
+    CHECK(czk__devices_select(pick, 2, 2, out, &n, &err) == CZK_EINVAL);
+    CHECKF(strcmp(err.msg, "CUDA device 2 is listed, but 2 CUDA devices are present") == 0, "%s",
+           err.msg);
+    const unsigned twice[2] = {1, 1};
+    CHECK(czk__devices_select(twice, 2, 2, out, &n, &err) == CZK_EINVAL);
+    CHECKF(strstr(err.msg, "listed twice") != NULL, "%s", err.msg);
+    CHECK(czk__devices_select(pick + 1, 1, 0, out, &n, &err) == CZK_EINVAL);
+    CHECKF(strstr(err.msg, "0 CUDA devices are present") != NULL, "%s", err.msg);
+    /* An engine asked for a device that is not there does not start. */
+    czk_engine_config cfg = czk_etest_config();
+    cfg.backend = "auto";
+    const unsigned absent = 63;
+    cfg.gpu_ordinals = &absent;
+    cfg.n_gpu_ordinals = 1;
+    czk_engine *e = NULL;
+    CHECK(czk_engine_create(&e, &cfg, &err) == CZK_EINVAL && e == NULL);
+    CHECKF(strstr(err.msg, "CUDA device 63 is listed") != NULL, "%s", err.msg);
+    /* "cpu" ignores the list. */
+    cfg.backend = "cpu";
+    CHECK(czk_engine_create(&e, &cfg, &err) == CZK_OK);
+    czk_engine_destroy(e);
+}
