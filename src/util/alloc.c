@@ -4,12 +4,34 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /*
  * Each block carries a 64-byte header holding its size, so that czk_free can uncount it and
  * the payload stays 64-byte aligned (a cache line, and enough for AVX-512 loads).
  */
 #define CZK__ALLOC_HDR 64
+
+/*
+ * Blocks from this size on are asked to be backed by transparent huge pages (where the kernel
+ * leaves that to the program: THP "madvise", Debian's and Ubuntu's default). Such blocks are
+ * witnesses, prover scratch and key arrays of hundreds of MB to tens of GB, written once
+ * right after allocation: with 4 KiB pages the kernel's faults and zeroing cost more than
+ * writing the data (a 32 GiB PoRep partition's 4.2 GB witness: BENCHMARKS.md run 83).
+ */
+#define CZK__HUGE_FROM (4u << 20)
+#define CZK__HUGE_PAGE (2u << 20)
+
+static void advise_huge(void *base, size_t len) {
+#ifdef MADV_HUGEPAGE
+    uintptr_t a = ((uintptr_t)base + CZK__HUGE_PAGE - 1) & ~(uintptr_t)(CZK__HUGE_PAGE - 1);
+    uintptr_t b = ((uintptr_t)base + len) & ~(uintptr_t)(CZK__HUGE_PAGE - 1);
+    if (b > a)
+        (void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* advice: its failure changes nothing */
+#else
+    (void)base, (void)len;
+#endif
+}
 
 static _Atomic size_t in_use;
 static _Atomic size_t peak;
@@ -20,6 +42,8 @@ void *czk_malloc(size_t size) {
     void *base = NULL;
     if (posix_memalign(&base, 64, size + CZK__ALLOC_HDR) != 0)
         return NULL;
+    if (size >= CZK__HUGE_FROM)
+        advise_huge(base, size + CZK__ALLOC_HDR);
     memcpy(base, &size, sizeof(size));
     /* Relaxed: the counters are statistics; no other memory is published through them. */
     size_t now = atomic_fetch_add_explicit(&in_use, size, memory_order_relaxed) + size;
