@@ -1,9 +1,11 @@
 /*
  * The devices an engine proves on, opened once at creation: every GPU the build and the
- * machine offer (backend "auto" or "cuda"), else the CPU as the one device. On a GPU engine
- * the CPU is also the fallback device that retries run on, under its own lock. This is the
- * one place that turns a backend name into devices (the daemon, `czk prove` and the
- * benchmarks all go through an engine).
+ * machine offer (backend "auto" or "cuda"; those of gpu_ordinals when it lists some), else
+ * the CPU as the one device. On a GPU engine the CPU is also the fallback device, under its
+ * own lock, for partitions no GPU may take any more. This is the one place that turns a
+ * backend name into devices (the daemon, `czk prove` and the benchmarks all go through an
+ * engine), and the one that decides where a partition's next attempt may run and when a
+ * device is taken out of service (doc/DESIGN.md §4, retries and device faults).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -20,7 +20,7 @@
  * workers_per_device prove workers for each device, finalizer_threads finalizers, and a
  * logger when a log callback is set. A partition moves synthesis queue → P_SYNTH → prove
  * queue → P_PROVING → finalize queue → P_FIN → done; its first attempt runs on its worker's
- * device, a retry on the fallback device (the CPU).
+ * device, a retry on a device it has not failed on, else on the fallback device (the CPU).
  * Budget. Every big host allocation is reserved from e->budget before it is made (budget.c):
  * keys, partitions' witnesses and the CPU prover's scratch; so the number of partitions in
  * flight follows from the budget. Device memory is each device's to plan; the engine reserves
