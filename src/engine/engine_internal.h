@@ -268,6 +268,10 @@ void czk__key_attach(czk_engine *e, unsigned di, circuit *c);
 
 /* ---- jobs.c (under e->mu) ---- */
 int czk__job_final(const job *j);
+/* Releases the witness and its pack (cleared first: it is witness data). Called without e->mu
+ * by the thread that owns p (a 4 GB witness takes a good part of a second to clear), or under
+ * it by czk__part_drop; the reservation stays for czk__part_drop to release. */
+void czk__part_free_witness(part *p);
 void czk__part_drop(czk_engine *e, part *p);
 /* Drops the job's hold on its circuit and the kind's request data; once, when the job is final
  * (or the engine stopped) and no partition is in flight. */

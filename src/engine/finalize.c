@@ -124,11 +124,20 @@ void *czk__fin_main(void *arg) {
                 final = witness_at_fault(e, c, p);
         }
         uint64_t tv1 = czk_time_ns();
+        /* A proved partition's public inputs are kept; its witness goes now, outside e->mu
+         * (clearing a 4 GB witness under it held every thread of the engine back). */
+        uint8_t *pub = NULL;
+        const size_t n_pub = c->pk.n_public;
         if (rc == CZK_OK) {
             if (c->kind->encode != NULL)
                 c->kind->encode(c->kstate, &p->proof, enc);
             else
                 czk_bellperson_proof_encode(enc, &p->proof);
+            pub = n_pub > 0 ? czk_malloc(n_pub * CZK_FR_BYTES) : NULL;
+            for (size_t i = 0; pub != NULL && i < n_pub; i++)
+                czk_fr_to_bytes_le(pub + i * CZK_FR_BYTES, &p->w[1 + i]);
+            if (pub != NULL || n_pub == 0)
+                czk__part_free_witness(p);
         }
         uint64_t t1 = czk_time_ns();
 
@@ -150,8 +159,10 @@ void *czk__fin_main(void *arg) {
                   p->attempts, p->queue_ns / 1e6, p->synth_ns / 1e6, p->lock_wait_ns / 1e6,
                   p->kernel_ns / 1e6, p->finish_ns / 1e6, p->verify_ns / 1e6, p->kernel_at_ns / 1e6,
                   result, rc == CZK_OK ? "" : " error=", rc == CZK_OK ? "" : p->err);
-        if (!czk__part_return(e, p))
+        if (!czk__part_return(e, p)) {
+            czk_free(pub);
             continue;
+        }
         if (rc != CZK_OK) {
             if (retry) {
                 e->n_parts_retried++;
@@ -174,8 +185,15 @@ void *czk__fin_main(void *arg) {
                 j->pub_len = j->n_parts * j->n_public * CZK_FR_BYTES;
             }
         }
-        for (size_t i = 0; i < j->n_public; i++)
-            czk_fr_to_bytes_le(j->pub + (p->idx * j->n_public + i) * CZK_FR_BYTES, &p->w[1 + i]);
+        for (size_t i = 0; i < j->n_public; i++) {
+            if (pub != NULL)
+                memcpy(j->pub + (p->idx * j->n_public + i) * CZK_FR_BYTES, pub + i * CZK_FR_BYTES,
+                       CZK_FR_BYTES);
+            else /* no memory for the copy: the witness was kept */
+                czk_fr_to_bytes_le(j->pub + (p->idx * j->n_public + i) * CZK_FR_BYTES,
+                                   &p->w[1 + i]);
+        }
+        czk_free(pub);
         add_steps(&j->steps, &p->tm, p->verify_ns);
         czk__part_drop(e, p);
         e->n_parts_proved++;

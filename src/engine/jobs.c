@@ -168,7 +168,7 @@ static void pack_free(part *p) {
     memset(&p->wp, 0, sizeof(p->wp));
 }
 
-void czk__part_drop(czk_engine *e, part *p) {
+void czk__part_free_witness(part *p) {
     pack_free(p);
     if (p->w_borrowed) {
         p->w = NULL;
@@ -184,6 +184,10 @@ void czk__part_drop(czk_engine *e, part *p) {
         p->w = NULL;
         p->w_dev = NULL;
     }
+}
+
+void czk__part_drop(czk_engine *e, part *p) {
+    czk__part_free_witness(p);
     if (p->reserved) {
         e->part_reserved -= p->reserved;
         czk__unreserve(e, p->reserved);
