@@ -116,14 +116,15 @@ static int synthesize(czk_engine *e, part *p, czk_err *err) {
         memcpy(p->w, shared, bytes);
         return CZK_OK;
     }
-    /* The witness goes straight into the device's staging memory when it has room: a witness
-     * that does not pack (a PoSt partition's Poseidon states) is uploaded from there, and one
-     * that packs (a PoRep partition's bits) is packed from there. Staging buffers are reused
-     * from partition to partition, so the witness's pages are not faulted in and zeroed anew
-     * each time (0.76 s of a 32 GiB PoRep partition's 3.5 s synthesis, BENCHMARKS.md run
-     * 84), and they are covered by the pinned set-aside: synth_try gives the witness's host
-     * reservation back. Else pageable memory, under that reservation. */
-    p->w = pinned_witness(e, p, bytes);
+    /* A device that takes packs stages the pack, not the witness: the witness stays in
+     * pageable memory for CPU attempts and the verifier. Unless the circuit's witnesses do not
+     * pack (a PoSt partition's are Poseidon states, not bits): then straight into staging
+     * memory, which saves a pass to classify and a copy (4 GB at 32 GiB WindowPoSt).
+     * Witnesses that pack are not put in staging memory to save their first touch: with the
+     * partitions that freed (the pinned set-aside carrying them) a 128 GiB host ran out of
+     * memory (BENCHMARKS.md run 86). */
+    if (pack_device(e, p) == NULL || __atomic_load_n(&c->no_pack, __ATOMIC_RELAXED))
+        p->w = pinned_witness(e, p, bytes);
     if (p->w == NULL)
         p->w = czk_malloc(bytes);
     if (p->w == NULL)
@@ -162,13 +163,6 @@ static int synth_try(czk_engine *e, part *p) {
     pthread_mutex_lock(&e->mu);
     p->synth_ns = t1 - t0;
     j->synth_ns += p->synth_ns;
-    if (p->w_dev != NULL && !p->w_borrowed) {
-        /* The witness is in staging memory, which the pinned set-aside covers. */
-        uint64_t back = c->w_bytes < p->reserved ? c->w_bytes : p->reserved;
-        p->reserved -= back;
-        e->part_reserved -= back;
-        czk__unreserve(e, back);
-    }
     if (!czk__part_return(e, p))
         return 1;
     if (rc != CZK_OK) {
