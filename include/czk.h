@@ -314,8 +314,8 @@ typedef struct czk_device_status {
     uint32_t busy_workers;
     uint64_t partitions_proved; /* first attempts and retries that proved here */
     uint64_t partitions_failed; /* attempts that failed here (retried elsewhere or not) */
-    /* 1: the device is out of service (a device fault, or three failed attempts in a row)
-     * and takes no more partitions; `failure` says why. */
+    /* 1: the device is out of service (a device fault, or three proofs in a row that did not
+     * verify) and takes no more partitions; `failure` says why. */
     int failed;
     char failure[200];
 } czk_device_status;

@@ -211,11 +211,15 @@ void czk__device_count(czk_engine *e, part *p, int rc, int final) {
     if (final)
         return; /* the input's fault, not the device's */
     d->n_failed++;
-    d->faults_in_row++;
     p->failed_devs |= 1ull << p->on_dev;
+    /* Only a fault of the device counts against it: an error of its own (CZK_ECUDA) or a
+     * proof that does not verify. Memory it cannot give this circuit, or a circuit it cannot
+     * take, sends the partition elsewhere but leaves the device in service for others. */
+    if (rc != CZK_ECUDA && rc != CZK_EVERIFY)
+        return;
+    d->faults_in_row++;
     /* The CPU engine's one device stays: its retries run on the fallback anyway. */
-    if (!e->gpu || d->down ||
-        (p->prove_rc != CZK_ECUDA && d->faults_in_row < CZK__DEVICE_MAX_FAULTS))
+    if (!e->gpu || d->down || (rc != CZK_ECUDA && d->faults_in_row < CZK__DEVICE_MAX_FAULTS))
         return;
     __atomic_store_n(&d->down, 1, __ATOMIC_RELAXED); /* synthesis reads it without e->mu */
     czk__set_msg(d->down_why, sizeof d->down_why, "%s (partition %u of job %s)", p->err, p->idx,

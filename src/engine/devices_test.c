@@ -29,7 +29,7 @@ typedef struct fake_stats {
     int foreign_keys; /* proofs asked with a key that is not this device's */
 } fake_stats;
 
-enum { FAIL_NEVER = 0, FAIL_FAULT = 1, FAIL_CORRUPT = 2 };
+enum { FAIL_NEVER = 0, FAIL_FAULT = 1, FAIL_CORRUPT = 2, FAIL_NOMEM = 3 };
 
 typedef struct fake_dev {
     czk_device base;
@@ -109,6 +109,10 @@ static int fake_prove(czk_device *d, czk_device_key *key, const czk_groth16_pk *
     if (f->fail_mode == FAIL_FAULT && done >= f->fail_after) {
         __atomic_fetch_add(&f->st->faults, 1, __ATOMIC_RELAXED);
         return czk_err_set(err, CZK_ECUDA, "fake:%u: injected device loss", f->index);
+    }
+    if (f->fail_mode == FAIL_NOMEM && done >= f->fail_after) {
+        __atomic_fetch_add(&f->st->faults, 1, __ATOMIC_RELAXED);
+        return czk_err_set(err, CZK_ENOMEM, "fake:%u: no device memory for this circuit", f->index);
     }
     int rc = f->cpu->ops->prove(f->cpu, NULL, pk, cs, w, wp, r, s, proof, tm, pool, err);
     if (rc == CZK_OK && f->fail_mode == FAIL_CORRUPT && done >= f->fail_after) {
@@ -324,6 +328,37 @@ CZK_TEST(engine_all_devices_fail_cpu_proves) {
            "device 1 made %d proofs", st[1].proofs);
     CHECK_EQ_INT(ok_lines, 12);
     CHECK_EQ_INT(ok_cpu, 12);
+}
+
+/* A device that cannot give a circuit the memory it needs is no faulty device: the partitions
+ * it fails are proved on the other one, and it stays in service, failing no job. */
+CZK_TEST(engine_device_without_memory_stays) {
+    fake_stats st[2];
+    const int mode[2] = {FAIL_NEVER, FAIL_NOMEM}, after[2] = {0, 0};
+    czk_etest_logcap cap;
+    czk_etest_cap_init(&cap);
+    czk_engine *e = NULL;
+    czk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "nomem", "porep8", CZK_PRIORITY_NORMAL, 8, 61, NULL) == CZK_OK);
+    int rc = czk_etest_await_verify(e, "nomem", &vk, 8);
+    czk_engine_status s;
+    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
+    int failed1 = s.devices[1].failed;
+    uint64_t tried1 = s.devices[1].partitions_failed, retried = s.partitions_retried;
+    czk_engine_status_clear(&s);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", NULL);
+    czk_etest_cap_free(&cap);
+    CHECK_EQ_INT(rc, CZK_OK);
+    CHECK(!failed1);
+    CHECKF(tried1 >= 1 && (int)tried1 == st[1].faults, "device 1 failed %d attempts (%d)",
+           (int)tried1, st[1].faults);
+    CHECK_EQ_INT(retried, tried1);
+    CHECK_EQ_INT(st[0].proofs, 8);
+    CHECK(!on_cpu);
 }
 
 /* gpus.devices: which CUDA ordinals an engine opens, and the refusals. */

@@ -24,8 +24,9 @@
 #include "util/status.h"
 
 #define CZK__MS(ns) ((uint64_t)((ns) / 1000000ULL))
-/* A device whose attempts fail this many times in a row (proofs that do not verify, memory it
- * cannot get) is taken out of service; a device fault (CZK_ECUDA) takes it out at once. */
+/* A device whose proofs fail to verify this many times in a row is taken out of service; a
+ * device fault (CZK_ECUDA) takes it out at once. Other failures (memory, a circuit it cannot
+ * take) send the partition elsewhere and leave the device in service. */
 #define CZK__DEVICE_MAX_FAULTS 3
 /* How often the finalizers prune expired results. */
 #define CZK__PRUNE_PERIOD_NS (50ULL * 1000 * 1000)
