@@ -154,9 +154,13 @@ static czk_device *fake_open(unsigned index, int fail_mode, int fail_after, unsi
     return &f->base;
 }
 
-/* An engine on two fake devices (one worker each), porep8 loaded; its verifying key in *vk. */
+/* An engine on two fake devices (one worker each) logging into *cap (initialized here),
+ * porep8 loaded; its verifying key in *vk (cleared by the caller). */
 static int two_device_engine(czk_engine **e, czk_etest_logcap *cap, fake_stats st[2],
                              const int mode[2], const int after[2], czk_groth16_vk *vk) {
+    czk_etest_cap_init(cap);
+    memset(vk, 0, sizeof *vk);
+    *e = NULL;
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 1;
     cfg.synth_threads = 2;
@@ -180,20 +184,24 @@ static int two_device_engine(czk_engine **e, czk_etest_logcap *cap, fake_stats s
     return rc;
 }
 
+/* Submits job `id` of `parts` partitions of porep8 and awaits it: CZK_OK when it completed
+ * and every proof verifies under vk. */
+static int job_ok(czk_engine *e, const czk_groth16_vk *vk, const char *id, size_t parts,
+                  uint64_t seed) {
+    int rc = czk_etest_submit_synth(e, id, "porep8", CZK_PRIORITY_NORMAL, parts, seed, NULL);
+    return rc == CZK_OK ? czk_etest_await_verify(e, id, vk, parts) : rc;
+}
+
 /* The partitions of one job spread over both devices; each device proves with its own copy
  * of the key, attached once and detached when the engine ends. */
 CZK_TEST(engine_two_devices_share_a_job) {
     fake_stats st[2];
     const int mode[2] = {FAIL_NEVER, FAIL_NEVER}, after[2] = {0, 0};
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
-    czk_engine *e = NULL;
+    czk_engine *e;
     czk_groth16_vk vk;
-    memset(&vk, 0, sizeof vk);
     CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
-    CHECK(czk_etest_submit_synth(e, "spread", "porep8", CZK_PRIORITY_NORMAL, 10, 31, NULL) ==
-          CZK_OK);
-    int rc = czk_etest_await_verify(e, "spread", &vk, 10);
+    int rc = job_ok(e, &vk, "spread", 10, 31);
     czk_engine_status st_e;
     CHECK(czk_engine_get_status(e, &st_e) == CZK_OK);
     size_t ndev = st_e.n_devices;
@@ -235,16 +243,11 @@ CZK_TEST(engine_device_lost_mid_job) {
     fake_stats st[2];
     const int mode[2] = {FAIL_NEVER, FAIL_FAULT}, after[2] = {0, 1};
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
-    czk_engine *e = NULL;
+    czk_engine *e;
     czk_groth16_vk vk;
-    memset(&vk, 0, sizeof vk);
     CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
-    CHECK(czk_etest_submit_synth(e, "lost1", "porep8", CZK_PRIORITY_NORMAL, 10, 41, NULL) ==
-          CZK_OK);
-    int rc1 = czk_etest_await_verify(e, "lost1", &vk, 10);
-    CHECK(czk_etest_submit_synth(e, "lost2", "porep8", CZK_PRIORITY_NORMAL, 4, 42, NULL) == CZK_OK);
-    int rc2 = czk_etest_await_verify(e, "lost2", &vk, 4);
+    int rc1 = job_ok(e, &vk, "lost1", 10, 41);
+    int rc2 = job_ok(e, &vk, "lost2", 4, 42);
     czk_engine_status s;
     CHECK(czk_engine_get_status(e, &s) == CZK_OK);
     uint64_t retried = s.partitions_retried, pfailed = s.partitions_failed;
@@ -294,14 +297,10 @@ CZK_TEST(engine_all_devices_fail_cpu_proves) {
     fake_stats st[2];
     const int mode[2] = {FAIL_FAULT, FAIL_CORRUPT}, after[2] = {0, 0};
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
-    czk_engine *e = NULL;
+    czk_engine *e;
     czk_groth16_vk vk;
-    memset(&vk, 0, sizeof vk);
     CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
-    CHECK(czk_etest_submit_synth(e, "allfail", "porep8", CZK_PRIORITY_NORMAL, 12, 51, NULL) ==
-          CZK_OK);
-    int rc = czk_etest_await_verify(e, "allfail", &vk, 12);
+    int rc = job_ok(e, &vk, "allfail", 12, 51);
     czk_engine_status s;
     CHECK(czk_engine_get_status(e, &s) == CZK_OK);
     int failed0 = s.devices[0].failed, failed1 = s.devices[1].failed;
@@ -336,13 +335,10 @@ CZK_TEST(engine_device_without_memory_stays) {
     fake_stats st[2];
     const int mode[2] = {FAIL_NEVER, FAIL_NOMEM}, after[2] = {0, 0};
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
-    czk_engine *e = NULL;
+    czk_engine *e;
     czk_groth16_vk vk;
-    memset(&vk, 0, sizeof vk);
     CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
-    CHECK(czk_etest_submit_synth(e, "nomem", "porep8", CZK_PRIORITY_NORMAL, 8, 61, NULL) == CZK_OK);
-    int rc = czk_etest_await_verify(e, "nomem", &vk, 8);
+    int rc = job_ok(e, &vk, "nomem", 8, 61);
     czk_engine_status s;
     CHECK(czk_engine_get_status(e, &s) == CZK_OK);
     int failed1 = s.devices[1].failed;
