@@ -6,8 +6,9 @@
  * the proof); releases what it reserved; and hands the unverified proof to the finalizers.
  * A partition's first attempt runs on any device in service; a retry runs on a device it has
  * not failed on, and only when none is left on the fallback, the CPU, under the CPU lock. A
- * device that faults (CZK_ECUDA) or fails CZK__DEVICE_MAX_FAULTS attempts in a row is taken
- * out of service (devices.c: czk__device_count); its workers then run only fallback attempts.
+ * device that faults (CZK_ECUDA) or makes CZK__DEVICE_MAX_FAULTS proofs in a row that do not
+ * verify is taken out of service (devices.c: czk__device_count); its workers then run only
+ * fallback attempts.
  */
 #include <stdatomic.h>
 #include <stdio.h>
