@@ -28,25 +28,13 @@
 #include "util/rng.h"
 #include "util/timer.h"
 
+#include "gpu/bench_util.h"
+
 #ifndef CZK_GIT_COMMIT
 #define CZK_GIT_COMMIT "unknown"
 #endif
 
 #define MAX_RUNS 32
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static double secs_since(uint64_t t0) {
-    return (double)(czk_time_ns() - t0) / 1e9;
-}
 
 static void *pack_alloc(void *ctx, size_t bytes) {
     (void)ctx;
@@ -96,7 +84,7 @@ int main(int argc, char **argv) {
     const size_t n_in = (size_t)st.n_inputs, n_aux = (size_t)st.n_aux, n = n_in + n_aux;
     const size_t bytes = n * sizeof(czk_fr);
     printf("bench_porep_synth %s: %s, %zu variables (%.2f GiB witness), counted in %.1f s\n",
-           CZK_GIT_COMMIT, ty->name, n, (double)bytes / (1 << 30), secs_since(t0));
+           CZK_GIT_COMMIT, ty->name, n, (double)bytes / (1 << 30), bench_secs(t0));
     czk_rng rng;
     czk_rng_seed(&rng, seed);
     uint8_t prover[32], ticket[32], cseed[32];
@@ -123,18 +111,18 @@ int main(int argc, char **argv) {
             break;
         }
         rc = czk_porep_witness(&shape, &c1, 0, f, n_in, n_aux, &err);
-        fresh[r] = secs_since(t0);
+        fresh[r] = bench_secs(t0);
         czk_free(f);
         if (rc != CZK_OK)
             break;
         t0 = czk_time_ns();
         rc = czk_porep_witness(&shape, &c1, 0, w, n_in, n_aux, &err);
-        warm[r] = secs_since(t0);
+        warm[r] = bench_secs(t0);
         t0 = czk_time_ns();
         f = czk_malloc(bytes);
         if (f != NULL)
             memset(f, 0, bytes);
-        touch[r] = secs_since(t0);
+        touch[r] = bench_secs(t0);
         czk_free(f);
         czk_witness_pack wp;
         czk_witness_pack_mem mem;
@@ -142,7 +130,7 @@ int main(int argc, char **argv) {
         t0 = czk_time_ns();
         if (rc == CZK_OK)
             rc = czk_witness_pack_build(&wp, &mem, w, n, bytes / 4, pack_alloc, pack_free, NULL);
-        pack[r] = secs_since(t0);
+        pack[r] = bench_secs(t0);
         pack_bytes = mem.bytes[0] + mem.bytes[1];
         czk_witness_pack_release(&mem, pack_free, NULL);
     }
@@ -154,7 +142,7 @@ int main(int argc, char **argv) {
     }
     printf("one thread, median of %d: witness into a fresh buffer %.3f s, into a warm one "
            "%.3f s; first touch of a fresh buffer %.3f s; pack %.3f s (%.1f MiB)\n",
-           runs, median(fresh, runs), median(warm, runs), median(touch, runs), median(pack, runs),
-           (double)pack_bytes / (1 << 20));
+           runs, bench_median(fresh, runs), bench_median(warm, runs), bench_median(touch, runs),
+           bench_median(pack, runs), (double)pack_bytes / (1 << 20));
     return 0;
 }

@@ -1,6 +1,7 @@
 /*
- * What the C benchmarks under bench/gpu share: wall-clock seconds since a mark, the median of
- * a run's figures, and the process's resident memory now and at its peak.
+ * What the C benchmarks share (those under bench/gpu, and bench_porep_synth): wall-clock
+ * seconds since a mark, the median of a run's figures, and the process's resident memory now
+ * and at its peak.
  */
 #ifndef CZK_BENCH_GPU_BENCH_UTIL_H
 #define CZK_BENCH_GPU_BENCH_UTIL_H
