@@ -134,8 +134,7 @@ static int parse(c2_args *a, const char *cmd, int argc, char **argv) {
     return 0;
 }
 
-/* Reads and parses FILE. Returns 0, or an exit code after printing why. */
-static int read_c1(czk_c1 *c1, uint8_t **buf, size_t *len, const char *cmd, const char *path) {
+int czk_cli_c1_read(czk_c1 *c1, uint8_t **buf, size_t *len, const char *cmd, const char *path) {
     czk_err err = {0};
     int rc = czk_file_read_all(buf, len, path, &err);
     if (rc == CZK_OK)
@@ -178,7 +177,7 @@ static int c2_prove(czk_cli_common *c, const c2_args *a) {
     czk_job_result res;
     memset(&res, 0, sizeof res);
     czk_err err = {0};
-    if ((exit_code = read_c1(&c1, &buf, &len, cmd, a->c1)) != 0)
+    if ((exit_code = czk_cli_c1_read(&c1, &buf, &len, cmd, a->c1)) != 0)
         goto out;
     exit_code = CZK_EXIT_ERROR;
     char circuit[64];
@@ -276,7 +275,7 @@ static int c2_verify(const c2_args *a) {
     czk_groth16_pvk pvk = {0};
     czk_groth16_proof *proofs = NULL;
     czk_fr *inputs = NULL;
-    if ((exit_code = read_c1(&c1, &buf, &len, cmd, a->c1)) != 0)
+    if ((exit_code = czk_cli_c1_read(&c1, &buf, &len, cmd, a->c1)) != 0)
         goto out;
     exit_code = CZK_EXIT_ERROR;
     if (a->have_miner) {

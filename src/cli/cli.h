@@ -15,6 +15,8 @@
 #include "filecoin/params.h"
 #include "filecoin/porep.h"
 #include "filecoin/post.h"
+#include "filecoin/post_public.h"
+#include "filecoin/vanilla.h"
 #include "groth16/backend.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
@@ -146,6 +148,34 @@ void czk_cli_progress_lock(czk_cli_progress *p);
 void czk_cli_progress_unlock(czk_cli_progress *p);
 /* Takes the line off the screen for good and stops the display; the final lines follow. */
 void czk_cli_progress_end(czk_cli_progress *p);
+
+/*
+ * One PoSt partition's inputs as Curio hands them to a prover: its public JSON (the registered
+ * proof, randomness, prover, the challenged sectors) and one bincode vanilla proof per
+ * challenged sector. `czk post prove` proves them in process; `czk submit --post` and
+ * `czk bench --post` send them to a daemon.
+ */
+typedef struct czk_cli_post_inputs {
+    czk_post_public pub;
+    czk_vanilla_post_type ty; /* the registered proof's: WinningPoSt or WindowPoSt, the size */
+    uint8_t **vproofs;        /* pub.n_sectors of them, each czk_malloc'ed */
+    size_t *lens;
+} czk_cli_post_inputs;
+
+/*
+ * Reads the public JSON at pub_path and the vanilla proofs: the n_files `files` (in
+ * ChallengedSectors order), or with none sector-<number>.vproof beside the JSON. Each proof is
+ * decoded and must be the sector the JSON names in its place. Returns 0, or -1 after printing
+ * why as "czk <cmd>: ..." (the file and the fault); *in is then cleared.
+ */
+int czk_cli_post_read(czk_cli_post_inputs *in, const char *cmd, const char *pub_path,
+                      const char *const *files, int n_files);
+void czk_cli_post_inputs_clear(czk_cli_post_inputs *in);
+
+/* Reads the PoRep C1 output at path (filecoin-ffi's JSON, or Curio's wrapper around it) into
+ * *buf (czk_malloc'ed, *len bytes) and parses it into *c1. Returns 0, or an exit code after
+ * printing why as "czk <cmd>: ...". */
+int czk_cli_c1_read(czk_c1 *c1, uint8_t **buf, size_t *len, const char *cmd, const char *path);
 
 /* Milliseconds from nanoseconds, for timing lines. */
 static inline double czk_cli_ms(uint64_t ns) {

@@ -52,6 +52,14 @@ typedef struct client_opts {
     unsigned long count, inflight;
     int wait, metrics;
     const char *positional;
+    /* Filecoin requests as Curio sends them: --post PUBLIC.json [--vproof F]...
+     * [--partition-index P], or --c1 FILE [--miner-id M --sector-id S]. */
+    const char *post, *c1;
+    const char *vproof_paths[MAX_WTNS];
+    size_t n_vproofs;
+    uint32_t partition_index;
+    uint64_t miner_id, sector_id;
+    int have_miner, have_sector;
 } client_opts;
 
 static int parse_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out) {
@@ -78,9 +86,32 @@ static int parse_priority(const char *cmd, const char *v, int *out) {
     return -1;
 }
 
+/* What a request is made of: one of --circuit, --post and --c1, and only the options that
+ * go with it. Returns 0, or -1 after printing why. */
+static int check_request_opts(const client_opts *o, const char *cmd) {
+    int kinds = (o->circuit != NULL) + (o->post != NULL) + (o->c1 != NULL);
+    const char *bad = NULL;
+    if (kinds > 1)
+        bad = "--circuit, --post and --c1 each make a whole request: give one";
+    else if (o->post == NULL && (o->n_vproofs != 0 || o->partition_index != 0))
+        bad = "--vproof and --partition-index go with --post";
+    else if (o->c1 == NULL && (o->have_miner || o->have_sector))
+        bad = "--miner-id and --sector-id go with --c1";
+    else if (o->have_miner != o->have_sector)
+        bad = "--miner-id and --sector-id go together";
+    else if (kinds == 1 && o->circuit == NULL && (o->n_wtns != 0 || o->partitions != 0))
+        bad = "--wtns and --partitions are for --circuit (a Filecoin request's vanilla proofs "
+              "say what is proved)";
+    if (bad == NULL)
+        return 0;
+    fprintf(stderr, "czk %s: %s\n", cmd, bad);
+    return -1;
+}
+
 /* Parses the options every client command shares; `allowed` lists the ones this command
  * takes (flag letters: c circuit, r request-id, w wtns, p partitions, P priority, s seed,
- * t timeout, o out, W wait, C count, J inflight, M metrics, 1 one positional). */
+ * t timeout, o out, W wait, C count, J inflight, M metrics, 1 one positional, F post,
+ * v vproof, i partition-index, E c1, m miner-id, n sector-id). */
 static int parse_client(client_opts *o, const char *cmd, const char *allowed, int argc,
                         char **argv) {
     memset(o, 0, sizeof *o);
@@ -122,6 +153,18 @@ static int parse_client(client_opts *o, const char *cmd, const char *allowed, in
             flag = 'J';
         else if (strcmp(a, "--metrics") == 0)
             flag = 'M';
+        else if (strcmp(a, "--post") == 0)
+            flag = 'F';
+        else if (strcmp(a, "--vproof") == 0)
+            flag = 'v';
+        else if (strcmp(a, "--partition-index") == 0)
+            flag = 'i';
+        else if (strcmp(a, "--c1") == 0)
+            flag = 'E';
+        else if (strcmp(a, "--miner-id") == 0)
+            flag = 'm';
+        else if (strcmp(a, "--sector-id") == 0)
+            flag = 'n';
         if (flag == 0 && a[0] != '-' && strchr(allowed, '1') != NULL && o->positional == NULL) {
             o->positional = a;
             continue;
@@ -166,6 +209,34 @@ static int parse_client(client_opts *o, const char *cmd, const char *allowed, in
         case 'o':
             o->out = v;
             break;
+        case 'F':
+            o->post = v;
+            break;
+        case 'E':
+            o->c1 = v;
+            break;
+        case 'v':
+            if (o->n_vproofs == MAX_WTNS) {
+                fprintf(stderr, "czk %s: at most %d --vproof\n", cmd, MAX_WTNS);
+                return -1;
+            }
+            o->vproof_paths[o->n_vproofs++] = v;
+            break;
+        case 'i':
+            if (parse_u64(cmd, a, v, UINT32_MAX, &n) != 0)
+                return -1;
+            o->partition_index = (uint32_t)n;
+            break;
+        case 'm':
+            if (parse_u64(cmd, a, v, UINT64_MAX, &o->miner_id) != 0)
+                return -1;
+            o->have_miner = 1;
+            break;
+        case 'n':
+            if (parse_u64(cmd, a, v, UINT64_MAX, &o->sector_id) != 0)
+                return -1;
+            o->have_sector = 1;
+            break;
         case 'w':
             if (o->n_wtns == MAX_WTNS) {
                 fprintf(stderr, "czk %s: at most %d --wtns\n", cmd, MAX_WTNS);
@@ -207,61 +278,63 @@ static int parse_client(client_opts *o, const char *cmd, const char *allowed, in
             break;
         }
     }
-    return 0;
+    return check_request_opts(o, cmd);
 }
 
-/* The witness files' bytes, read whole. */
-typedef struct wtns_set {
+/* What a request carries, read from files: the --wtns witnesses, or a Filecoin request's
+ * inputs (--post, --c1). */
+typedef struct req_inputs {
     uint8_t *data[MAX_WTNS];
     size_t len[MAX_WTNS];
     size_t n;
-} wtns_set;
+    int have_post;
+    czk_cli_post_inputs post;
+    uint8_t *c1; /* the C1 file's bytes, sent as they are */
+    size_t c1_len;
+    const czk_porep_type *c1_type;
+} req_inputs;
 
-static void wtns_clear(wtns_set *w) {
+static void inputs_clear(req_inputs *w) {
     for (size_t i = 0; i < w->n; i++)
-        free(w->data[i]);
-    w->n = 0;
+        czk_free(w->data[i]);
+    if (w->have_post)
+        czk_cli_post_inputs_clear(&w->post);
+    czk_free(w->c1);
+    memset(w, 0, sizeof *w);
 }
 
-static int wtns_read(wtns_set *w, const client_opts *o, const char *cmd) {
-    w->n = 0;
+/* Reads every file the options name; a PoSt or C1 input is checked as `czk post prove` and
+ * `czk c2` check it, so that a bad file is named here rather than refused by the daemon. */
+static int inputs_read(req_inputs *w, const client_opts *o, const char *cmd) {
+    memset(w, 0, sizeof *w);
     for (size_t i = 0; i < o->n_wtns; i++) {
-        FILE *f = fopen(o->wtns_paths[i], "rb");
-        if (f == NULL) {
-            fprintf(stderr, "czk %s: %s: %s\n", cmd, o->wtns_paths[i], strerror(errno));
-            wtns_clear(w);
-            return -1;
+        czk_err err = {0};
+        int rc = czk_file_read_all(&w->data[i], &w->len[i], o->wtns_paths[i], &err);
+        if (rc != CZK_OK) {
+            inputs_clear(w);
+            return czk_cli_fail(cmd, rc, &err), -1;
         }
-        uint8_t *p = NULL;
-        size_t n = 0, cap = 0;
-        for (;;) {
-            if (n == cap) {
-                cap = cap * 2 + (1 << 16);
-                uint8_t *q = realloc(p, cap);
-                if (q == NULL)
-                    break;
-                p = q;
-            }
-            size_t got = fread(p + n, 1, cap - n, f);
-            n += got;
-            if (got == 0)
-                break;
-        }
-        int bad = ferror(f) || n == 0;
-        fclose(f);
-        if (bad) {
-            fprintf(stderr, "czk %s: %s: cannot read (or empty)\n", cmd, o->wtns_paths[i]);
-            free(p);
-            wtns_clear(w);
-            return -1;
-        }
-        w->data[w->n] = p;
-        w->len[w->n++] = n;
+        w->n = i + 1;
+    }
+    if (o->post != NULL) {
+        if (czk_cli_post_read(&w->post, cmd, o->post, o->vproof_paths, (int)o->n_vproofs) != 0)
+            return inputs_clear(w), -1;
+        w->have_post = 1;
+    }
+    if (o->c1 != NULL) {
+        czk_c1 c1;
+        if (czk_cli_c1_read(&c1, &w->c1, &w->c1_len, cmd, o->c1) != 0)
+            return inputs_clear(w), -1;
+        w->c1_type = c1.type;
+        czk_c1_clear(&c1);
     }
     return 0;
 }
 
-static void fill_request(czk_rpc_request *r, const client_opts *o, const wtns_set *w) {
+/* The proto's ProofKind numbers (proving.proto). */
+enum { KIND_POREP = 1, KIND_WINDOW_POST = 3, KIND_WINNING_POST = 4 };
+
+static void fill_request(czk_rpc_request *r, const client_opts *o, const req_inputs *w) {
     memset(r, 0, sizeof *r);
     r->request_id = o->request_id;
     r->circuit_id = o->circuit;
@@ -272,6 +345,28 @@ static void fill_request(czk_rpc_request *r, const client_opts *o, const wtns_se
     r->n_wtns = w->n;
     r->synth_seed = o->seed;
     r->client_id = "czk-cli";
+    if (w->have_post) {
+        const czk_cli_post_inputs *p = &w->post;
+        r->proof_kind =
+            p->ty.kind == CZK_VANILLA_POST_WINNING ? KIND_WINNING_POST : KIND_WINDOW_POST;
+        r->registered_proof = p->pub.registered_proof;
+        r->sector_size = p->ty.shape.sector_size;
+        r->vanilla_proofs = (const uint8_t *const *)p->vproofs;
+        r->vanilla_proofs_len = p->lens;
+        r->n_vanilla_proofs = p->pub.n_sectors;
+        r->randomness = p->pub.randomness;
+        r->miner_id = p->pub.prover;
+        r->partition_index = o->partition_index;
+    }
+    if (w->c1 != NULL) {
+        r->proof_kind = KIND_POREP;
+        r->registered_proof = w->c1_type->abi_id;
+        r->sector_size = w->c1_type->sector_size;
+        r->vanilla_proof = w->c1;
+        r->vanilla_proof_len = w->c1_len;
+        r->sector_number = o->sector_id;
+        r->miner_id = o->miner_id;
+    }
 }
 
 /* Writes paths[i] = texts[i] (n of them) all or none: each goes to a temporary file first, and
@@ -415,8 +510,8 @@ static int client_start(client_opts *o, const char *cmd, const char *usage, cons
     }
     if (parse_client(o, cmd, allowed, argc, argv) != 0)
         return CZK_EXIT_ERROR;
-    if (need == 'c' && o->circuit == NULL) {
-        fprintf(stderr, "czk %s: --circuit is required\n", cmd);
+    if (need == 'c' && o->circuit == NULL && o->post == NULL && o->c1 == NULL) {
+        fprintf(stderr, "czk %s: --circuit, --post or --c1 is required\n", cmd);
         return CZK_EXIT_ERROR;
     }
     if (need == '1' && o->positional == NULL) {
@@ -429,11 +524,12 @@ static int client_start(client_opts *o, const char *cmd, const char *usage, cons
 /* One command's calls over a connected client: returns a CZK_ status and, when CZK_OK, sets
  * *code to the exit code. */
 typedef int (*client_call)(czk_grpc_client *c, const char *cmd, const client_opts *o,
-                           const wtns_set *w, int *code, czk_err *err);
+                           const req_inputs *w, int *code, czk_err *err);
 
 /* Connects to o->addr and runs call; a failure to connect or a failed call is printed once,
  * here, and exits CZK_EXIT_ERROR. */
-static int with_client(const char *cmd, const client_opts *o, const wtns_set *w, client_call call) {
+static int with_client(const char *cmd, const client_opts *o, const req_inputs *w,
+                       client_call call) {
     czk_grpc_client *c = NULL;
     czk_err err = {0};
     int code = CZK_EXIT_OK;
@@ -446,8 +542,8 @@ static int with_client(const char *cmd, const client_opts *o, const wtns_set *w,
     return code;
 }
 
-static int submit_call(czk_grpc_client *c, const char *cmd, const client_opts *o, const wtns_set *w,
-                       int *code, czk_err *err) {
+static int submit_call(czk_grpc_client *c, const char *cmd, const client_opts *o,
+                       const req_inputs *w, int *code, czk_err *err) {
     czk_rpc_request req;
     fill_request(&req, o, w);
     char job_id[128];
@@ -472,27 +568,33 @@ int czk_cli_submit(int argc, char **argv) {
     client_opts o;
     int done = client_start(
         &o, "submit",
-        "usage: czk submit [--addr ADDR] --circuit ID [--request-id ID] [--wtns F]...\n"
-        "                  [--partitions P] [--seed S] [--priority P] [--wait [--out DIR|F]]\n"
+        "usage: czk submit [--addr ADDR] REQUEST [--request-id ID] [--priority P]\n"
+        "                  [--wait [--out DIR|F]]\n"
+        "REQUEST is one of:\n"
+        "  --circuit ID [--wtns F]... [--partitions P] [--seed S]   a registered circuit\n"
+        "  --post PUBLIC.json [--vproof F]... [--partition-index P]  Filecoin PoSt, as Curio\n"
+        "      sends it: its public JSON and one vanilla proof per challenged sector\n"
+        "      (default: sector-<number>.vproof beside the JSON; czk post gen writes both)\n"
+        "  --c1 FILE [--miner-id M --sector-id S]   Filecoin PoRep C2 from a C1 output\n"
         "Submits a proof to a czk daemon (default " DEFAULT_ADDR ") and prints its job id;\n"
         "--wait also awaits it (exit 0 only when COMPLETED).\n"
         "--out DIR (an existing directory, or a path ending in /) writes the proof as snarkjs\n"
         "JSON: proof.json and public.json, or proof_I.json and public_I.json per partition I\n"
         "when there are several (all files or none); --out F writes the raw proofs (192 bytes\n"
         "per partition, bellperson's encoding).\n",
-        "crwpPsoW", 'c', argc, argv);
+        "crwpPsoWFviEmn", 'c', argc, argv);
     if (done >= 0)
         return done;
-    wtns_set w;
-    if (wtns_read(&w, &o, "submit") != 0)
+    req_inputs w;
+    if (inputs_read(&w, &o, "submit") != 0)
         return CZK_EXIT_ERROR;
     int code = with_client("submit", &o, &w, submit_call);
-    wtns_clear(&w);
+    inputs_clear(&w);
     return code;
 }
 
-static int await_call(czk_grpc_client *c, const char *cmd, const client_opts *o, const wtns_set *w,
-                      int *code, czk_err *err) {
+static int await_call(czk_grpc_client *c, const char *cmd, const client_opts *o,
+                      const req_inputs *w, int *code, czk_err *err) {
     (void)w;
     czk_rpc_result res;
     int rc = czk_grpc_client_await(c, o->positional, o->timeout_ms, &res, err);
@@ -525,8 +627,8 @@ int czk_cli_await(int argc, char **argv) {
     return done >= 0 ? done : with_client("await", &o, NULL, await_call);
 }
 
-static int status_call(czk_grpc_client *c, const char *cmd, const client_opts *o, const wtns_set *w,
-                       int *code, czk_err *err) {
+static int status_call(czk_grpc_client *c, const char *cmd, const client_opts *o,
+                       const req_inputs *w, int *code, czk_err *err) {
     (void)cmd, (void)w, (void)code;
     char *text = NULL;
     int rc = o->metrics ? czk_grpc_client_metrics(c, &text, err)
@@ -549,8 +651,8 @@ int czk_cli_status(int argc, char **argv) {
     return done >= 0 ? done : with_client("status", &o, NULL, status_call);
 }
 
-static int cancel_call(czk_grpc_client *c, const char *cmd, const client_opts *o, const wtns_set *w,
-                       int *code, czk_err *err) {
+static int cancel_call(czk_grpc_client *c, const char *cmd, const client_opts *o,
+                       const req_inputs *w, int *code, czk_err *err) {
     (void)cmd, (void)w, (void)code;
     int was_running = 0, finished = 0;
     int rc = czk_grpc_client_cancel(c, o->positional, &was_running, &finished, err);
@@ -576,7 +678,7 @@ int czk_cli_cancel(int argc, char **argv) {
 
 typedef struct bench {
     const client_opts *o;
-    const wtns_set *w;
+    const req_inputs *w;
     czk_grpc_client *client;
     char prefix[64];
     atomic_ulong next;  /* the next proof index to start; relaxed: only a counter */
@@ -585,7 +687,13 @@ typedef struct bench {
     double t0;
     czk_cli_progress prog; /* its own lock; taken inside mu */
     double sum_wall_ms, sum_gpu_ms, sum_queue_ms;
+    double *walls_ms; /* each completed proof's wall time, for the median; NULL: none kept */
 } bench;
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
 static void *bench_worker(void *arg) {
     bench *b = arg;
@@ -610,6 +718,8 @@ static void *bench_worker(void *arg) {
         b->done++;
         int ok = rc == CZK_OK && res.status == 1;
         if (ok) {
+            if (b->walls_ms != NULL)
+                b->walls_ms[b->completed] = wall_ms;
             b->completed++;
             b->sum_wall_ms += wall_ms;
             b->sum_gpu_ms += (double)res.gpu_compute_ms;
@@ -645,16 +755,19 @@ int czk_cli_bench(int argc, char **argv) {
     client_opts o;
     int done = client_start(
         &o, cmd,
-        "usage: czk bench [--addr ADDR] -c COUNT -j INFLIGHT --circuit ID\n"
-        "                 [--partitions P] [--wtns F]... [--priority P] [--seed S]\n"
+        "usage: czk bench [--addr ADDR] -c COUNT -j INFLIGHT REQUEST [--priority P]\n"
         "COUNT proofs through Prove, at most INFLIGHT at once (cuzk-bench batch mode):\n"
-        "one line per proof, then throughput as wall time / completed proofs (s/proof).\n"
-        "A synthetic circuit's proof i uses seed S + i. Exit 0 when all completed.\n",
-        "cwpPsCJ", 'c', argc, argv);
+        "one line per proof, then throughput as wall time / completed proofs (s/proof) and\n"
+        "the median of the proofs' wall times (request sent to proof back). REQUEST as for\n"
+        "czk submit: --circuit ID [--partitions P] [--wtns F]... [--seed S], --post\n"
+        "PUBLIC.json [--vproof F]... [--partition-index P], or --c1 FILE [--miner-id M\n"
+        "--sector-id S]. A synthetic circuit's proof i uses seed S + i. Exit 0 when all\n"
+        "completed.\n",
+        "cwpPsCJFviEmn", 'c', argc, argv);
     if (done >= 0)
         return done;
-    wtns_set w;
-    if (wtns_read(&w, &o, cmd) != 0)
+    req_inputs w;
+    if (inputs_read(&w, &o, cmd) != 0)
         return CZK_EXIT_ERROR;
     bench b;
     memset(&b, 0, sizeof b);
@@ -667,14 +780,15 @@ int czk_cli_bench(int argc, char **argv) {
     czk_err err = {0};
     int rc = czk_grpc_client_create_tls(&b.client, o.addr, &o.tls, &err);
     if (rc != CZK_OK) {
-        wtns_clear(&w);
+        inputs_clear(&w);
         return czk_cli_fail(cmd, rc, &err);
     }
     unsigned long n = o.inflight < o.count ? o.inflight : o.count;
     pthread_t *threads = calloc(n, sizeof *threads);
+    b.walls_ms = calloc(o.count, sizeof *b.walls_ms);
     unsigned long started = 0;
-    printf("czk bench: %lu proofs of %s, %lu in flight, against %s\n", o.count, o.circuit, n,
-           o.addr);
+    const char *what = o.circuit != NULL ? o.circuit : o.post != NULL ? o.post : o.c1;
+    printf("czk bench: %lu proofs of %s, %lu in flight, against %s\n", o.count, what, n, o.addr);
     fflush(stdout);
     b.t0 = now_s();
     czk_cli_progress_start(&b.prog, cmd, 0);
@@ -697,10 +811,17 @@ int czk_cli_bench(int argc, char **argv) {
         printf(" mean_wall_ms=%.1f mean_gpu_ms=%.1f mean_queue_ms=%.1f",
                b.sum_wall_ms / (double)b.completed, b.sum_gpu_ms / (double)b.completed,
                b.sum_queue_ms / (double)b.completed);
+    if (b.completed > 0 && b.walls_ms != NULL) {
+        qsort(b.walls_ms, b.completed, sizeof *b.walls_ms, cmp_double);
+        size_t m = b.completed / 2;
+        printf(" median_wall_ms=%.1f",
+               b.completed % 2 != 0 ? b.walls_ms[m] : (b.walls_ms[m - 1] + b.walls_ms[m]) / 2);
+    }
     printf("\n");
+    free(b.walls_ms);
     free(threads);
     czk_grpc_client_destroy(b.client);
     pthread_mutex_destroy(&b.mu);
-    wtns_clear(&w);
+    inputs_clear(&w);
     return b.failed == 0 ? CZK_EXIT_OK : CZK_EXIT_INVALID;
 }

@@ -271,12 +271,12 @@ static void dir_of(char *out, size_t cap, const char *path) {
 /* Reads the vanilla proofs and checks that each is the sector the public data names, in the
  * same place. */
 static int read_vproofs(uint8_t **bufs, size_t *lens, const czk_post_public *pub,
-                        const czk_vanilla_post_type *ty, const char *pub_path,
+                        const czk_vanilla_post_type *ty, const char *cmd, const char *pub_path,
                         const char *const *files, int n_files) {
     char dir[4096], path[4096 + 64];
     dir_of(dir, sizeof dir, pub_path);
     if (n_files != 0 && (size_t)n_files != pub->n_sectors) {
-        fprintf(stderr, "czk post prove: %d vanilla proofs for the %zu ChallengedSectors of %s\n",
+        fprintf(stderr, "czk %s: %d vanilla proofs for the %zu ChallengedSectors of %s\n", cmd,
                 n_files, pub->n_sectors, pub_path);
         return -1;
     }
@@ -290,11 +290,11 @@ static int read_vproofs(uint8_t **bufs, size_t *lens, const czk_post_public *pub
         czk_err err = {0};
         int rc = czk_file_read_all(&bufs[i], &lens[i], f, &err);
         if (rc != CZK_OK)
-            return czk_cli_fail("post prove", rc, &err), -1;
+            return czk_cli_fail(cmd, rc, &err), -1;
         czk_vanilla_sector s;
         rc = czk_vanilla_sector_decode(&s, ty, bufs[i], lens[i], i, &err);
         if (rc != CZK_OK) {
-            fprintf(stderr, "czk post prove: %s: %s\n", f, czk_err_text(&err, rc));
+            fprintf(stderr, "czk %s: %s: %s\n", cmd, f, czk_err_text(&err, rc));
             return -1;
         }
         int same = s.sector_id == pub->sectors[i].sector_number &&
@@ -302,11 +302,46 @@ static int read_vproofs(uint8_t **bufs, size_t *lens, const czk_post_public *pub
         czk_vanilla_sector_clear(&s);
         if (!same) {
             fprintf(stderr,
-                    "czk post prove: %s is not a proof of ChallengedSectors[%zu] (sector %llu "
-                    "and its sealed CID) of %s\n",
-                    f, i, (unsigned long long)pub->sectors[i].sector_number, pub_path);
+                    "czk %s: %s is not a proof of ChallengedSectors[%zu] (sector %llu and its "
+                    "sealed CID) of %s\n",
+                    cmd, f, i, (unsigned long long)pub->sectors[i].sector_number, pub_path);
             return -1;
         }
+    }
+    return 0;
+}
+
+void czk_cli_post_inputs_clear(czk_cli_post_inputs *in) {
+    if (in->vproofs != NULL)
+        for (size_t i = 0; i < in->pub.n_sectors; i++)
+            czk_free(in->vproofs[i]);
+    czk_free(in->vproofs);
+    czk_free(in->lens);
+    czk_post_public_clear(&in->pub);
+    memset(in, 0, sizeof *in);
+}
+
+int czk_cli_post_read(czk_cli_post_inputs *in, const char *cmd, const char *pub_path,
+                      const char *const *files, int n_files) {
+    memset(in, 0, sizeof *in);
+    czk_err err = {0};
+    int rc = czk_post_public_read(&in->pub, pub_path, &err);
+    if (rc == CZK_OK)
+        rc = czk_vanilla_post_type_from_abi(&in->ty, in->pub.registered_proof, &err);
+    if (rc != CZK_OK) {
+        czk_cli_post_inputs_clear(in);
+        return czk_cli_fail(cmd, rc, &err), -1;
+    }
+    in->vproofs = czk_calloc(in->pub.n_sectors, sizeof *in->vproofs);
+    in->lens = czk_calloc(in->pub.n_sectors, sizeof *in->lens);
+    if (in->vproofs == NULL || in->lens == NULL) {
+        czk_cli_post_inputs_clear(in);
+        return czk_cli_fail(cmd, CZK_ENOMEM, NULL), -1;
+    }
+    if (read_vproofs(in->vproofs, in->lens, &in->pub, &in->ty, cmd, pub_path, files, n_files) !=
+        0) {
+        czk_cli_post_inputs_clear(in);
+        return -1;
     }
     return 0;
 }
@@ -321,9 +356,8 @@ static int post_prove(int argc, char **argv) {
     if (pos == NULL)
         return czk_cli_fail("post prove", CZK_ENOMEM, NULL);
     int exit_code = CZK_EXIT_ERROR, rc;
-    czk_post_public pub = {0};
-    uint8_t **bufs = NULL, *payload = NULL;
-    size_t *lens = NULL;
+    czk_cli_post_inputs in = {0};
+    uint8_t *payload = NULL;
     czk_engine *e = NULL;
     czk_job_result res;
     memset(&res, 0, sizeof res);
@@ -335,32 +369,20 @@ static int post_prove(int argc, char **argv) {
         fprintf(stderr, "czk post prove: wants PUBLIC.json [VPROOF...] --out PROOF\n%s", USAGE);
         goto out;
     }
-    if ((rc = czk_post_public_read(&pub, a.pos[0], &err)) != CZK_OK) {
-        exit_code = czk_cli_fail("post prove", rc, &err);
+    if (czk_cli_post_read(&in, "post prove", a.pos[0], pos + 1, a.npos - 1) != 0)
         goto out;
-    }
-    czk_vanilla_post_type ty;
     char circuit[64];
-    if ((rc = czk_vanilla_post_type_from_abi(&ty, pub.registered_proof, &err)) != CZK_OK ||
-        (rc = czk_kinds_filecoin_circuit_id(circuit, sizeof circuit, pub.registered_proof, &err)) !=
-            CZK_OK) {
+    if ((rc = czk_kinds_filecoin_circuit_id(circuit, sizeof circuit, in.pub.registered_proof,
+                                            &err)) != CZK_OK) {
         exit_code = czk_cli_fail("post prove", rc, &err);
         goto out;
     }
-    bufs = czk_calloc(pub.n_sectors, sizeof *bufs);
-    lens = czk_calloc(pub.n_sectors, sizeof *lens);
-    if (bufs == NULL || lens == NULL) {
-        exit_code = czk_cli_fail("post prove", CZK_ENOMEM, NULL);
-        goto out;
-    }
-    if (read_vproofs(bufs, lens, &pub, &ty, a.pos[0], pos + 1, a.npos - 1) != 0)
-        goto out;
-    size_t plen = czk_kinds_filecoin_payload_size(lens, pub.n_sectors);
+    size_t plen = czk_kinds_filecoin_payload_size(in.lens, in.pub.n_sectors);
     payload = plen == 0 ? NULL : czk_malloc(plen);
-    if (payload == NULL ||
-        czk_kinds_filecoin_payload_encode(
-            payload, (uint32_t)pub.registered_proof, (uint32_t)a.partition, pub.prover,
-            pub.randomness, (const uint8_t *const *)bufs, lens, pub.n_sectors) != plen) {
+    if (payload == NULL || czk_kinds_filecoin_payload_encode(
+                               payload, (uint32_t)in.pub.registered_proof, (uint32_t)a.partition,
+                               in.pub.prover, in.pub.randomness, (const uint8_t *const *)in.vproofs,
+                               in.lens, in.pub.n_sectors) != plen) {
         exit_code = czk_cli_fail("post prove", CZK_ENOMEM, NULL);
         goto out;
     }
@@ -404,13 +426,8 @@ static int post_prove(int argc, char **argv) {
 out:
     czk_engine_destroy(e);
     czk_job_result_clear(&res);
-    if (bufs != NULL)
-        for (size_t i = 0; i < pub.n_sectors; i++)
-            czk_free(bufs[i]);
-    czk_free(bufs);
-    czk_free(lens);
     czk_free(payload);
-    czk_post_public_clear(&pub);
+    czk_cli_post_inputs_clear(&in);
     czk_free(pos);
     return exit_code;
 }

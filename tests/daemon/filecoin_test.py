@@ -7,7 +7,8 @@ WINNING_POST request with registered_proof, randomness, miner_id, partition_inde
 vanilla_proofs, and the 192-byte proof back, which `czk post verify` then accepts against the
 public JSON and refuses against tampered public data. Bad requests are INVALID_ARGUMENT naming
 the fault; a tampered leaf passes submit (its path is only hashed in the circuit) and fails the
-job; with no key files the message names the path searched and the file expected.
+job; with no key files the message names the path searched and the file expected. The czk
+command sends the same requests (`czk submit --post`, `czk bench --post`).
 """
 import base64
 import json
@@ -85,6 +86,32 @@ def winning_32g(s, keys):
               f"the proof fails against another {what} (rc {rc}: {out})")
 
 
+def cli_requests(d, keys):
+    """The czk command as a Curio-shaped client: `czk submit --post` sends the public JSON's
+    request with the vanilla proofs beside it (or named by --vproof), and the proof it writes
+    verifies; `czk bench --post` times several; a vanilla proof of another sector is refused
+    before anything is sent, naming the file."""
+    wp = os.path.join(ARGS.work, "wpost")
+    pub = os.path.join(wp, "post.pub.json")
+    proof = os.path.join(wp, "cli.proof")
+    rc, out = dt.run_cli("submit", "--addr", d.addr, "--post", pub, "--wait", "--out", proof)
+    check(rc == 0 and "COMPLETED" in out, f"czk submit --post --wait proves ({rc}: {out})")
+    rc, out = dt.run_cli("post", "verify", pub, proof, "--params", keys)
+    check(rc == 0 and "OK" in out, f"czk post verify accepts czk submit's proof ({rc}: {out})")
+    v1, v2 = (os.path.join(wp, f"sector-{n}.vproof") for n in (1, 2))
+    rc, out = dt.run_cli("bench", "--addr", d.addr, "--post", pub, "--vproof", v1, "--vproof",
+                         v2, "-c", "2", "-j", "2")
+    check(rc == 0 and "completed=2 failed=0" in out and "median_wall_ms=" in out,
+          f"czk bench --post: 2 proofs and their median ({rc}: {out[-300:]})")
+    rc, out = dt.run_cli("submit", "--addr", d.addr, "--post", pub, "--vproof", v2, "--vproof",
+                         v1)
+    check(rc == 2 and "sector-2.vproof is not a proof of ChallengedSectors[0]" in out,
+          f"czk submit --post: proofs out of order are refused, naming the file ({rc}: {out})")
+    rc, out = dt.run_cli("submit", "--addr", d.addr, "--circuit", "x", "--vproof", v1)
+    check(rc == 2 and "--vproof and --partition-index go with --post" in out,
+          f"czk submit: --vproof without --post is refused ({rc}: {out})")
+
+
 def post_req(rid, rnd, proofs, **kw):
     args = dict(request_id=rid, proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=5,
                 randomness=rnd, miner_id=1234, partition_index=0, vanilla_proofs=proofs)
@@ -110,6 +137,8 @@ def main():
     r = s.Prove(pb.ProveRequest(submit=post_req("wpost-1", rnd, proofs)), timeout=300).result
     check(r.status == r.COMPLETED and len(r.proof) == 192,
           f"2 KiB WindowPoSt proves over gRPC: 192 bytes ({r.status}: {r.error_message})")
+
+    cli_requests(d, keys)
 
     bad_rnd = bytes([rnd[0] ^ 1]) + rnd[1:]
     tampered = bytearray(proofs[0])

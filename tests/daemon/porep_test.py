@@ -82,6 +82,18 @@ def main():
     rc, out = dt.run_cli("c2", "verify", "--c1", c1_path, proof, "--params", keys,
                          "--miner-id", str(MINER), "--sector-id", str(SECTOR))
     check(rc == 0 and "OK" in out, f"czk c2 verify accepts the daemon's proof ({rc}: {out})")
+    # The czk command as Curio's client: the C1 file sent as it is, with the sector's ids.
+    cli_proof = os.path.join(ARGS.work, "cli.proof")
+    rc, out = dt.run_cli("submit", "--addr", d.addr, "--c1", c1_path, "--miner-id", str(MINER),
+                         "--sector-id", str(SECTOR), "--wait", "--out", cli_proof, timeout=1200)
+    check(rc == 0 and "COMPLETED" in out, f"czk submit --c1 --wait proves ({rc}: {out})")
+    rc, out = dt.run_cli("c2", "verify", "--c1", c1_path, cli_proof, "--params", keys,
+                         "--miner-id", str(MINER), "--sector-id", str(SECTOR))
+    check(rc == 0 and "OK" in out, f"czk c2 verify accepts czk submit's proof ({rc}: {out})")
+    rc, out = dt.run_cli("submit", "--addr", d.addr, "--c1", c1_path, "--miner-id", str(MINER),
+                         "--sector-id", str(SECTOR + 1))
+    check(rc == 2 and "replica id" in out,
+          f"czk submit --c1 for another sector: refused by the daemon ({rc}: {out})")
     # Tampered public data: another seed (other challenges), another comm_r.
     for what, edit in (("seed", lambda c: c["seed"].__setitem__(0, c["seed"][0] ^ 1)),
                        ("comm_r", lambda c: c["comm_r"].__setitem__(0, c["comm_r"][0] ^ 1))):

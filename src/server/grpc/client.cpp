@@ -91,6 +91,17 @@ void fill_request(const czk_rpc_request *r, pb::SubmitProofRequest *q) {
     q->set_synth_seed(r->synth_seed);
     if (r->client_id != nullptr)
         q->set_client_id(r->client_id);
+    q->set_registered_proof(r->registered_proof);
+    q->set_sector_size(r->sector_size);
+    if (r->vanilla_proof != nullptr)
+        q->set_vanilla_proof(r->vanilla_proof, r->vanilla_proof_len);
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++)
+        q->add_vanilla_proofs(r->vanilla_proofs[i], r->vanilla_proofs_len[i]);
+    q->set_sector_number(r->sector_number);
+    q->set_miner_id(r->miner_id);
+    if (r->randomness != nullptr)
+        q->set_randomness(r->randomness, 32);
+    q->set_partition_index(r->partition_index);
 }
 
 bool given(const char *s) {

@@ -29,6 +29,19 @@ typedef struct czk_rpc_request {
     size_t n_wtns;
     uint64_t synth_seed;
     const char *client_id; /* may be NULL */
+    /* Filecoin requests (proof_kind set), as Curio fills them: the registered proof (its ABI
+     * number) and the sector size; PoRep's C1 output in vanilla_proof with sector_number and
+     * miner_id; PoSt's one vanilla proof per sector in vanilla_proofs with randomness (32
+     * bytes), miner_id and partition_index. Unused fields are 0 / NULL. */
+    uint64_t registered_proof, sector_size;
+    const uint8_t *vanilla_proof;
+    size_t vanilla_proof_len;
+    const uint8_t *const *vanilla_proofs;
+    const size_t *vanilla_proofs_len;
+    size_t n_vanilla_proofs;
+    uint64_t sector_number, miner_id;
+    const uint8_t *randomness;
+    uint32_t partition_index;
 } czk_rpc_request;
 
 /* AwaitProofResponse, in C. */
