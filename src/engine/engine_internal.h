@@ -274,6 +274,10 @@ int czk__job_final(const job *j);
  * it by czk__part_drop; the reservation stays for czk__part_drop to release. */
 void czk__part_free_witness(part *p);
 void czk__part_drop(czk_engine *e, part *p);
+/* With e->mu held (released meanwhile, held again on return), by the thread that holds p after
+ * czk__part_return: p's outcome is final. Clears and frees its witness outside the lock, then
+ * drops it (jobs.c says why). */
+void czk__part_release(czk_engine *e, job *j, part *p);
 /* Drops the job's hold on its circuit and the kind's request data; once, when the job is final
  * (or the engine stopped) and no partition is in flight. */
 void czk__job_release_circuit(czk_engine *e, job *j);

@@ -124,8 +124,8 @@ void *czk__fin_main(void *arg) {
                 final = witness_at_fault(e, c, p);
         }
         uint64_t tv1 = czk_time_ns();
-        /* A proved partition's public inputs are kept; its witness goes now, outside e->mu
-         * (clearing a 4 GB witness under it held every thread of the engine back). */
+        /* A proved partition's public inputs are copied out; its witness goes once the proof
+         * is handed over (below). */
         uint8_t *pub = NULL;
         const size_t n_pub = c->pk.n_public;
         if (rc == CZK_OK) {
@@ -136,8 +136,6 @@ void *czk__fin_main(void *arg) {
             pub = n_pub > 0 ? czk_malloc(n_pub * CZK_FR_BYTES) : NULL;
             for (size_t i = 0; pub != NULL && i < n_pub; i++)
                 czk_fr_to_bytes_le(pub + i * CZK_FR_BYTES, &p->w[1 + i]);
-            if (pub != NULL || n_pub == 0)
-                czk__part_free_witness(p);
         }
         uint64_t t1 = czk_time_ns();
 
@@ -174,6 +172,7 @@ void *czk__fin_main(void *arg) {
                 e->n_parts_failed++;
                 czk__job_finish(e, j, CZK_JOB_FAILED, "partition %u failed after %u attempt%s: %s",
                                 p->idx, p->attempts, p->attempts == 1 ? "" : "s", p->err);
+                czk__part_release(e, j, p);
             }
             continue;
         }
@@ -189,18 +188,18 @@ void *czk__fin_main(void *arg) {
             if (pub != NULL)
                 memcpy(j->pub + (p->idx * j->n_public + i) * CZK_FR_BYTES, pub + i * CZK_FR_BYTES,
                        CZK_FR_BYTES);
-            else /* no memory for the copy: the witness was kept */
+            else /* no memory for the copy: read from the witness, still here */
                 czk_fr_to_bytes_le(j->pub + (p->idx * j->n_public + i) * CZK_FR_BYTES,
                                    &p->w[1 + i]);
         }
         czk_free(pub);
         add_steps(&j->steps, &p->tm, p->verify_ns);
-        czk__part_drop(e, p);
         e->n_parts_proved++;
         add_steps(&e->steps_total, &p->tm, p->verify_ns);
         czk__metrics_partition(e, p);
         if (++j->parts_done == j->n_parts)
             czk__job_finish(e, j, CZK_JOB_COMPLETED, NULL);
+        czk__part_release(e, j, p);
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;

@@ -196,6 +196,26 @@ void czk__part_drop(czk_engine *e, part *p) {
     p->state = P_DONE;
 }
 
+/*
+ * A partition whose outcome is final: its proof handed over, or its job failed while the
+ * calling thread held it (a finished job drops only the partitions no thread holds). The
+ * witness is cleared and freed outside the lock: a 4 GB one takes about half a second, which a
+ * WindowPoSt or the last PoRep partition would otherwise wait for before its waiters wake, and
+ * which under the lock would hold every thread of the engine back. Meanwhile the partition
+ * stays in flight (its job is not pruned) and keeps its reservation, which still counts that
+ * memory, until czk__part_drop.
+ */
+void czk__part_release(czk_engine *e, job *j, part *p) {
+    j->inflight++;
+    pthread_mutex_unlock(&e->mu);
+    czk__part_free_witness(p);
+    pthread_mutex_lock(&e->mu);
+    czk__part_drop(e, p);
+    if (--j->inflight == 0 && czk__job_final(j))
+        czk__job_release_circuit(e, j);
+    pthread_cond_broadcast(&e->done_cv);
+}
+
 void czk__job_release_circuit(czk_engine *e, job *j) {
     if (!j->holds_ref)
         return;

@@ -169,6 +169,7 @@ static int synth_try(czk_engine *e, part *p) {
         e->n_parts_failed++;
         czk__job_finish(e, j, CZK_JOB_FAILED, "partition %u: synthesis failed: %s", p->idx,
                         err.msg);
+        czk__part_release(e, j, p);
         return 1;
     }
     p->state = P_QUEUED_PROVE;
