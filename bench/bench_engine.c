@@ -4,7 +4,7 @@
  *
  *   bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] [--workers W]
  *                [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] [--log FILE]
- *                [--devices 0,1] [--compare] [--porep C1FILE --params DIR]
+ *                [--devices 0,1] [--compare] [--porep C1FILE --params DIR] [--fail-device D]
  *
  * Defaults: K 16, 8 jobs of 4 partitions, 2 in flight, 2 workers per device, backend auto.
  * --devices: the CUDA devices the engine opens (default all). --compare: two passes in one
@@ -16,6 +16,10 @@
  * While the jobs run, a sampler reads the resident set by kind (anonymous, file, shared)
  * every 100 ms and reports its peaks and the peak of what lies outside the engine's host
  * reservation and staging (the memory the budget does not see: BENCHMARKS.md run 86).
+ * --fail-device D: once the first job has completed, the engine's device D (its index among
+ * the devices opened) faults at its next attempt, as a lost GPU does (czk__engine_inject_device_
+ * fault); its partitions must go to the other devices or the CPU and every job still complete.
+ * With --compare, only in the pass on all devices.
  * Witnesses: --solve 1 solves a distinct witness per partition (the engine's generic solver,
  * single-threaded per partition: slower than a GPU proves); 0, the default, copies the
  * witness made with the circuit (synth_seed 0), so that the run measures proving.
@@ -39,6 +43,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/engine_internal.h"
 #include "filecoin/c1.h"
 #include "filecoin/params.h"
 #include "kinds/kinds.h"
@@ -221,7 +226,7 @@ static void usage(void) {
     fprintf(stderr, "usage: bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] "
                     "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] "
                     "[--vram GIB] [--log FILE] [--devices 0,1] [--compare] "
-                    "[--porep C1FILE --params DIR]\n");
+                    "[--porep C1FILE --params DIR] [--fail-device D]\n");
 }
 
 /* What the passes share: the options, and the PoRep job's payload when there is one. */
@@ -231,6 +236,7 @@ typedef struct opts {
     double vram_gib;
     unsigned devices[64];
     size_t n_devices;
+    int fail_dev; /* --fail-device, or -1 */
     const char *porep, *params;
     uint8_t *payload; /* --porep: the request payload (header + C1 JSON) */
     size_t payload_len;
@@ -278,13 +284,14 @@ static int porep_prepare(opts *o) {
 }
 
 static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, const char *log_path,
-                    double *s_per_proof);
+                    int fail_dev, double *s_per_proof);
 
 int main(int argc, char **argv) {
     opts o;
     memset(&o, 0, sizeof o);
     o.k = 16, o.jobs = 8, o.parts = 4, o.inflight = 2, o.workers = 2;
     o.backend = "auto";
+    o.fail_dev = -1;
     const char *log_path = NULL;
     int compare = 0;
     for (int i = 1; i < argc; i++) {
@@ -322,6 +329,8 @@ int main(int argc, char **argv) {
             o.porep = v;
         else if (strcmp(a, "--params") == 0)
             o.params = v;
+        else if (strcmp(a, "--fail-device") == 0)
+            o.fail_dev = atoi(v);
         else if (strcmp(a, "--devices") == 0) {
             for (const char *p = v; *p != '\0' && o.n_devices < 64;) {
                 char *end = NULL;
@@ -353,11 +362,11 @@ int main(int argc, char **argv) {
         /* The first device alone: the listed one, else CUDA device 0. */
         unsigned first = o.n_devices > 0 ? o.devices[0] : 0;
         printf("## pass 1: device %u alone\n", first);
-        rc |= run_pass(&o, &first, 1, log_path, &one);
+        rc |= run_pass(&o, &first, 1, log_path, -1, &one);
         printf("## pass 2: %s\n", o.n_devices > 0 ? "the devices listed" : "every device");
         reset_peak_rss();
     }
-    rc |= run_pass(&o, o.n_devices > 0 ? o.devices : NULL, o.n_devices, log_path, &all);
+    rc |= run_pass(&o, o.n_devices > 0 ? o.devices : NULL, o.n_devices, log_path, o.fail_dev, &all);
     if (compare && all > 0)
         printf("scaling: %.4f s/proof on one device, %.4f on all: %.2fx\n", one, all, one / all);
     free(g_lines);
@@ -368,7 +377,7 @@ int main(int argc, char **argv) {
 /* One steady run on an engine of its own: prints its summary, *s_per_proof its throughput.
  * Returns 0 when every job completed, 1 otherwise. */
 static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, const char *log_path,
-                    double *s_per_proof) {
+                    int fail_dev, double *s_per_proof) {
     const unsigned k = o->k, jobs = o->jobs, parts = o->parts, inflight = o->inflight,
                    workers = o->workers, solve = o->solve;
     const char *backend = o->backend;
@@ -471,6 +480,13 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
             czk_job_result_clear(&res);
         }
         done++;
+        if (done == 1 && fail_dev >= 0) {
+            int irc = czk__engine_inject_device_fault(e, (unsigned)fail_dev);
+            printf("# after job 1: injected a fault on device %d%s\n", fail_dev,
+                   irc == CZK_OK ? "" : " -- refused: no such GPU device");
+            if (irc != CZK_OK)
+                failed++;
+        }
         {
             czk_engine_status ms;
             if (czk_engine_get_status(e, &ms) == CZK_OK) {

@@ -289,6 +289,38 @@ CZK_TEST(engine_device_lost_mid_job) {
     CHECK(warned);
 }
 
+/* The testing hook bench_engine --fail-device uses on real GPUs: device 0's next attempt
+ * is a fault, so device 0 goes out of service before it proves anything, and the job is
+ * proved on device 1, none of it on the CPU. An index past the devices is refused. */
+CZK_TEST(engine_injected_device_fault) {
+    fake_stats st[2];
+    const int mode[2] = {FAIL_NEVER, FAIL_NEVER}, after[2] = {0, 0};
+    czk_etest_logcap cap;
+    czk_engine *e;
+    czk_groth16_vk vk;
+    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
+    CHECK(czk__engine_inject_device_fault(e, 2) == CZK_EINVAL);
+    CHECK(czk__engine_inject_device_fault(e, 0) == CZK_OK);
+    int rc = job_ok(e, &vk, "inj", 6, 51);
+    czk_engine_status s;
+    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
+    int down0 = s.devices[0].failed, down1 = s.devices[1].failed;
+    int says = strstr(s.devices[0].failure, "fake:0: injected device fault") != NULL;
+    uint64_t proved1 = s.devices[1].partitions_proved;
+    czk_engine_status_clear(&s);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", NULL);
+    czk_etest_cap_free(&cap);
+    CHECK_EQ_INT(rc, CZK_OK);
+    CHECK(down0 && !down1);
+    CHECK(says);
+    CHECK_EQ_INT(st[0].proofs, 0);
+    CHECK_EQ_INT(st[1].proofs, 6);
+    CHECK_EQ_INT(proved1, 6);
+    CHECK(!on_cpu);
+}
+
 /* Both devices fail: one is lost at once, the other returns proofs that do not verify and is
  * taken out after CZK__DEVICE_MAX_FAULTS of them in a row (its worker may have made one or two
  * more while the finalizer verified: proofs are checked after the device lock is released);

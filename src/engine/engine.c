@@ -333,6 +333,15 @@ void czk__engine_inject_failures(czk_engine *e, unsigned n) {
     atomic_fetch_add_explicit(&e->inject, n, memory_order_acq_rel);
 }
 
+int czk__engine_inject_device_fault(czk_engine *e, unsigned dev) {
+    pthread_mutex_lock(&e->mu);
+    int ok = dev < e->n_devs && e->gpu;
+    if (ok)
+        e->devs[dev].inject_fault = 1;
+    pthread_mutex_unlock(&e->mu);
+    return ok ? CZK_OK : CZK_EINVAL;
+}
+
 void czk__engine_seed_blinding(czk_engine *e, uint64_t seed) {
     pthread_mutex_lock(&e->mu);
     e->blind_seeded = 1;

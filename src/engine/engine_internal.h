@@ -181,6 +181,7 @@ typedef struct edevice {
      * without e->mu by synthesis (which only prefers healthy devices for staging). */
     int down;
     char down_why[200];
+    int inject_fault; /* czk__engine_inject_device_fault: the next attempt here is a fault */
 } edevice;
 
 struct czk_engine {
@@ -363,6 +364,14 @@ int czk__engine_create_on_devices(czk_engine **out, const czk_engine_config *cfg
  * failure would (exercises the retry path). Thread-safe.
  */
 void czk__engine_inject_failures(czk_engine *e, unsigned n);
+
+/*
+ * Testing hook: the next attempt on device `dev` (an index into the engine's devices) fails
+ * as a lost device does (CZK_ECUDA, before the device is touched), so the device goes out of
+ * service and its partitions go elsewhere. For tests and bench_engine --fail-device, on fake
+ * and on real GPUs. Returns CZK_OK, or CZK_EINVAL for no such device. Thread-safe.
+ */
+int czk__engine_inject_device_fault(czk_engine *e, unsigned dev);
 
 /*
  * Derives every later proof's blinding scalars r and s from `seed` instead of the OS (for

@@ -19,6 +19,7 @@ CZK_TEST_ENTRY(engine_backend_selection, 60)
 /* src/engine/devices_test.c */
 CZK_TEST_ENTRY(engine_two_devices_share_a_job, 60)
 CZK_TEST_ENTRY(engine_device_lost_mid_job, 60)
+CZK_TEST_ENTRY(engine_injected_device_fault, 60)
 CZK_TEST_ENTRY(engine_all_devices_fail_cpu_proves, 60)
 CZK_TEST_ENTRY(engine_device_without_memory_stays, 60)
 CZK_TEST_ENTRY(engine_devices_select, 20)

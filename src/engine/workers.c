@@ -101,6 +101,9 @@ void *czk__worker_main(void *arg) {
         p->state = P_PROVING;
         p->attempts++;
         j->inflight++;
+        const int fault = !on_fallback && d->inject_fault;
+        if (fault)
+            d->inject_fault = 0;
         snprintf(e->worker_job[me], CZK_ID_MAX + 1, "%s", j->id);
         uint64_t t0 = czk_time_ns();
         pthread_mutex_unlock(&e->mu);
@@ -111,7 +114,9 @@ void *czk__worker_main(void *arg) {
         czk_device_info info;
         int sampled = 0;
         memset(&p->tm, 0, sizeof p->tm);
-        if (take_injected(e))
+        if (fault)
+            rc = czk_err_set(&err, CZK_ECUDA, "%s: injected device fault", d->info.label);
+        else if (take_injected(e))
             rc = czk_err_set(&err, CZK_ENOMEM, "injected allocation failure of prover scratch");
         if (rc == CZK_OK)
             rc = czk__scratch_reserve(e, p, di, on_fallback, &scratch, &err);
