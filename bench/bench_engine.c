@@ -49,6 +49,7 @@
 #include "kinds/kinds.h"
 #include "util/alloc.h"
 #include "util/file.h"
+#include "util/parse.h"
 
 #ifndef CZK_GIT_COMMIT
 #define CZK_GIT_COMMIT "unknown"
@@ -332,14 +333,9 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--fail-device") == 0)
             o.fail_dev = atoi(v);
         else if (strcmp(a, "--devices") == 0) {
-            for (const char *p = v; *p != '\0' && o.n_devices < 64;) {
-                char *end = NULL;
-                o.devices[o.n_devices++] = (unsigned)strtoul(p, &end, 10);
-                if (end == p || (*end != ',' && *end != '\0')) {
-                    usage();
-                    return 2;
-                }
-                p = *end == ',' ? end + 1 : end;
+            if (czk_parse_uint_list(v, 63, o.devices, 64, &o.n_devices) != 0) {
+                usage();
+                return 2;
             }
         } else {
             usage();

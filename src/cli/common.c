@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
 #include "util/memclear.h"
+#include "util/parse.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,20 +31,11 @@ int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **a
         c->threads = (unsigned)n;
     } else if (strcmp(a, "--devices") == 0) {
         /* "0,1": CUDA ordinals, each once (the engine checks they are present). */
-        c->n_devices = 0;
-        for (const char *p = v;;) {
-            unsigned long n = strtoul(p, &end, 10);
-            if (errno != 0 || end == p || (*end != ',' && *end != '\0') || n > 63 ||
-                c->n_devices == sizeof c->devices / sizeof c->devices[0]) {
-                fprintf(stderr,
-                        "czk %s: --devices takes CUDA device numbers 0..63, as 0,1; not '%s'\n",
-                        cmd, v);
-                return -1;
-            }
-            c->devices[c->n_devices++] = (unsigned)n;
-            if (*end == '\0')
-                break;
-            p = end + 1;
+        if (czk_parse_uint_list(v, 63, c->devices, sizeof c->devices / sizeof c->devices[0],
+                                &c->n_devices) != 0) {
+            fprintf(stderr, "czk %s: --devices takes CUDA device numbers 0..63, as 0,1; not '%s'\n",
+                    cmd, v);
+            return -1;
         }
     } else if (strcmp(a, "--backend") == 0) {
         if (strcmp(v, "auto") != 0 && strcmp(v, "cpu") != 0 && strcmp(v, "cuda") != 0) {

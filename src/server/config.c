@@ -20,6 +20,7 @@
 
 #include "server/grpc/toml.h"
 #include "util/alloc.h"
+#include "util/parse.h"
 
 typedef enum cfg_type {
     CFG_STRING, /* char * */
@@ -268,22 +269,23 @@ static int set_value(czk_server_config *cfg, const cfg_key *k, const char *value
             *n = 0;
         }
         /* NULL: an empty TOML array; else one number or several separated by commas. */
-        for (const char *v = value; v != NULL;) {
-            char *end = NULL;
-            errno = 0;
-            unsigned long long u = strtoull(v, &end, 10);
-            if (v[0] < '0' || v[0] > '9' || errno != 0 || (*end != '\0' && *end != ',') ||
-                u < k->min || u > k->max)
-                return czk_err_set(err, CZK_EINVAL,
-                                   "%s: '%s' is not a list of numbers in %llu..%llu", k->name,
-                                   value, (unsigned long long)k->min, (unsigned long long)k->max);
-            unsigned *grown = realloc(*list, (*n + 1) * sizeof(unsigned));
-            if (grown == NULL)
-                return czk_err_set(err, CZK_ENOMEM, "no memory");
-            *list = grown;
-            grown[(*n)++] = (unsigned)u;
-            v = *end == ',' ? end + 1 : NULL;
-        }
+        if (value == NULL)
+            return CZK_OK;
+        unsigned got[64];
+        size_t m = 0;
+        int ok = czk_parse_uint_list(value, (unsigned)k->max, got, 64, &m) == 0;
+        for (size_t i = 0; ok && i < m; i++)
+            ok = got[i] >= k->min;
+        if (!ok)
+            return czk_err_set(err, CZK_EINVAL, "%s: '%s' is not a list of numbers in %llu..%llu",
+                               k->name, value, (unsigned long long)k->min,
+                               (unsigned long long)k->max);
+        unsigned *grown = realloc(*list, (*n + m) * sizeof(unsigned));
+        if (grown == NULL)
+            return czk_err_set(err, CZK_ENOMEM, "no memory");
+        *list = grown;
+        for (size_t i = 0; i < m; i++)
+            grown[(*n)++] = got[i];
         return CZK_OK;
     }
     case CFG_UINT:

@@ -1,6 +1,7 @@
 #include "tests/test.h"
 #include "util/alloc.h"
 #include "util/file.h"
+#include "util/parse.h"
 #include "util/pool.h"
 #include "util/rng.h"
 #include "util/status.h"
@@ -286,4 +287,24 @@ static void file_pwrite_body(czk_test_ctx *t, const char *dir) {
 
 CZK_TEST(file_writer_pwrite) {
     CZK_TEST_WITH_TMPDIR(file_pwrite_body);
+}
+
+/* The "0,1" lists of --devices and gpus.devices. */
+CZK_TEST(parse_uint_list) {
+    unsigned v[4];
+    size_t n = 9;
+    CHECK(czk_parse_uint_list("0,1", 63, v, 4, &n) == 0);
+    CHECK(n == 2 && v[0] == 0 && v[1] == 1);
+    CHECK(czk_parse_uint_list("7", 63, v, 4, &n) == 0);
+    CHECK(n == 1 && v[0] == 7);
+    CHECK(czk_parse_uint_list("63,0,5,2", 63, v, 4, &n) == 0);
+    CHECK(n == 4 && v[0] == 63 && v[3] == 2);
+    static const char *const bad[] = {"",   ",",  "1,", ",1",  "1,,2", "64",        "-1",
+                                      " 1", "1 ", "+1", "0x1", "1;2",  "0,1,2,3,4", "a"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n = 9;
+        CHECKF(czk_parse_uint_list(bad[i], 63, v, 4, &n) == -1 && n == 0, "'%s'", bad[i]);
+    }
+    /* Overflow of the 64-bit conversion is refused too. */
+    CHECK(czk_parse_uint_list("99999999999999999999999", 63, v, 4, &n) == -1);
 }
