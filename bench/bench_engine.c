@@ -429,6 +429,20 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
                CZK_GIT_COMMIT, k, jobs, parts, inflight, workers, backend,
                (unsigned long long)load_ms);
 
+    {
+        /* The same figures once, loaded and idle: what lies outside the budget before any
+         * job tells the circuit's own footprint (static) from the jobs' (run 90's question). */
+        double anon, file, shmem, held = 0;
+        rss_parts(&anon, &file, &shmem);
+        czk_engine_status st;
+        if (czk_engine_get_status(e, &st) == CZK_OK) {
+            held = (double)(st.host_reserved_bytes + st.pinned_used_bytes) / (1 << 30);
+            czk_engine_status_clear(&st);
+        }
+        printf("# loaded, before the jobs: anonymous %.2f GiB, file %.2f GiB, shared %.2f GiB; "
+               "reserved and staging %.2f GiB; outside them %.2f GiB\n",
+               anon, file, shmem, held, anon + shmem - held);
+    }
     memwatch mw;
     memset(&mw, 0, sizeof mw);
     mw.e = e;
