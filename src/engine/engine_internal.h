@@ -275,9 +275,11 @@ int czk__job_final(const job *j);
  * it by czk__part_drop; the reservation stays for czk__part_drop to release. */
 void czk__part_free_witness(part *p);
 void czk__part_drop(czk_engine *e, part *p);
-/* With e->mu held (released meanwhile, held again on return), by the thread that holds p after
- * czk__part_return: p's outcome is final. Clears and frees its witness outside the lock, then
- * drops it (jobs.c says why). */
+/* With e->mu held, by the thread that holds p after czk__part_return, once p's outcome is
+ * final: czk__part_hold(j) before the job is finished, czk__part_release after (e->mu is
+ * released meanwhile and held again on return). The release clears and frees p's witness
+ * outside the lock, then drops p and the hold (jobs.c says why). */
+void czk__part_hold(job *j);
 void czk__part_release(czk_engine *e, job *j, part *p);
 /* Drops the job's hold on its circuit and the kind's request data; once, when the job is final
  * (or the engine stopped) and no partition is in flight. */

@@ -170,6 +170,7 @@ void *czk__fin_main(void *arg) {
                 pthread_cond_broadcast(&e->prove_cv); /* workers pick by device */
             } else {
                 e->n_parts_failed++;
+                czk__part_hold(j);
                 czk__job_finish(e, j, CZK_JOB_FAILED, "partition %u failed after %u attempt%s: %s",
                                 p->idx, p->attempts, p->attempts == 1 ? "" : "s", p->err);
                 czk__part_release(e, j, p);
@@ -197,6 +198,7 @@ void *czk__fin_main(void *arg) {
         e->n_parts_proved++;
         add_steps(&e->steps_total, &p->tm, p->verify_ns);
         czk__metrics_partition(e, p);
+        czk__part_hold(j);
         if (++j->parts_done == j->n_parts)
             czk__job_finish(e, j, CZK_JOB_COMPLETED, NULL);
         czk__part_release(e, j, p);

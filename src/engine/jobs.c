@@ -201,12 +201,17 @@ void czk__part_drop(czk_engine *e, part *p) {
  * calling thread held it (a finished job drops only the partitions no thread holds). The
  * witness is cleared and freed outside the lock: a 4 GB one takes about half a second, which a
  * WindowPoSt or the last PoRep partition would otherwise wait for before its waiters wake, and
- * which under the lock would hold every thread of the engine back. Meanwhile the partition
- * stays in flight (its job is not pruned) and keeps its reservation, which still counts that
+ * which under the lock would hold every thread of the engine back. The caller's hold on the job
+ * (czk__part_hold, taken before the job was finished) keeps it in flight meanwhile: the job is
+ * not pruned and keeps its circuit, whose size the release reads and which an eviction would
+ * otherwise unload under it; the partition keeps its reservation, which still counts that
  * memory, until czk__part_drop.
  */
-void czk__part_release(czk_engine *e, job *j, part *p) {
+void czk__part_hold(job *j) {
     j->inflight++;
+}
+
+void czk__part_release(czk_engine *e, job *j, part *p) {
     pthread_mutex_unlock(&e->mu);
     czk__part_free_witness(p);
     pthread_mutex_lock(&e->mu);

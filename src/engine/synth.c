@@ -167,6 +167,7 @@ static int synth_try(czk_engine *e, part *p) {
         return 1;
     if (rc != CZK_OK) {
         e->n_parts_failed++;
+        czk__part_hold(j);
         czk__job_finish(e, j, CZK_JOB_FAILED, "partition %u: synthesis failed: %s", p->idx,
                         err.msg);
         czk__part_release(e, j, p);
