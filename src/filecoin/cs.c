@@ -727,6 +727,14 @@ int czk_cs_finish_r1cs(czk_cs *cs, czk_r1cs *out, czk_err *err) {
             czk_var v = r->cols[i];
             r->cols[i] = czk_var_is_input(v) ? czk_var_index(v) : base + v;
         }
+        /* The arrays grew by doubling into zero-filled, so resident, copies: up to half of
+         * each is capacity that the rows do not use and the engine's budget (czk_r1cs_bytes)
+         * does not count; some 18 GiB for a 32 GiB PoRep partition (BENCHMARKS.md run 90). */
+        czk_shrink(r->row_ptr, ((size_t)cs->n_rows + 1) * sizeof(uint64_t));
+        if (r->nnz > 0) {
+            czk_shrink(r->cols, r->nnz * sizeof(uint32_t));
+            czk_shrink(r->vals, r->nnz * sizeof(czk_fr));
+        }
         dst[m]->row_ptr = r->row_ptr;
         dst[m]->cols = r->cols;
         dst[m]->vals = r->vals;

@@ -66,6 +66,7 @@ static int run_modes(czk_test_ctx *t, synth_fn fn, void *ctx, run_result *res) {
     cs = NULL;
 
     /* RECORD, without values (the generator's view) */
+    const size_t in_use0 = czk_alloc_in_use();
     CHECK_CS_OR_OUT(czk_cs_create(&cs, CZK_CS_RECORD, CZK_CS_DIGEST, &err) == CZK_OK);
     CHECK_CS_OR_OUT(fn(cs, ctx) == CZK_OK);
     czk_cs_get_stats(cs, &rs);
@@ -73,6 +74,9 @@ static int run_modes(czk_test_ctx *t, synth_fn fn, void *ctx, run_result *res) {
     CHECK_CS_OR_OUT(czk_cs_finish_r1cs(cs, &res->r, &err) == CZK_OK);
     czk_cs_destroy(cs);
     cs = NULL;
+    /* The rows hold exactly what czk_r1cs_bytes (the engine's count) says: the capacity
+     * their arrays grew into is given back when they are finished. */
+    CHECK_CS_OR_OUT(czk_alloc_in_use() - in_use0 == czk_r1cs_bytes(&res->r));
     CHECK_CS_OR_OUT(czk_r1cs_validate(&res->r, NULL, &err) == CZK_OK);
     CHECK_CS_OR_OUT(res->r.n_vars == res->w_n);
     CHECK_CS_OR_OUT(res->r.n_constraints == rs.n_rows);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /*
  * Each block carries a 64-byte header holding its size, so that czk_free can uncount it and
@@ -71,6 +72,27 @@ void czk_free(void *p) {
     memcpy(&size, base, sizeof(size));
     atomic_fetch_sub_explicit(&in_use, size, memory_order_relaxed);
     free(base);
+}
+
+void czk_shrink(void *p, size_t size) {
+    if (p == NULL || size == 0)
+        return;
+    unsigned char *base = (unsigned char *)p - CZK__ALLOC_HDR;
+    size_t old;
+    memcpy(&old, base, sizeof(old));
+    if (size >= old)
+        return;
+    /* Only whole pages strictly inside the block's tail: the allocator keeps nothing of its
+     * own there while the block is allocated, and a page given back reads as zeros if it is
+     * ever touched again (after czk_free, by whoever gets the memory next). */
+    long pg = sysconf(_SC_PAGESIZE);
+    uintptr_t page = pg > 0 ? (uintptr_t)pg : 4096;
+    uintptr_t a = ((uintptr_t)p + size + page - 1) & ~(page - 1);
+    uintptr_t b = ((uintptr_t)p + old) & ~(page - 1);
+    if (b > a)
+        (void)madvise((void *)a, b - a, MADV_DONTNEED); /* advice: on failure the pages stay */
+    memcpy(base, &size, sizeof(size));
+    atomic_fetch_sub_explicit(&in_use, old - size, memory_order_relaxed);
 }
 
 char *czk_strdup(const char *s) {

@@ -23,6 +23,15 @@ void *czk_calloc(size_t n, size_t size);
 /* Frees memory from czk_malloc/czk_calloc; NULL is a no-op. */
 void czk_free(void *p);
 
+/*
+ * Shrinks a czk_malloc'ed block in place to its first `size` bytes (0 < size <= its size; a
+ * larger size is ignored): the whole pages past them go back to the kernel and the counters
+ * drop by the difference. The block keeps its address and is still freed with czk_free. For
+ * arrays grown by doubling whose final length is known only at the end (recorded rows), so
+ * that their unused capacity is neither resident nor counted.
+ */
+void czk_shrink(void *p, size_t size);
+
 /* A czk_malloc'ed copy of the string `s` (czk_free it); NULL when s is NULL or on failure. */
 char *czk_strdup(const char *s);
 

@@ -308,3 +308,25 @@ CZK_TEST(parse_uint_list) {
     /* Overflow of the 64-bit conversion is refused too. */
     CHECK(czk_parse_uint_list("99999999999999999999999", 63, v, 4, &n) == -1);
 }
+
+/* czk_shrink keeps the first bytes, uncounts the rest, and the block is freed as before. */
+CZK_TEST(alloc_shrink) {
+    const size_t big = (size_t)8 << 20, small = ((size_t)1 << 20) + 123;
+    size_t before = czk_alloc_in_use();
+    unsigned char *p = czk_malloc(big);
+    CHECK(p != NULL);
+    for (size_t i = 0; i < big; i++)
+        p[i] = (unsigned char)(i * 7 + 1);
+    CHECK(czk_alloc_in_use() - before == big);
+    czk_shrink(p, small);
+    CHECK(czk_alloc_in_use() - before == small);
+    int same = 1;
+    for (size_t i = 0; i < small; i++)
+        same &= p[i] == (unsigned char)(i * 7 + 1);
+    CHECK(same);
+    czk_shrink(p, big); /* growing is not shrinking: ignored */
+    CHECK(czk_alloc_in_use() - before == small);
+    czk_shrink(NULL, 1);
+    czk_free(p);
+    CHECK(czk_alloc_in_use() == before);
+}
