@@ -160,6 +160,17 @@ static void rss_parts(double *anon, double *file, double *shmem) {
     fclose(f);
 }
 
+/* The resident set by kind and what the engine holds of it (reservation and staging), GiB. */
+static void sample_memory(czk_engine *e, double *anon, double *file, double *shmem, double *held) {
+    rss_parts(anon, file, shmem);
+    czk_engine_status st;
+    *held = 0;
+    if (czk_engine_get_status(e, &st) == CZK_OK) {
+        *held = (double)(st.host_reserved_bytes + st.pinned_used_bytes) / (1 << 30);
+        czk_engine_status_clear(&st);
+    }
+}
+
 static void *memwatch_main(void *arg) {
     memwatch *m = arg;
     for (;;) {
@@ -168,14 +179,8 @@ static void *memwatch_main(void *arg) {
         pthread_mutex_unlock(&m->mu);
         if (quit)
             return NULL;
-        double anon, file, shmem;
-        rss_parts(&anon, &file, &shmem);
-        czk_engine_status st;
-        double held = 0;
-        if (czk_engine_get_status(m->e, &st) == CZK_OK) {
-            held = (double)(st.host_reserved_bytes + st.pinned_used_bytes) / (1 << 30);
-            czk_engine_status_clear(&st);
-        }
+        double anon, file, shmem, held;
+        sample_memory(m->e, &anon, &file, &shmem, &held);
         pthread_mutex_lock(&m->mu);
         m->anon = anon > m->anon ? anon : m->anon;
         m->file = file > m->file ? file : m->file;
@@ -432,13 +437,8 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     {
         /* The same figures once, loaded and idle: what lies outside the budget before any
          * job tells the circuit's own footprint (static) from the jobs' (run 90's question). */
-        double anon, file, shmem, held = 0;
-        rss_parts(&anon, &file, &shmem);
-        czk_engine_status st;
-        if (czk_engine_get_status(e, &st) == CZK_OK) {
-            held = (double)(st.host_reserved_bytes + st.pinned_used_bytes) / (1 << 30);
-            czk_engine_status_clear(&st);
-        }
+        double anon, file, shmem, held;
+        sample_memory(e, &anon, &file, &shmem, &held);
         printf("# loaded, before the jobs: anonymous %.2f GiB, file %.2f GiB, shared %.2f GiB; "
                "reserved and staging %.2f GiB; outside them %.2f GiB\n",
                anon, file, shmem, held, anon + shmem - held);
