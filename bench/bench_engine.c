@@ -449,7 +449,7 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     pthread_mutex_init(&mw.mu, NULL);
     pthread_t mw_thread;
     int mw_started = pthread_create(&mw_thread, NULL, memwatch_main, &mw) == 0;
-    char(*ids)[128] = calloc(jobs, 128);
+    char(*ids)[CZK_REQUEST_ID_MAX + 1] = calloc(jobs, CZK_REQUEST_ID_MAX + 1);
     double *job_ms = calloc(jobs, sizeof(double)), *t_sub = calloc(jobs, sizeof(double));
     unsigned submitted = 0, done = 0, failed = 0;
     uint64_t max_reserved = 0, key_bytes = 0; /* the engine's host reservation, sampled */

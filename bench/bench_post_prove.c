@@ -230,7 +230,7 @@ int main(int argc, char **argv) {
             failed = 1;
             break;
         }
-        char id[32], job[128];
+        char id[32], job[CZK_REQUEST_ID_MAX + 1];
         snprintf(id, sizeof id, "run-%d", r);
         czk_job_request req = {.request_id = id,
                                .circuit_id = circuit,

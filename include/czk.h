@@ -46,8 +46,14 @@ CZK_API void czk_free(void *p);
 
 /* Bytes of one partition proof: bellperson's A ‖ B ‖ C, zcash-compressed (48 + 96 + 48). */
 #define CZK_PROOF_BYTES 192
-/* Longest request id / circuit id, NUL excluded. Longer ids are refused with CZK_EINVAL. */
+/* Longest circuit id, NUL excluded. Longer ids are refused with CZK_EINVAL. */
 #define CZK_ID_MAX 127
+/* Longest request (job) id, NUL excluded. Generous: Curio's longest id, a WindowPoSt's
+ * "wdpost-MINER-PARTITION-[b0 b1 ... b7]", is under 80 bytes; a client's own ids may be longer. */
+#define CZK_REQUEST_ID_MAX 255
+/* Longest client id (czk_job_request.client_id), NUL excluded; the same characters as a
+ * request id. */
+#define CZK_CLIENT_ID_MAX 255
 
 typedef struct czk_engine czk_engine;
 
@@ -192,10 +198,10 @@ CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_evict(czk_engine *e, const char *c
 /* ---- jobs ---------------------------------------------------------------------------- */
 
 typedef struct czk_job_request {
-    const char *request_id;     /* the client's idempotency key (required, <= CZK_ID_MAX) */
+    const char *request_id;     /* the client's idempotency key (czk_request_id_valid) */
     const char *circuit_id;     /* a registered circuit */
     czk_priority priority;      /* DEFAULT = NORMAL */
-    const char *client_id;      /* for logs and metrics; may be NULL */
+    const char *client_id;      /* for logs (<= CZK_CLIENT_ID_MAX); may be NULL */
     const char *kind;           /* queue name in status (the proto's proof kind); NULL = circuit */
     size_t n_partitions;        /* >= 1 */
     const uint8_t *const *wtns; /* per partition: a circom .wtns image, or NULL (synthetic) */
@@ -255,9 +261,9 @@ typedef struct czk_job_result {
  * accepted and fails at once (await gives FAILED with the sizes in the message).
  */
 CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_submit(czk_engine *e, const czk_job_request *req,
-                                                     char job_id[128], uint32_t *queue_position,
-                                                     int *attached, czk_err *err)
-    CZK_NONNULL(1, 2, 3);
+                                                     char job_id[CZK_REQUEST_ID_MAX + 1],
+                                                     uint32_t *queue_position, int *attached,
+                                                     czk_err *err) CZK_NONNULL(1, 2, 3);
 
 /*
  * Waits for a job to finish, at most `timeout_ms` (0 = forever). Out: *res (clear it with
@@ -309,7 +315,7 @@ typedef struct czk_device_status {
     char name[128];
     uint64_t vram_total_bytes; /* 0 for the CPU */
     uint64_t vram_free_bytes;
-    char current_job_id[128]; /* a job one of its workers is proving, "" if idle */
+    char current_job_id[CZK_REQUEST_ID_MAX + 1]; /* a job one of its workers proves, "" if idle */
     uint32_t workers;
     uint32_t busy_workers;
     uint64_t partitions_proved; /* first attempts and retries that proved here */
@@ -319,6 +325,18 @@ typedef struct czk_device_status {
     int failed;
     char failure[200];
 } czk_device_status;
+
+/* An unfinished job, as status lists it. */
+typedef struct czk_job_brief {
+    char job_id[CZK_REQUEST_ID_MAX + 1];
+    char kind[128]; /* the request's kind (or circuit id) */
+    char circuit_id[CZK_ID_MAX + 1];
+    czk_priority priority;    /* as submitted (DEFAULT shown as NORMAL) */
+    czk_job_status status;    /* PENDING or RUNNING */
+    uint32_t partitions;      /* the job's partition count */
+    uint32_t partitions_done; /* proved and verified so far */
+    uint64_t age_ms;          /* since submit */
+} czk_job_brief;
 
 typedef struct czk_engine_status {
     uint64_t uptime_s;
@@ -333,6 +351,8 @@ typedef struct czk_engine_status {
     size_t n_circuits;
     czk_device_status *devices;
     size_t n_devices;
+    czk_job_brief *jobs; /* the unfinished jobs, in submit order */
+    size_t n_jobs;
     uint64_t host_budget_bytes, host_reserved_bytes; /* engine budget and what is reserved */
     uint64_t host_allocated_bytes;                   /* czk_alloc_in_use (whole process) */
     uint64_t pinned_budget_bytes, pinned_used_bytes;
@@ -359,10 +379,16 @@ CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_status_json(const czk_engine_statu
  * CZK_OK or CZK_ENOMEM (*text NULL). */
 CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_metrics(czk_engine *e, char **text) CZK_NONNULL(1, 2);
 
-/* 1 when `id` is a valid request or circuit id: 1..CZK_ID_MAX bytes of printable ASCII
- * without spaces (0x21..0x7e), else 0. The engine, the daemon and the CLI all check ids
- * with this. */
+/* 1 when `id` is a valid circuit id: 1..CZK_ID_MAX bytes of printable ASCII without spaces
+ * (0x21..0x7e), else 0. Circuit ids name keys in configs, metric labels and file names, so
+ * they stay plain. The engine, the daemon and the CLI all check circuit ids with this. */
 CZK_API int czk_id_valid(const char *id);
+
+/* 1 when `id` is a valid request (job) id: 1..CZK_REQUEST_ID_MAX bytes of well-formed UTF-8
+ * with no control character (C0, DEL, C1) or line separator, else 0. Spaces, brackets and quotes
+ * are allowed: Curio names a WindowPoSt job "wdpost-1000-0-[12 200 3 4 5 6 7 8]". Where an id
+ * reaches a log line it is quoted (czk_quote_value); in JSON it is escaped. */
+CZK_API int czk_request_id_valid(const char *id);
 
 /* The name of a job status ("COMPLETED") and of a priority ("CRITICAL"); static strings. */
 CZK_API const char *czk_job_status_name(czk_job_status s);

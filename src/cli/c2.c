@@ -222,7 +222,7 @@ static int c2_prove(czk_cli_common *c, const c2_args *a) {
                            .n_partitions = c1.n_partitions,
                            .payload = payload,
                            .payload_len = plen};
-    char job_id[128];
+    char job_id[CZK_REQUEST_ID_MAX + 1];
     if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
         (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {
         exit_code = czk_cli_fail(cmd, rc, &err);

@@ -546,7 +546,7 @@ static int submit_call(czk_grpc_client *c, const char *cmd, const client_opts *o
                        const req_inputs *w, int *code, czk_err *err) {
     czk_rpc_request req;
     fill_request(&req, o, w);
-    char job_id[128];
+    char job_id[CZK_REQUEST_ID_MAX + 1];
     uint32_t pos = 0;
     int attached = 0;
     int rc = czk_grpc_client_submit(c, &req, job_id, &pos, &attached, err);

@@ -67,7 +67,7 @@ int czk_cli_demo(int argc, char **argv) {
                            .circuit_id = "demo",
                            .n_partitions = 1,
                            .synth_seed = c.have_seed ? c.seed | 1 : 1};
-    char job_id[128];
+    char job_id[CZK_REQUEST_ID_MAX + 1];
     if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
         (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK)
         goto fail;

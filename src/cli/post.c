@@ -404,7 +404,7 @@ static int post_prove(int argc, char **argv) {
                            .n_partitions = 1,
                            .payload = payload,
                            .payload_len = plen};
-    char job_id[128];
+    char job_id[CZK_REQUEST_ID_MAX + 1];
     if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
         (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {
         exit_code = czk_cli_fail("post prove", rc, &err);

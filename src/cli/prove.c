@@ -174,7 +174,7 @@ int czk_cli_prove(int argc, char **argv) {
                            .n_partitions = 1,
                            .wtns = wtns,
                            .wtns_len = wtns_len};
-    char job_id[128];
+    char job_id[CZK_REQUEST_ID_MAX + 1];
     czk_cli_progress_stage(&prog, "checking the witness, proving, verifying the proof");
     if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
         (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {

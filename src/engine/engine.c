@@ -151,7 +151,7 @@ static int start_threads(czk_engine *e, czk_err *err) {
     if (e->worker_job == NULL || e->threads == NULL)
         return czk_err_set(err, CZK_ENOMEM, "cannot allocate thread tables");
     for (unsigned i = 0; i < e->n_workers; i++) {
-        e->worker_job[i] = czk_calloc(1, CZK_ID_MAX + 1);
+        e->worker_job[i] = czk_calloc(1, CZK_REQUEST_ID_MAX + 1);
         if (e->worker_job[i] == NULL)
             return czk_err_set(err, CZK_ENOMEM, "cannot allocate thread tables");
     }

@@ -20,6 +20,7 @@
 #include "groth16/verify.h"
 #include "groth16/witness_pack.h"
 #include "r1cs/r1cs.h"
+#include "util/parse.h"
 #include "util/pool.h"
 #include "util/status.h"
 
@@ -105,13 +106,16 @@ typedef struct part {
 
 typedef struct job {
     struct job *next;
-    char id[CZK_ID_MAX + 1];
+    char id[CZK_REQUEST_ID_MAX + 1];
+    /* The id as log lines and messages show it: quoted when it has spaces or quotes
+     * (czk_quote_value), so that a line's key=value fields still parse. */
+    char qid[CZK_QUOTED_MAX(CZK_REQUEST_ID_MAX)];
     char kind[CZK_ID_MAX + 1];
     int kind_given; /* the request named a kind (else `kind` is the circuit id) */
     /* A digest of what defines the request (jobs.c: request_digest), so that the id re-sent
      * with another request is refused rather than answered with this job's proof. */
     uint64_t digest[2];
-    char client[64];
+    char client[CZK_QUOTED_MAX(CZK_CLIENT_ID_MAX)]; /* quoted (czk_quote_value), for logs */
     circuit *c;
     void *kjob; /* the circuit kind's job (job_create) */
     int prio;

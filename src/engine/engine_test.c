@@ -86,7 +86,7 @@ int czk_etest_submit_synth(czk_engine *e, const char *id, const char *circuit, c
     req.client_id = "test";
     req.n_partitions = parts;
     req.synth_seed = seed;
-    char job_id[128];
+    char job_id[CZK_REQUEST_ID_MAX + 1];
     uint32_t pos;
     czk_err err = {0};
     int rc = czk_engine_submit(e, &req, job_id, &pos, attached, &err);
@@ -280,7 +280,7 @@ CZK_TEST(engine_duplicate_id_attaches) {
     kreq.kind = "porep";
     kreq.n_partitions = 2;
     kreq.synth_seed = 1;
-    char kid[128];
+    char kid[CZK_REQUEST_ID_MAX + 1];
     czk_err kerr = {0};
     CHECK_EQ_INT(czk_engine_submit(e, &kreq, kid, NULL, NULL, &kerr), CZK_EEXIST);
     CHECKF(strstr(kerr.msg, "proof kind") != NULL, "%s", kerr.msg);
@@ -332,6 +332,113 @@ static int some_in_progress(const czk_engine_status *st, uint64_t arg) {
 
 static int reserved_is(const czk_engine_status *st, uint64_t bytes) {
     return st->host_reserved_bytes == bytes;
+}
+
+/*
+ * Request ids as clients really send them: Curio's four formats (its WindowPoSt id has spaces
+ * and brackets), quotes and UTF-8. Each is submitted, listed by status (its JSON escaped),
+ * named in the log with the id quoted, awaited and cancelled by its id; ids with control
+ * characters, broken UTF-8 or past CZK_REQUEST_ID_MAX bytes are refused.
+ */
+CZK_TEST(engine_request_ids_as_clients_send_them) {
+    czk_etest_logcap cap;
+    czk_etest_cap_init(&cap);
+    czk_engine_config cfg = czk_etest_config();
+    cfg.log = czk_etest_cap_log;
+    cfg.log_arg = &cap;
+    cfg.log_level = CZK_LOG_DEBUG;
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep9", 9, NULL) == CZK_OK);
+    /* fmt.Sprintf("wdpost-%d-%d-%d", minerID, partitionIdx, randomness[:8]) prints the byte
+     * slice as [b0 b1 ...]; "winpost-%d-%x" prints it as hex. */
+    static const char *const ids[] = {"porep-1000-7",
+                                      "snap-1000-7",
+                                      "wdpost-1000-0-[12 200 3 4 5 6 7 8]",
+                                      "winpost-1000-0cc8030405060708",
+                                      "a \"quoted\" \\ id=1",
+                                      "caf\xc3\xa9-\xe2\x82\xac"};
+    static const char *const json[] = {"\"job_id\": \"porep-1000-7\"",
+                                       "\"job_id\": \"snap-1000-7\"",
+                                       "\"job_id\": \"wdpost-1000-0-[12 200 3 4 5 6 7 8]\"",
+                                       "\"job_id\": \"winpost-1000-0cc8030405060708\"",
+                                       "\"job_id\": \"a \\\"quoted\\\" \\\\ id=1\"",
+                                       "\"job_id\": \"caf\xc3\xa9-\xe2\x82\xac\""};
+    static const char *const logged[] = {"job=porep-1000-7 ",
+                                         "job=snap-1000-7 ",
+                                         "job=\"wdpost-1000-0-[12 200 3 4 5 6 7 8]\" ",
+                                         "job=winpost-1000-0cc8030405060708 ",
+                                         "job=\"a \\\"quoted\\\" \\\\ id=1\" ",
+                                         "job=caf\xc3\xa9-\xe2\x82\xac "};
+    const size_t n = sizeof ids / sizeof ids[0];
+    for (size_t i = 0; i < n; i++)
+        CHECKF(czk_etest_submit_synth(e, ids[i], "porep9", CZK_PRIORITY_NORMAL, 2, i + 1, NULL) ==
+                   CZK_OK,
+               "id %zu", i);
+    /* Every unfinished job is listed by its id, in submit order, and the JSON escapes it. */
+    czk_engine_status st;
+    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
+    char *js = NULL;
+    CHECK(czk_engine_status_json(&st, &js) == CZK_OK);
+    size_t listed = 0;
+    for (size_t i = 0; i < st.n_jobs; i++)
+        for (size_t k = 0; k < n; k++)
+            if (strcmp(st.jobs[i].job_id, ids[k]) == 0) {
+                listed++;
+                CHECKF(strstr(js, json[k]) != NULL, "no %s in %s", json[k], js);
+            }
+    /* The last job cannot have finished yet: six jobs of two partitions queue behind one
+     * another. */
+    CHECKF(listed == st.n_jobs && st.n_jobs > 0, "%zu of %zu listed jobs known", listed, st.n_jobs);
+    czk_free(js);
+    czk_engine_status_clear(&st);
+    /* Cancelled by its id: the WindowPoSt one, then awaited by its id. */
+    czk_job_status prior = CZK_JOB_UNKNOWN;
+    CHECK(czk_engine_cancel(e, ids[2], NULL, &prior, NULL) == CZK_OK);
+    czk_job_result res;
+    CHECK(czk_engine_await(e, ids[2], 0, &res, NULL) == CZK_OK);
+    CHECK(res.status == CZK_JOB_CANCELLED ||
+          (prior == CZK_JOB_COMPLETED && res.status == CZK_JOB_COMPLETED));
+    czk_job_result_clear(&res);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 2)
+            continue;
+        CHECKF(czk_engine_await(e, ids[i], 0, &res, NULL) == CZK_OK &&
+                   res.status == CZK_JOB_COMPLETED && res.proof_len == 2 * CZK_PROOF_BYTES,
+               "id %zu: %s", i, res.error);
+        czk_job_result_clear(&res);
+    }
+    czk_engine_destroy(e);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 2)
+            continue;
+        CHECKF(czk_etest_cap_has(&cap, logged[i], "status=COMPLETED") ||
+                   czk_etest_cap_has(&cap, logged[i], "result=ok"),
+               "no log line with %s", logged[i]);
+    }
+    CHECK(czk_etest_cap_has(&cap, "id=\"wdpost-1000-0-[12 200 3 4 5 6 7 8]\" ", "CANCELLED") ||
+          czk_etest_cap_has(&cap, "id=\"wdpost-1000-0-[12 200 3 4 5 6 7 8]\" ", "COMPLETED"));
+    czk_etest_cap_free(&cap);
+
+    /* The limits: CZK_REQUEST_ID_MAX bytes pass, one more does not; nothing unprintable. */
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "porep9", 9, NULL) == CZK_OK);
+    char longest[CZK_REQUEST_ID_MAX + 2];
+    memset(longest, 'x', CZK_REQUEST_ID_MAX);
+    longest[CZK_REQUEST_ID_MAX] = '\0';
+    CHECK(czk_etest_submit_synth(e, longest, "porep9", CZK_PRIORITY_NORMAL, 1, 1, NULL) == CZK_OK);
+    CHECK(czk_engine_await(e, longest, 0, &res, NULL) == CZK_OK && res.status == CZK_JOB_COMPLETED);
+    czk_job_result_clear(&res);
+    longest[CZK_REQUEST_ID_MAX] = 'x';
+    longest[CZK_REQUEST_ID_MAX + 1] = '\0';
+    static const char *const bad[] = {"", "a\nb", "tab\there", "\x7f", "bad\xc3", "\xed\xa0\x80"};
+    CHECK(czk_etest_submit_synth(e, longest, "porep9", CZK_PRIORITY_NORMAL, 1, 1, NULL) ==
+          CZK_EINVAL);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECKF(czk_etest_submit_synth(e, bad[i], "porep9", CZK_PRIORITY_NORMAL, 1, 1, NULL) ==
+                   CZK_EINVAL,
+               "bad id %zu", i);
+    czk_engine_destroy(e);
 }
 
 CZK_TEST(engine_cancel_queued_and_running) {
@@ -700,7 +807,7 @@ CZK_TEST(engine_registered_circuits) {
         req.n_partitions = 2;
         req.wtns = imgs;
         req.wtns_len = lens;
-        char id[128];
+        char id[CZK_REQUEST_ID_MAX + 1];
         czk_err err = {0};
         CHECKF(czk_engine_submit(e, &req, id, NULL, NULL, &err) == CZK_OK, "%s", err.msg);
         czk_job_result res;
@@ -723,7 +830,7 @@ CZK_TEST(engine_registered_circuits) {
     req.n_partitions = 2;
     req.wtns = imgs;
     req.wtns_len = lens;
-    char id[128];
+    char id[CZK_REQUEST_ID_MAX + 1];
     CHECK(czk_engine_submit(e, &req, id, NULL, NULL, NULL) == CZK_OK);
     czk_job_result res;
     czk_engine_await(e, id, 0, &res, NULL);

@@ -153,7 +153,7 @@ void *czk__fin_main(void *arg) {
                   "partition job=%s part=%u/%zu prio=%s circuit=%s backend=%s attempt=%u "
                   "queue_ms=%.3f synth_ms=%.3f lock_wait_ms=%.3f kernel_ms=%.3f finish_ms=%.3f "
                   "verify_ms=%.3f kernel_at_ms=%.3f result=%s%s%s",
-                  j->id, p->idx, j->n_parts, czk__prio_names[j->prio], c->id, p->dev_label,
+                  j->qid, p->idx, j->n_parts, czk__prio_names[j->prio], c->id, p->dev_label,
                   p->attempts, p->queue_ns / 1e6, p->synth_ns / 1e6, p->lock_wait_ns / 1e6,
                   p->kernel_ns / 1e6, p->finish_ns / 1e6, p->verify_ns / 1e6, p->kernel_at_ns / 1e6,
                   result, rc == CZK_OK ? "" : " error=", rc == CZK_OK ? "" : p->err);

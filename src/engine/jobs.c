@@ -26,6 +26,7 @@
 #include "engine/engine_internal.h"
 #include "util/alloc.h"
 #include "util/memclear.h"
+#include "util/parse.h"
 #include "util/timer.h"
 
 const char *const czk__prio_names[CZK_PRIORITY_COUNT] = {"DEFAULT", "LOW", "NORMAL", "HIGH",
@@ -49,6 +50,13 @@ int czk_id_valid(const char *id) {
         if (*p < 0x21 || *p > 0x7e || n >= CZK_ID_MAX)
             return 0;
     return 1;
+}
+
+int czk_request_id_valid(const char *id) {
+    if (id == NULL || id[0] == '\0')
+        return 0;
+    size_t n = strnlen(id, CZK_REQUEST_ID_MAX + 1);
+    return n <= CZK_REQUEST_ID_MAX && czk_utf8_printable(id, n);
 }
 
 int czk__job_final(const job *j) {
@@ -273,7 +281,7 @@ void czk__job_finish(czk_engine *e, job *j, czk_job_status st, const char *fmt, 
               "job id=%s status=%s circuit=%s prio=%s client=%s parts=%zu total_us=%" PRIu64
               " synth_us=%" PRIu64 " prove_us=%" PRIu64 " verify_us=%" PRIu64
               " overhead_us=%" PRIu64 "%s%s",
-              j->id, czk_job_status_name(st), j->c->id, czk__prio_names[j->prio], j->client,
+              j->qid, czk_job_status_name(st), j->c->id, czk__prio_names[j->prio], j->client,
               j->n_parts, total / 1000, j->synth_ns / 1000, j->prove_ns / 1000, j->verify_ns / 1000,
               total > work ? (total - work) / 1000 : 0, j->error[0] ? " error=" : "", j->error);
     pthread_cond_broadcast(&e->done_cv);
@@ -342,30 +350,31 @@ part *czk__pick(czk_engine *e, int state, int skip_loading) {
 
 /* Makes the job of `req` on c (without e->mu: the kind's job_create copies and checks the
  * request, which may take a while; kinds allow concurrent job_create calls). */
-static job *job_alloc(const czk_job_request *req, circuit *c, int *rc, czk_err *err) {
+static job *job_alloc(const czk_job_request *req, const char *qid, circuit *c, int *rc,
+                      czk_err *err) {
     job *j = czk_calloc(1, sizeof *j);
     if (j == NULL) {
-        *rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", req->request_id);
+        *rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", qid);
         return NULL;
     }
     j->c = c;
     *rc = c->kind->job_create(c->kstate, req, &j->kjob, &j->n_parts, err);
     if (*rc == CZK_OK && (j->n_parts == 0 || j->n_parts > 1u << 20))
-        *rc =
-            czk_err_set(err, CZK_EINVAL, "request %s: %zu partitions", req->request_id, j->n_parts);
+        *rc = czk_err_set(err, CZK_EINVAL, "request %s: %zu partitions", qid, j->n_parts);
     if (*rc == CZK_OK) {
         j->parts = czk_calloc(j->n_parts, sizeof(part));
         if (j->parts == NULL)
-            *rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", req->request_id);
+            *rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", qid);
     }
     if (*rc != CZK_OK) {
         czk__job_free(j);
         return NULL;
     }
     snprintf(j->id, sizeof j->id, "%s", req->request_id);
+    snprintf(j->qid, sizeof j->qid, "%s", qid);
     snprintf(j->kind, sizeof j->kind, "%s", req->kind != NULL ? req->kind : c->id);
     j->kind_given = req->kind != NULL;
-    snprintf(j->client, sizeof j->client, "%s", req->client_id != NULL ? req->client_id : "-");
+    czk_quote_value(j->client, sizeof j->client, req->client_id != NULL ? req->client_id : "-");
     j->prio = req->priority == CZK_PRIORITY_DEFAULT ? CZK_PRIORITY_NORMAL : (int)req->priority;
     for (size_t i = 0; i < j->n_parts; i++) {
         j->parts[i].job = j;
@@ -376,25 +385,33 @@ static job *job_alloc(const czk_job_request *req, circuit *c, int *rc, czk_err *
     return j;
 }
 
-int czk_engine_submit(czk_engine *e, const czk_job_request *req, char job_id[128],
-                      uint32_t *queue_position, int *attached, czk_err *err) {
+int czk_engine_submit(czk_engine *e, const czk_job_request *req,
+                      char job_id[CZK_REQUEST_ID_MAX + 1], uint32_t *queue_position, int *attached,
+                      czk_err *err) {
     job_id[0] = '\0';
     if (queue_position != NULL)
         *queue_position = 0;
     if (attached != NULL)
         *attached = 0;
-    if (!czk_id_valid(req->request_id))
+    if (!czk_request_id_valid(req->request_id))
         return czk_err_set(err, CZK_EINVAL,
-                           "request id missing, longer than %d bytes or not printable ASCII",
-                           CZK_ID_MAX);
+                           "request id missing, longer than %d bytes, or not printable UTF-8",
+                           CZK_REQUEST_ID_MAX);
+    /* Messages and log lines show the id quoted when it has spaces (Curio's WindowPoSt ids). */
+    char qid[CZK_QUOTED_MAX(CZK_REQUEST_ID_MAX)];
+    czk_quote_value(qid, sizeof qid, req->request_id);
+    if (req->client_id != NULL &&
+        (strlen(req->client_id) > CZK_CLIENT_ID_MAX || !czk_request_id_valid(req->client_id)))
+        return czk_err_set(err, CZK_EINVAL,
+                           "request %s: client id longer than %d bytes or not printable UTF-8", qid,
+                           CZK_CLIENT_ID_MAX);
     if (req->circuit_id == NULL)
-        return czk_err_set(err, CZK_EINVAL, "request %s: no circuit id", req->request_id);
+        return czk_err_set(err, CZK_EINVAL, "request %s: no circuit id", qid);
     if ((unsigned)req->priority >= CZK_PRIORITY_COUNT)
-        return czk_err_set(err, CZK_EINVAL, "request %s: priority %d out of range", req->request_id,
+        return czk_err_set(err, CZK_EINVAL, "request %s: priority %d out of range", qid,
                            (int)req->priority);
     if (req->n_partitions > 1u << 20)
-        return czk_err_set(err, CZK_EINVAL, "request %s: %zu partitions", req->request_id,
-                           req->n_partitions);
+        return czk_err_set(err, CZK_EINVAL, "request %s: %zu partitions", qid, req->n_partitions);
 
     uint64_t dg[2];
     request_digest(req, dg);
@@ -415,28 +432,26 @@ again:
             rc = czk_err_set(err, CZK_EEXIST,
                              "request id %s names a job of another request (its %s differs); "
                              "a new request needs a new id",
-                             req->request_id, request_difference(j, req));
+                             qid, request_difference(j, req));
             j = NULL;
             goto out;
         }
-        snprintf(job_id, 128, "%s", j->id);
+        snprintf(job_id, CZK_REQUEST_ID_MAX + 1, "%s", j->id);
         if (attached != NULL)
             *attached = 1;
         goto position;
     }
     if (e->stopping) {
-        rc = czk_err_set(err, CZK_ECANCELED, "request %s: the engine is shutting down",
-                         req->request_id);
+        rc = czk_err_set(err, CZK_ECANCELED, "request %s: the engine is shutting down", qid);
         goto out;
     }
     c = czk__find_circuit(e, req->circuit_id);
     if (c == NULL) {
-        rc = czk_err_set(err, CZK_EINVAL, "request %s: unknown circuit %s", req->request_id,
-                         req->circuit_id);
+        rc = czk_err_set(err, CZK_EINVAL, "request %s: unknown circuit %s", qid, req->circuit_id);
         goto out;
     }
     if (e->n_unfinished >= e->cfg.max_queued_jobs) {
-        rc = czk_err_set(err, CZK_ENOMEM, "request %s: %u jobs queued, the limit", req->request_id,
+        rc = czk_err_set(err, CZK_ENOMEM, "request %s: %u jobs queued, the limit", qid,
                          e->n_unfinished);
         goto out;
     }
@@ -446,7 +461,7 @@ again:
          * awaits and the workers are not held up; registered circuits never go away while the
          * engine lives. The id is looked up again afterwards. */
         pthread_mutex_unlock(&e->mu);
-        fresh = job_alloc(req, c, &rc, err);
+        fresh = job_alloc(req, qid, c, &rc, err);
         pthread_mutex_lock(&e->mu);
         if (fresh == NULL)
             goto out;
@@ -468,7 +483,7 @@ again:
     else
         e->jobs = j;
     e->jobs_tail = j;
-    snprintf(job_id, 128, "%s", j->id);
+    snprintf(job_id, CZK_REQUEST_ID_MAX + 1, "%s", j->id);
     uint64_t key = c->state == C_HOT ? c->bytes : c->est_bytes;
     if (key + czk__part_floor(e, c) > e->budget) {
         czk__job_finish(e, j, CZK_JOB_FAILED,
@@ -484,7 +499,7 @@ again:
         goto out;
     }
     pthread_cond_broadcast(&e->synth_cv);
-    czk__elog(e, CZK_LOG_DEBUG, "submit job=%s circuit=%s prio=%s parts=%zu client=%s", j->id,
+    czk__elog(e, CZK_LOG_DEBUG, "submit job=%s circuit=%s prio=%s parts=%zu client=%s", j->qid,
               c->id, czk__prio_names[j->prio], j->n_parts, j->client);
 position:
     if (queue_position != NULL && !czk__job_final(j)) {

@@ -44,16 +44,28 @@ int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
         nc++;
     st->jobs_known = (uint32_t)nj;
     st->queues = nj ? czk_calloc(nj, sizeof *st->queues) : NULL;
+    st->jobs = nj ? czk_calloc(nj, sizeof *st->jobs) : NULL;
     st->circuits = nc ? czk_calloc(nc, sizeof *st->circuits) : NULL;
     st->devices = czk_calloc(e->n_devs, sizeof *st->devices);
-    if ((nj && st->queues == NULL) || (nc && st->circuits == NULL) || st->devices == NULL) {
+    if ((nj && (st->queues == NULL || st->jobs == NULL)) || (nc && st->circuits == NULL) ||
+        st->devices == NULL) {
         rc = CZK_ENOMEM;
         goto out;
     }
+    uint64_t now = czk_time_ns();
     for (job *j = e->jobs; j != NULL; j = j->next) {
         if (czk__job_final(j))
             continue;
         int running = j->status == CZK_JOB_RUNNING;
+        czk_job_brief *b = &st->jobs[st->n_jobs++];
+        snprintf(b->job_id, sizeof b->job_id, "%s", j->id);
+        snprintf(b->kind, sizeof b->kind, "%s", j->kind);
+        snprintf(b->circuit_id, sizeof b->circuit_id, "%s", j->c->id);
+        b->priority = (czk_priority)j->prio;
+        b->status = j->status;
+        b->partitions = (uint32_t)j->n_parts;
+        b->partitions_done = (uint32_t)j->parts_done;
+        b->age_ms = (now - j->t_submit_ns) / 1000000ULL;
         if (running)
             st->in_progress_by_priority[j->prio]++;
         else
@@ -116,6 +128,7 @@ void czk_engine_status_clear(czk_engine_status *st) {
     if (st == NULL)
         return;
     czk_free(st->queues);
+    czk_free(st->jobs);
     czk_free(st->circuits);
     czk_free(st->devices);
     memset(st, 0, sizeof *st);
@@ -229,6 +242,23 @@ int czk_engine_status_json(const czk_engine_status *st, char **json) {
             d->partitions_proved, d->partitions_failed, d->failed ? "true" : "false");
         put_json_string(&t, d->failure);
         put(&t, "}");
+    }
+    /* Request ids are the client's (Curio's WindowPoSt ids have spaces and brackets):
+     * put_json_string escapes them. */
+    put(&t, "],\n \"active_jobs\": [");
+    for (size_t i = 0; i < st->n_jobs; i++) {
+        const czk_job_brief *b = &st->jobs[i];
+        put(&t, "%s\n  {\"job_id\": ", i > 0 ? "," : "");
+        put_json_string(&t, b->job_id);
+        put(&t, ", \"proof_kind\": ");
+        put_json_string(&t, b->kind);
+        put(&t, ", \"circuit_id\": ");
+        put_json_string(&t, b->circuit_id);
+        put(&t,
+            ", \"priority\": \"%s\", \"status\": \"%s\", \"partitions\": %u"
+            ", \"partitions_done\": %u, \"age_ms\": %" PRIu64 "}",
+            czk_priority_name(b->priority), czk_job_status_name(b->status), b->partitions,
+            b->partitions_done, b->age_ms);
     }
     put(&t,
         "],\n \"memory\": {\"host_budget_bytes\": %" PRIu64 ", \"host_reserved_bytes\": %" PRIu64

@@ -34,7 +34,7 @@ static int run_job(czk_engine *e, const char *id, const char *kind, size_t parts
     req.kind = kind;
     req.n_partitions = parts;
     req.synth_seed = 5;
-    char job_id[128];
+    char job_id[CZK_REQUEST_ID_MAX + 1];
     int rc = czk_engine_submit(e, &req, job_id, NULL, NULL, NULL);
     if (rc != CZK_OK)
         return rc;

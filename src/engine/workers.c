@@ -104,7 +104,7 @@ void *czk__worker_main(void *arg) {
         const int fault = !on_fallback && d->inject_fault;
         if (fault)
             d->inject_fault = 0;
-        snprintf(e->worker_job[me], CZK_ID_MAX + 1, "%s", j->id);
+        snprintf(e->worker_job[me], CZK_REQUEST_ID_MAX + 1, "%s", j->id);
         uint64_t t0 = czk_time_ns();
         pthread_mutex_unlock(&e->mu);
 

@@ -142,7 +142,7 @@ static int submit(czk_engine *e, const char *id, const char *circuit, const uint
     req.n_partitions = 1;
     req.payload = payload;
     req.payload_len = len;
-    char job[128];
+    char job[CZK_REQUEST_ID_MAX + 1];
     return czk_engine_submit(e, &req, job, NULL, NULL, err);
 }
 
@@ -418,7 +418,7 @@ static void porep_submit(czk_test_ctx *t, const char *dir) {
     req.n_partitions = 10;
     req.payload = p;
     req.payload_len = len;
-    char job[128];
+    char job[CZK_REQUEST_ID_MAX + 1];
     rc = czk_engine_submit(e, &req, job, NULL, NULL, &err);
     free(p);
     CHECKF(rc == CZK_OK, "%s", err.msg);

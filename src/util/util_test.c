@@ -7,11 +7,14 @@
 #include "util/status.h"
 
 #include <dirent.h>
+#include <locale.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 
 CZK_TEST(status_names) {
     CHECK(strcmp(czk_status_name(CZK_OK), "CZK_OK") == 0);
@@ -307,6 +310,99 @@ CZK_TEST(parse_uint_list) {
     }
     /* Overflow of the 64-bit conversion is refused too. */
     CHECK(czk_parse_uint_list("99999999999999999999999", 63, v, 4, &n) == -1);
+}
+
+/* glibc's decoder in its C.UTF-8 locale, the independent reference for czk_utf8_printable:
+ * mbrtowc refuses overlong forms and surrogates, and iswcntrl
+ * names the C0 and C1 controls and DEL. The caller has set the locale. */
+static int utf8_printable_ref(const char *s, size_t n) {
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    int ok = 1;
+    for (size_t i = 0; i < n && ok;) {
+        wchar_t wc;
+        size_t k = mbrtowc(&wc, s + i, n - i, &st);
+        /* glibc decodes past U+10FFFF (the old 31-bit UTF-8); RFC 3629 ends there. */
+        if (k == (size_t)-1 || k == (size_t)-2 || k == 0 || (uint32_t)wc > 0x10ffff ||
+            iswcntrl((wint_t)wc))
+            ok = 0;
+        else
+            i += k;
+    }
+    return ok;
+}
+
+/* Request ids: Curio's, UTF-8, and what breaks a log line or a terminal. */
+CZK_TEST(utf8_printable) {
+    static const struct {
+        const char *s;
+        int ok;
+    } cases[] = {
+        {"wdpost-1000-0-[12 200 3 4 5 6 7 8]", 1},
+        {"winpost-1000-0c0d0e0f10111213", 1},
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\x91", 1}, /* é € and a 4-byte emoji */
+        {"a\tb", 0},
+        {"a\nb", 0},
+        {"\x7f", 0},
+        {"\xc2\x85", 0},         /* NEL, a C1 control */
+        {"\xe2\x80\xa8", 0},     /* LINE SEPARATOR */
+        {"\xc0\xaf", 0},         /* overlong '/' */
+        {"\xe0\x80\xaf", 0},     /* overlong, 3 bytes */
+        {"\xed\xa0\x80", 0},     /* a surrogate */
+        {"\xf4\x90\x80\x80", 0}, /* past U+10FFFF */
+        {"\xe2\x82", 0},         /* truncated */
+        {"\x80", 0},             /* a lone continuation byte */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECKF(czk_utf8_printable(cases[i].s, strlen(cases[i].s)) == cases[i].ok, "case %zu", i);
+    /* Random strings against glibc, weighted to the bytes where UTF-8 has its rules. */
+    static const unsigned char pick[] = {0x00, 0x1f, 0x20, 0x41, 0x7e, 0x7f, 0x80, 0x9f, 0xa0,
+                                         0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xdf, 0xe0, 0xe2, 0xed,
+                                         0xef, 0xf0, 0xf4, 0xf5, 0xff, 0x8f, 0x90};
+    locale_t loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    if (loc == (locale_t)0) {
+        fprintf(stderr, "utf8_printable: no C.UTF-8 locale, the fixed cases stand alone\n");
+        return;
+    }
+    locale_t old = uselocale(loc);
+    long iters = czk_test_iters(t, 200000), compared = 0;
+    for (long it = 0; it < iters && t->failures == 0; it++) {
+        char s[8];
+        size_t n = 1 + czk_rng_u64(&t->rng) % sizeof s;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = czk_rng_u64(&t->rng);
+            s[i] = (char)(r & 1 ? pick[(r >> 1) % sizeof pick] : (r >> 8) & 0xff);
+        }
+        int want = utf8_printable_ref(s, n);
+        compared++;
+        if (czk_utf8_printable(s, n) != want) {
+            czk_test_dump("the string", s, n);
+            czk_test_fail(t, __FILE__, __LINE__, "iteration %ld, %zu bytes: want %d", it, n, want);
+        }
+    }
+    uselocale(old);
+    freelocale(loc);
+    fprintf(stderr, "utf8_printable: %ld random strings compared with glibc\n", compared);
+}
+
+/* Log fields: plain ids unchanged, others quoted with " and \ escaped, truncation still
+ * quoted. */
+CZK_TEST(quote_value) {
+    char b[CZK_QUOTED_MAX(40)];
+    CHECK(strcmp(czk_quote_value(b, sizeof b, "porep-1000-7"), "porep-1000-7") == 0);
+    CHECK(strcmp(czk_quote_value(b, sizeof b, "wdpost-1-0-[1 2]"), "\"wdpost-1-0-[1 2]\"") == 0);
+    CHECK(strcmp(czk_quote_value(b, sizeof b, "a\"b\\c"), "\"a\\\"b\\\\c\"") == 0);
+    CHECK(strcmp(czk_quote_value(b, sizeof b, "k=v"), "\"k=v\"") == 0);
+    CHECK(strcmp(czk_quote_value(b, sizeof b, ""), "\"\"") == 0);
+    char small[8];
+    CHECK(strcmp(czk_quote_value(small, sizeof small, "a b c d e"), "\"a b c\"") == 0);
+    CHECK(strcmp(czk_quote_value(small, sizeof small, "abcdefghij"), "abcdefg") == 0);
+    /* Every character escaped still fits CZK_QUOTED_MAX. */
+    char all[41];
+    memset(all, '"', 40);
+    all[40] = '\0';
+    czk_quote_value(b, sizeof b, all);
+    CHECK(strlen(b) == 82 && b[0] == '"' && b[81] == '"');
 }
 
 /* czk_shrink keeps the first bytes, uncounts the rest, and the block is freed as before. */

@@ -134,9 +134,12 @@ def main():
     d = dt.Daemon("filecoin", extra=("--set", f"srs.param_cache={keys}"))
     s = d.stub
 
-    r = s.Prove(pb.ProveRequest(submit=post_req("wpost-1", rnd, proofs)), timeout=300).result
-    check(r.status == r.COMPLETED and len(r.proof) == 192,
-          f"2 KiB WindowPoSt proves over gRPC: 192 bytes ({r.status}: {r.error_message})")
+    # Curio's id: fmt.Sprintf("wdpost-%d-%d-%d", minerID, partitionIdx, randomness[:8]).
+    wd_id = f"wdpost-1234-0-[{' '.join(str(b) for b in rnd[:8])}]"
+    r = s.Prove(pb.ProveRequest(submit=post_req(wd_id, rnd, proofs)), timeout=300).result
+    check(r.status == r.COMPLETED and len(r.proof) == 192 and r.job_id == wd_id,
+          f"2 KiB WindowPoSt proves over gRPC under Curio's id {wd_id!r}: 192 bytes "
+          f"({r.status}: {r.error_message})")
 
     cli_requests(d, keys)
 
@@ -190,11 +193,14 @@ def main():
     rc, out = dt.run_cli("setup", "--filecoin", "winning-post", "2KiB", "--out", keys,
                          "--seed", "2")
     check(rc == 0, f"czk setup --filecoin winning-post 2KiB (rc {rc}: {out[-300:]})")
-    r = s.Prove(pb.ProveRequest(submit=post_req("win2k-1", wrnd, win, registered_proof=0,
+    # Curio's id: fmt.Sprintf("winpost-%d-%x", minerID, randomness[:8]).
+    win_id = f"winpost-1234-{wrnd[:8].hex()}"
+    r = s.Prove(pb.ProveRequest(submit=post_req(win_id, wrnd, win, registered_proof=0,
                                                 proof_kind=pb.WINNING_POST)),
                 timeout=300).result
-    check(r.status == r.COMPLETED and len(r.proof) == 192,
-          f"2 KiB WinningPoSt proves over gRPC: 192 bytes ({r.status}: {r.error_message})")
+    check(r.status == r.COMPLETED and len(r.proof) == 192 and r.job_id == win_id,
+          f"2 KiB WinningPoSt proves over gRPC under Curio's id {win_id!r}: 192 bytes "
+          f"({r.status}: {r.error_message})")
 
     winning_32g(s, keys)
 

@@ -127,6 +127,97 @@ def test_cancel_and_not_found(d):
     s.AwaitProof(pb.AwaitProofRequest(job_id="busy-c"), timeout=300)
 
 
+def go_bytes_d(b):
+    """Go's fmt %d of a byte slice: "[12 200 3]"."""
+    return "[" + " ".join(str(x) for x in b) + "]"
+
+
+def curio_ids(miner, sector, partition, rnd):
+    """The request ids Curio's lib/ffi/cuzk_funcs.go (at e0294b0f) builds, format by format:
+    porep-%d-%d, snap-%d-%d, wdpost-%d-%d-%d with randomness[:8] (a byte slice under %d) and
+    winpost-%d-%x with randomness[:8]."""
+    return {"porep": f"porep-{miner}-{sector}",
+            "snap": f"snap-{miner}-{sector}",
+            "wdpost": f"wdpost-{miner}-{partition}-{go_bytes_d(rnd[:8])}",
+            "winpost": f"winpost-{miner}-{rnd[:8].hex()}"}
+
+
+def status_jobs(d):
+    st = d.stub.GetStatus(pb.GetStatusRequest(), timeout=30)
+    return [j["job_id"] for j in json.loads(st.status_json)["active_jobs"]]
+
+
+def test_curio_ids(d):
+    """Each of Curio's four id formats, with real values (f01000, Curio's golden sector 1, a
+    PoSt randomness masked as Curio masks it), is proved, awaited, cancelled and listed by its
+    id; the log quotes it; `czk submit/await/cancel` take it as it is."""
+    import hashlib
+    s = d.stub
+    rnd = [bytearray(hashlib.sha256(b"czk curio ids %d" % i).digest()) for i in range(3)]
+    for r in rnd:
+        r[31] &= 0x3F  # Curio: randomness[31] &= 0x3f (an Fr element)
+    sets = [curio_ids(1000, 1 + i, i, bytes(rnd[i])) for i in range(3)]
+    check(sets[0]["wdpost"].startswith("wdpost-1000-0-[") and " " in sets[0]["wdpost"],
+          f"the WindowPoSt id has Go's slice form: {sets[0]['wdpost']}")
+    for n, kind in enumerate(("porep", "snap", "wdpost", "winpost")):
+        prove_id, await_id, cancel_id = (ids[kind] for ids in sets)
+        r = s.Prove(pb.ProveRequest(submit=submit_req(prove_id, seed=40 + n)), timeout=120).result
+        check(r.status == r.COMPLETED and r.job_id == prove_id and len(r.proof) == 192,
+              f"{kind}: proved under its id {prove_id!r} ({r.status}: {r.error_message})")
+        busy(d, f"busy-curio-{n}")
+        a = s.SubmitProof(submit_req(await_id, circuit="syn12", parts=2, seed=50 + n,
+                                     priority=pb.LOW), timeout=30)
+        c = s.SubmitProof(submit_req(cancel_id, circuit="syn12", parts=2, seed=60 + n,
+                                     priority=pb.LOW), timeout=30)
+        check(a.job_id == await_id and c.job_id == cancel_id,
+              f"{kind}: SubmitProof answers with the ids as sent")
+        listed = status_jobs(d)
+        check(await_id in listed and cancel_id in listed,
+              f"{kind}: GetStatus lists both queued jobs by id ({listed})")
+        cr = s.CancelProof(pb.CancelProofRequest(job_id=cancel_id), timeout=30)
+        check(cr.status == pb.AwaitProofResponse.CANCELLED,
+              f"{kind}: cancelled by its id {cancel_id!r} ({cr})")
+        r = s.AwaitProof(pb.AwaitProofRequest(job_id=await_id), timeout=300)
+        check(r.status == r.COMPLETED and r.job_id == await_id and len(r.proof) == 2 * 192,
+              f"{kind}: awaited by its id {await_id!r} ({r.status}: {r.error_message})")
+        r = s.AwaitProof(pb.AwaitProofRequest(job_id=cancel_id), timeout=30)
+        check(r.status == r.CANCELLED, f"{kind}: the cancelled job awaits as CANCELLED")
+        s.AwaitProof(pb.AwaitProofRequest(job_id=f"busy-curio-{n}"), timeout=300)
+        check(cancel_id not in status_jobs(d), f"{kind}: finished jobs leave the listing")
+
+    # The czk command takes such an id as one argument, and prints it back.
+    wid = curio_ids(1000, 9, 7, bytes(rnd[0]))["wdpost"]
+    rc, out = dt.run_cli("submit", "--addr", d.addr, "--circuit", "syn8", "--request-id", wid,
+                         "--wait")
+    check(rc == 0 and wid in out, f"czk submit --request-id {wid!r} --wait (rc {rc}: {out})")
+    rc, out = dt.run_cli("await", "--addr", d.addr, wid)
+    check(rc == 0 and "COMPLETED" in out, f"czk await of it (rc {rc}: {out})")
+    rc, out = dt.run_cli("cancel", "--addr", d.addr, wid)
+    check(rc == 0 and "already finished" in out, f"czk cancel of it (rc {rc}: {out})")
+
+    # The engine's log lines keep their key=value shape: the id is quoted there.
+    wd = sets[1]["wdpost"]
+    log = open(d.log_path).read()
+    check(f'job="{wd}" ' in log or f'id="{wd}" ' in log,
+          f"the daemon's log quotes {wd!r}")
+
+    # What no client id may carry: control characters, broken UTF-8, more than 255 bytes.
+    for what, rid in (("a newline", "wdpost-1\nfake=1"), ("a tab", "a\tb"),
+                      ("256 bytes", "x" * 256), ("a C1 control", "a\u0085b")):
+        try:
+            s.SubmitProof(submit_req(rid), timeout=30)
+            code, msg = grpc.StatusCode.OK, ""
+        except grpc.RpcError as e:
+            code, msg = e.code(), e.details()
+        check(code == grpc.StatusCode.INVALID_ARGUMENT and "request_id" in msg,
+              f"an id with {what}: INVALID_ARGUMENT naming request_id ({code.name}: {msg})")
+    r = s.Prove(pb.ProveRequest(submit=submit_req("y" * 255, seed=70)), timeout=120).result
+    check(r.status == r.COMPLETED, "a 255-byte id is proved")
+    r = s.Prove(pb.ProveRequest(submit=submit_req("caf\u00e9-\u20ac", seed=71)),
+                timeout=120).result
+    check(r.status == r.COMPLETED and r.job_id == "caf\u00e9-\u20ac", "a UTF-8 id is proved")
+
+
 def test_await_exit_codes(d):
     s = d.stub
     s.Prove(pb.ProveRequest(submit=submit_req("ok-1", seed=12)), timeout=120)
@@ -296,8 +387,8 @@ def main():
     global ARGS, pb, rpc
     ARGS, pb, rpc = dt.setup("jobs")
     d = dt.Daemon("jobs")
-    for t in (test_request_identity, test_cancel_and_not_found, test_await_exit_codes,
-              test_metrics, test_status_json):
+    for t in (test_request_identity, test_cancel_and_not_found, test_curio_ids,
+              test_await_exit_codes, test_metrics, test_status_json):
         print(f"--- {t.__name__}", flush=True)
         t(d)
     rc = d.stop()

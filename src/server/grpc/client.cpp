@@ -216,8 +216,8 @@ extern "C" void czk_grpc_client_destroy(czk_grpc_client *c) {
 }
 
 extern "C" int czk_grpc_client_submit(czk_grpc_client *c, const czk_rpc_request *req,
-                                      char job_id[128], uint32_t *queue_position, int *attached,
-                                      czk_err *err) {
+                                      char job_id[CZK_REQUEST_ID_MAX + 1],
+                                      uint32_t *queue_position, int *attached, czk_err *err) {
     pb::SubmitProofRequest q;
     fill_request(req, &q);
     pb::SubmitProofResponse r;
@@ -225,7 +225,7 @@ extern "C" int czk_grpc_client_submit(czk_grpc_client *c, const czk_rpc_request 
     grpc::Status s = c->stub->SubmitProof(&ctx, q, &r);
     if (!s.ok())
         return fail(err, s, "SubmitProof", c);
-    std::snprintf(job_id, 128, "%s", r.job_id().c_str());
+    std::snprintf(job_id, CZK_REQUEST_ID_MAX + 1, "%s", r.job_id().c_str());
     if (queue_position != nullptr)
         *queue_position = r.queue_position();
     if (attached != nullptr)

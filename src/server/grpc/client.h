@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "czk.h"
 #include "util/status.h"
 
 #ifdef __cplusplus
@@ -46,7 +47,7 @@ typedef struct czk_rpc_request {
 
 /* AwaitProofResponse, in C. */
 typedef struct czk_rpc_result {
-    char job_id[128];
+    char job_id[CZK_REQUEST_ID_MAX + 1];
     int status;     /* proto AwaitProofResponse.Status: 1 COMPLETED, 2 FAILED, 3 CANCELLED... */
     uint8_t *proof; /* malloc'ed; czk_rpc_result_clear frees it */
     size_t proof_len;
@@ -90,8 +91,9 @@ void czk_grpc_client_destroy(czk_grpc_client *c);
  * daemon's reason, what to do; an unreachable daemon is named with its address). deadline_ms bounds
  * the call (0: none).
  */
-int czk_grpc_client_submit(czk_grpc_client *c, const czk_rpc_request *req, char job_id[128],
-                           uint32_t *queue_position, int *attached, czk_err *err);
+int czk_grpc_client_submit(czk_grpc_client *c, const czk_rpc_request *req,
+                           char job_id[CZK_REQUEST_ID_MAX + 1], uint32_t *queue_position,
+                           int *attached, czk_err *err);
 int czk_grpc_client_await(czk_grpc_client *c, const char *job_id, uint64_t timeout_ms,
                           czk_rpc_result *res, czk_err *err);
 int czk_grpc_client_prove(czk_grpc_client *c, const czk_rpc_request *req, czk_rpc_result *res,

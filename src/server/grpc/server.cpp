@@ -110,9 +110,14 @@ const char *kind_name(int kind) {
     }
 }
 
-// The engine's rule (czk_id_valid); a NUL inside the string would hide the rest from it.
+// The engine's rules (czk_id_valid for circuits, czk_request_id_valid for requests and
+// clients); a NUL inside the string would hide the rest from them.
 bool valid_id(const std::string &s) {
     return s.find('\0') == std::string::npos && czk_id_valid(s.c_str());
+}
+bool valid_request_id(const std::string &s, size_t max) {
+    return s.size() <= max && s.find('\0') == std::string::npos &&
+           czk_request_id_valid(s.c_str());
 }
 
 // A request id for a client that sent none: unique for the daemon's lifetime.
@@ -247,9 +252,12 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     if (!valid_id(circuit))
         return invalid("circuit_id must be 1.." + std::to_string(CZK_ID_MAX) +
                        " printable ASCII characters");
-    if (!r.request_id().empty() && !valid_id(r.request_id()))
-        return invalid("request_id must be 1.." + std::to_string(CZK_ID_MAX) +
-                       " printable ASCII characters");
+    if (!r.request_id().empty() && !valid_request_id(r.request_id(), CZK_REQUEST_ID_MAX))
+        return invalid("request_id must be 1.." + std::to_string(CZK_REQUEST_ID_MAX) +
+                       " bytes of UTF-8 without control characters");
+    if (!r.client_id().empty() && !valid_request_id(r.client_id(), CZK_CLIENT_ID_MAX))
+        return invalid("client_id must be at most " + std::to_string(CZK_CLIENT_ID_MAX) +
+                       " bytes of UTF-8 without control characters");
     size_t n = r.num_partitions();
     if (n == 0)
         n = r.witness_size() > 0 ? static_cast<size_t>(r.witness_size()) : 1;
@@ -583,7 +591,7 @@ class Service final : public pb::ProvingEngine::Service {
         s = admit(client);
         if (!s.ok())
             return s;
-        char job_id[128] = {0};
+        char job_id[CZK_REQUEST_ID_MAX + 1] = {0};
         uint32_t pos = 0;
         int attached = 0;
         czk_err err{};
