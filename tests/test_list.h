@@ -23,5 +23,6 @@
 #include "filecoin/sdr_tests.h"
 #include "filecoin/c1_tests.h"
 #include "filecoin/porep_tests.h"
+#include "filecoin/snap/snap_tests.h"
 #include "engine/engine_tests.h"
 #include "kinds/filecoin_tests.h"

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 
 #include "filecoin/circuit.h"
+#include "filecoin/snap/snap.h"
 #include "util/timer.h"
 
 #include <stdio.h>
@@ -17,10 +18,11 @@ static const char *USAGE =
     "\n"
     "Synthesizes a Filecoin circuit without values (COUNT mode) and prints its size: rows,\n"
     "inputs, aux, nonzero entries, densities, its R1CS digest (doc/FILECOIN.md §8) and the v28\n"
-    "parameter files it proves with. The 32/64 GiB WindowPoSt and PoRep circuits take a minute\n"
-    "or more (the digest hashes every row).\n"
+    "parameter files it proves with. The 32/64 GiB WindowPoSt, PoRep and snap circuits take a\n"
+    "minute or more (the digest hashes every row).\n"
     "\n"
-    "  KIND    winning-post, window-post or porep (one partition)\n"
+    "  KIND    winning-post, window-post, porep (one partition) or snap (one partition of the\n"
+    "          SnapDeals update proof)\n"
     "  SIZE    2KiB, 8MiB, 512MiB, 32GiB or 64GiB\n"
     "  --json  one JSON object: constraints (rows + input rows), inputs (ONE included), aux,\n"
     "          nnz_a (input rows' entries included), nnz_b, nnz_c, a_aux_density,\n"
@@ -73,6 +75,34 @@ int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *k
     return 0;
 }
 
+/* `czk circuit info snap SIZE`: the shape and parameter file names of one partition of the
+ * SnapDeals update circuit, into the fields of fc that circuit_info prints. Returns 0, or -1
+ * after printing why. */
+static int snap_parse(czk_cli_filecoin *fc, czk_snap_shape *snap, const char *size) {
+    memset(fc, 0, sizeof(*fc));
+    int i = czk_vanilla_size_index_by_name(size);
+    if (i < 0) {
+        fprintf(stderr,
+                "czk circuit: unknown sector size '%s' (2KiB, 8MiB, 512MiB, 32GiB or 64GiB)\n",
+                size);
+        return -1;
+    }
+    fc->kind_name = "snap";
+    fc->size_name = czk_vanilla_size_names[i];
+    czk_err err = {0};
+    int rc = czk_snap_shape_init(snap, czk_vanilla_sizes[i], &err);
+    if (rc == CZK_OK)
+        rc = czk_snap_params_file_name(fc->params_name, sizeof(fc->params_name), snap, ".params",
+                                       &err);
+    if (rc == CZK_OK)
+        rc = czk_snap_params_file_name(fc->vk_name, sizeof(fc->vk_name), snap, ".vk", &err);
+    if (rc != CZK_OK) {
+        czk_cli_fail("circuit", rc, &err);
+        return -1;
+    }
+    return 0;
+}
+
 /* n with thousands separators ("125,279,217") into buf. */
 static const char *grouped(char *buf, size_t cap, uint64_t n) {
     char digits[32];
@@ -109,14 +139,18 @@ static int circuit_info(int argc, char **argv) {
         return CZK_EXIT_ERROR;
     }
     czk_cli_filecoin fc;
-    if (czk_cli_filecoin_parse(&fc, "circuit", pos[0], pos[1]) != 0)
+    czk_snap_shape snap;
+    int is_snap = strcasecmp(pos[0], "snap") == 0;
+    if (is_snap ? snap_parse(&fc, &snap, pos[1]) != 0
+                : czk_cli_filecoin_parse(&fc, "circuit", pos[0], pos[1]) != 0)
         return CZK_EXIT_ERROR;
     czk_err err = {0};
     czk_cs_stats st;
     uint8_t digest[32];
     uint64_t t0 = czk_time_ns();
-    int rc = fc.porep ? czk_circuit_porep_count(&st, digest, &fc.porep_shape, &err)
-                      : czk_circuit_post_count(&st, digest, &fc.shape, &err);
+    int rc = is_snap    ? czk_circuit_snap_count(&st, digest, &snap, &err)
+             : fc.porep ? czk_circuit_porep_count(&st, digest, &fc.porep_shape, &err)
+                        : czk_circuit_post_count(&st, digest, &fc.shape, &err);
     if (rc != CZK_OK)
         return czk_cli_fail("circuit", rc, &err);
     double secs = (double)(czk_time_ns() - t0) / 1e9;
@@ -146,7 +180,10 @@ static int circuit_info(int argc, char **argv) {
     unsigned lg = 0;
     while ((1ull << lg) < constraints)
         lg++;
-    if (fc.porep)
+    if (is_snap)
+        printf("%s %s: one partition of %u (%u challenge(s)), counted in %.1f s\n", fc.kind_name,
+               fc.size_name, snap.partitions, snap.challenges, secs);
+    else if (fc.porep)
         printf("%s %s: one partition of %u challenge(s), %u layer(s), counted in %.1f s\n",
                fc.kind_name, fc.size_name, fc.porep_shape.challenges, fc.porep_shape.layers, secs);
     else

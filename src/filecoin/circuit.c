@@ -1,11 +1,12 @@
 /*
- * Whole PoSt circuits without values (contract in circuit.h).
+ * Whole PoSt, PoRep and SnapDeals circuits without values (contract in circuit.h).
  */
 #include "filecoin/circuit.h"
 
 #include <string.h>
 
-/* A circuit's synthesis without values: the shape is the circuit's (post.h or porep.h). */
+/* A circuit's synthesis without values: the shape is the circuit's (post.h, porep.h or
+ * snap/snap.h). */
 typedef int (*synth_fn)(czk_cs *cs, const void *shape);
 
 static int synth_post(czk_cs *cs, const void *shape) {
@@ -15,6 +16,11 @@ static int synth_post(czk_cs *cs, const void *shape) {
 /* PoRep: partition 0 (every partition is the same circuit). */
 static int synth_porep(czk_cs *cs, const void *shape) {
     return czk_porep_synthesize(cs, shape, NULL, 0);
+}
+
+/* SnapDeals: partition 0 (every partition is the same circuit). */
+static int synth_snap(czk_cs *cs, const void *shape) {
+    return czk_snap_synthesize(cs, shape, NULL, NULL, 0);
 }
 
 /* Runs the synthesis on cs and copies its sticky error into err on failure. */
@@ -133,4 +139,16 @@ uint64_t czk_circuit_porep_rows(const czk_porep_shape *shape) {
                              + 523805 + 525853ull * (shape->layers - 1) /* labels */
                              + 1 + (octree + 2) + column + (octree + 2); /* replica, c_x */
     return 571 + (uint64_t)shape->challenges * per_challenge;
+}
+
+/* ---- SnapDeals ---- */
+
+int czk_circuit_snap_count(czk_cs_stats *stats, uint8_t *digest, const czk_snap_shape *shape,
+                           czk_err *err) {
+    return count(stats, digest, synth_snap, shape, err);
+}
+
+int czk_circuit_snap_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_snap_shape *shape,
+                            czk_err *err) {
+    return record(r1cs, stats, synth_snap, shape, err);
 }

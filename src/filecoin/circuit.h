@@ -1,6 +1,7 @@
 /*
  * Whole Filecoin circuits without values, for the tools that size them or make keys for them
- * (`czk circuit info`, `czk setup --filecoin`): a PoSt (post.h) or PoRep (porep.h) circuit
+ * (`czk circuit info`, `czk setup --filecoin`): a PoSt (post.h), PoRep (porep.h) or SnapDeals
+ * (snap/snap.h) circuit
  * counted in COUNT mode with its digest (doc/FILECOIN.md §8), or recorded in RECORD mode as a
  * czk_r1cs.
  *
@@ -14,6 +15,7 @@
 #include "filecoin/cs.h"
 #include "filecoin/porep.h"
 #include "filecoin/post.h"
+#include "filecoin/snap/snap.h"
 #include "r1cs/r1cs.h"
 #include "r1cs/rep.h"
 #include "util/status.h"
@@ -82,6 +84,16 @@ int czk_circuit_porep_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_pore
  * 530 per arity-8 level + 314 per arity-2 level. COUNT gives the same figure.
  */
 uint64_t czk_circuit_porep_rows(const czk_porep_shape *shape);
+
+/*
+ * As czk_circuit_porep_count and czk_circuit_porep_record, for one partition (partition 0:
+ * every partition is the same circuit) of the SnapDeals update circuit `shape`. The 32 GiB
+ * partition has 81 M rows.
+ */
+int czk_circuit_snap_count(czk_cs_stats *stats, uint8_t *digest, const czk_snap_shape *shape,
+                           czk_err *err);
+int czk_circuit_snap_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_snap_shape *shape,
+                            czk_err *err);
 
 #ifdef __cplusplus
 }

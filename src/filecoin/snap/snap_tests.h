@@ -1,0 +1,12 @@
+/* Unit tests of src/filecoin/snap (see tests/test_list.h). */
+CZK_TEST_ENTRY(snap_counts_rust_small, 120)
+CZK_TEST_ENTRY(snap_count_digest_2k, 120)
+CZK_TEST_ENTRY(snap_count_8m, 120)
+CZK_TEST_ENTRY(snap_count_32g, 300)
+CZK_TEST_ENTRY(snap_public_inputs, 10)
+CZK_TEST_ENTRY(snap_params_names, 10)
+CZK_TEST_ENTRY(snap_vanilla_roundtrip, 60)
+CZK_TEST_ENTRY(snap_vanilla_refuses, 60)
+CZK_TEST_ENTRY(snap_2k_satisfied, 120)
+CZK_TEST_ENTRY(snap_small_sizes_satisfied, 300)
+CZK_TEST_ENTRY(snap_2k_tampered_refused, 120)
