@@ -2,8 +2,9 @@
  * czk c2: Filecoin PoRep C2 without a daemon, shaped like lotus-bench's C2 step: a C1 output
  * in, the proof out (every partition's 192 bytes, concatenated, verified before they are
  * written). `gen` makes C1 outputs to try it with: a sealed sector of 2 KiB or 8 MiB (the SDR
- * sealer of filecoin/seal.h), or a virtual one of any size; `verify` checks a proof against
- * the public data a C1 output carries. doc/FILECOIN.md §15 shows a session.
+ * sealer of filecoin/seal.h; interactive, or with --synthetic synthetic PoRep), or a virtual
+ * interactive one of any size; `verify` checks a proof against the public data a C1 output
+ * carries. doc/FILECOIN.md §15 shows a session.
  */
 #include "cli/cli.h"
 
@@ -28,8 +29,8 @@ static const char *USAGE =
     "usage: czk c2 --c1 FILE --out PROOF [--miner-id M --sector-id S] [--params DIR]\n"
     "              [--backend auto|cpu|cuda] [--devices 0,1] [--threads N] [--verbose]\n"
     "       czk c2 verify --c1 FILE PROOF [--miner-id M --sector-id S] [--params DIR]\n"
-    "       czk c2 gen SIZE --out FILE [--virtual] [--wrap] [--miner-id M] [--sector-id S]\n"
-    "                  [--registered-proof N] [--seed S]\n"
+    "       czk c2 gen SIZE --out FILE [--virtual | --synthetic] [--wrap] [--miner-id M]\n"
+    "                  [--sector-id S] [--registered-proof N] [--seed S]\n"
     "\n"
     "Filecoin PoRep C2. FILE is filecoin-ffi's C1 output (SealCommitPhase1Output JSON) or\n"
     "Curio's wrapper of it ({\"SectorNum\", \"Phase1Out\": base64, \"SectorSize\"}).\n"
@@ -42,8 +43,11 @@ static const char *USAGE =
     "  gen     writes a C1 output: a sealed sector (2KiB or 8MiB; random data) or with\n"
     "          --virtual a committed-capacity sector of any size whose challenged paths\n"
     "          are consistent (sparse trees); --wrap writes Curio's wrapper. The registered\n"
-    "          proof is StackedDrg<SIZE>V1_1 unless given (0-9). Defaults: miner 1000,\n"
-    "          sector 1.\n"
+    "          proof is StackedDrg<SIZE>V1_1 unless given (0-14), or with --synthetic\n"
+    "          StackedDrg<SIZE>V1_1_Feat_SyntheticPoRep: the challenges the seed selects\n"
+    "          from the synthetic set that comm_r draws. A synthetic sector is always\n"
+    "          sealed (its challenges depend on every label through comm_r, so it cannot\n"
+    "          be virtual). Defaults: miner 1000, sector 1.\n"
     "\n"
     "The partitions are proved on every CUDA device (--devices: those listed), each with its\n"
     "own copy of the key, else on the CPU; --verbose prints the engine's line per partition\n"
@@ -57,7 +61,7 @@ typedef struct c2_args {
     const char *pos[4];
     int npos;
     const char *c1, *out, *params;
-    int virt, wrap, have_miner, have_sector, verbose;
+    int virt, synthetic, wrap, have_miner, have_sector, verbose;
     unsigned long long miner_id, sector_id;
     long reg;
 } c2_args;
@@ -85,6 +89,10 @@ static int parse(c2_args *a, const char *cmd, int argc, char **argv) {
         }
         if (strcmp(o, "--wrap") == 0) {
             a->wrap = 1;
+            continue;
+        }
+        if (strcmp(o, "--synthetic") == 0) {
+            a->synthetic = 1;
             continue;
         }
         if (strcmp(o, "--verbose") == 0) {
@@ -118,7 +126,7 @@ static int parse(c2_args *a, const char *cmd, int argc, char **argv) {
                 return -1;
             a->have_sector = 1;
         } else if (strcmp(o, "--registered-proof") == 0) {
-            if (czk_cli_parse_long(cmd, o, v, 0, 9, &a->reg) != 0)
+            if (czk_cli_parse_long(cmd, o, v, 0, 14, &a->reg) != 0)
                 return -1;
         } else if (a->npos == (int)(sizeof a->pos / sizeof a->pos[0])) {
             fprintf(stderr, "czk %s: too many arguments\n%s", cmd, USAGE);
@@ -370,6 +378,9 @@ static int c2_gen(const czk_cli_common *c, const c2_args *a) {
     czk_err err = {0};
     const czk_porep_type *ty = a->reg >= 0 ? czk_porep_type_from_abi((uint64_t)a->reg, &err)
                                            : czk_porep_type_for_size(czk_vanilla_sizes[si], &err);
+    /* The synthetic type of a size is its V1_1 type's abi id + 5 (porep_types.h). */
+    if (ty != NULL && a->synthetic && a->reg < 0)
+        ty = czk_porep_type_from_abi(ty->abi_id + 5, &err);
     if (ty == NULL)
         return czk_cli_fail(cmd, CZK_EUNSUPPORTED, &err);
     if (ty->sector_size != czk_vanilla_sizes[si]) {
@@ -377,8 +388,23 @@ static int c2_gen(const czk_cli_common *c, const c2_args *a) {
                 ty->name, a->pos[0]);
         return CZK_EXIT_ERROR;
     }
+    if (a->synthetic && ty->variant != CZK_POREP_SYNTHETIC) {
+        fprintf(stderr, "czk c2 gen: --synthetic, but registered proof %ld is %s\n", a->reg,
+                ty->name);
+        return CZK_EXIT_ERROR;
+    }
+    if (a->virt && ty->variant == CZK_POREP_SYNTHETIC) {
+        fprintf(stderr,
+                "czk c2 gen: %s cannot be virtual: its challenges are drawn from comm_r, which "
+                "commits to every label, so only a sealed sector passes (2KiB, 8MiB)\n",
+                ty->name);
+        return CZK_EXIT_ERROR;
+    }
     if (!a->virt && ty->nodes > (1ull << 18)) {
-        fprintf(stderr, "czk c2 gen: sealing %s takes too long here; use --virtual\n", a->pos[0]);
+        fprintf(stderr, "czk c2 gen: sealing %s takes too long here; %s\n", a->pos[0],
+                ty->variant == CZK_POREP_SYNTHETIC
+                    ? "a synthetic C1 output cannot be virtual (2KiB and 8MiB seal)"
+                    : "use --virtual");
         return CZK_EXIT_ERROR;
     }
     czk_rng rng;

@@ -24,17 +24,17 @@ int czk_porep_public_inputs(czk_fr *out, size_t out_len, const czk_porep_type *t
     if (out_len != czk_porep_public_count(type))
         return czk_err_set(err, CZK_EINVAL, "%s has %zu public inputs per partition, not %zu",
                            type->name, czk_porep_public_count(type), out_len);
-    if (type->variant != CZK_POREP_INTERACTIVE)
-        return czk_err_set(err, CZK_EUNSUPPORTED,
-                           "%s: czk derives interactive PoRep challenges only (V1, V1_1)",
-                           type->name);
     int rc;
+    if ((rc = czk_porep_type_supported(type, err)) != CZK_OK)
+        return rc;
     if ((rc = fr_of(&out[0], replica_id, "replica_id", err)) != CZK_OK ||
         (rc = fr_of(&out[1], comm_d, "comm_d", err)) != CZK_OK ||
         (rc = fr_of(&out[2], comm_r, "comm_r", err)) != CZK_OK)
         return rc;
+    /* The verifier's challenges (rust-fil-proofs@87348a74:storage-proofs-porep/src/stacked/
+     * circuit/proof.rs:229, vanilla/params.rs:153): synthetic ones from comm_r as well. */
     uint64_t ch[CZK_POREP_MAX_CHALLENGES];
-    if ((rc = czk_porep_interactive_challenges(ch, type, replica_id, seed, k, err)) != CZK_OK)
+    if ((rc = czk_porep_challenges(ch, type, replica_id, comm_r, seed, k, err)) != CZK_OK)
         return rc;
     czk_sdr_graph g;
     if ((rc = czk_sdr_graph_init(&g, type, err)) != CZK_OK)
@@ -176,10 +176,9 @@ int czk_porep_c1_check(const czk_c1 *c1, const czk_porep_sector_ids *ids, const 
     if (memcmp(c1->comm_d, zero, 32) == 0 || memcmp(c1->comm_r, zero, 32) == 0 ||
         memcmp(c1->seed, zero, 32) == 0)
         return czk_err_set(err, CZK_EVERIFY, "%s: comm_d, comm_r and seed must not be zero", what);
-    if (ty->variant != CZK_POREP_INTERACTIVE)
-        return czk_err_set(err, CZK_EUNSUPPORTED,
-                           "%s: %s: czk derives interactive PoRep challenges only (V1, V1_1)", what,
-                           ty->name);
+    czk_err why = {0};
+    if (czk_porep_type_supported(ty, &why) != CZK_OK)
+        return czk_err_set(err, CZK_EUNSUPPORTED, "%s: %s", what, why.msg);
     if (ids != NULL) {
         uint8_t porep_id[32], rid[32];
         czk_porep_id(porep_id, ty);
@@ -211,15 +210,27 @@ int czk_porep_c1_check(const czk_c1 *c1, const czk_porep_sector_ids *ids, const 
         return rc;
     for (c.k = 0; c.k < c1->n_partitions; c.k++) {
         uint64_t ch[CZK_POREP_MAX_CHALLENGES];
-        if ((rc = czk_porep_interactive_challenges(ch, ty, c1->replica_id, c1->seed, c.k, err)) !=
-            CZK_OK)
+        uint32_t synth[CZK_POREP_MAX_CHALLENGES];
+        int synthetic = ty->variant == CZK_POREP_SYNTHETIC;
+        rc = synthetic
+                 ? czk_porep_synthetic_challenges(ch, synth, ty, c1->replica_id, c1->comm_r,
+                                                  c1->seed, c.k, err)
+                 : czk_porep_interactive_challenges(ch, ty, c1->replica_id, c1->seed, c.k, err);
+        if (rc != CZK_OK)
             return rc;
         for (c.i = 0; c.i < c1->n_challenges; c.i++) {
             const czk_c1_proof *p = czk_c1_at(c1, c.k, c.i);
             uint64_t node = ch[c.i];
-            if (p->n_labeling != ty->layers || p->labeling[0].node != node)
+            if (p->n_labeling != ty->layers || p->labeling[0].node != node) {
+                if (synthetic)
+                    return fail(&c,
+                                "the proof is for node %llu, but the seed selects synthetic "
+                                "challenge %u of %u, node %llu (of this comm_r's synthetic set)",
+                                (unsigned long long)p->labeling[0].node, synth[c.i],
+                                czk_porep_synth_count(ty->nodes), (unsigned long long)node);
                 return fail(&c, "the proof is for node %llu, the challenge is node %llu",
                             (unsigned long long)p->labeling[0].node, (unsigned long long)node);
+            }
             if ((rc = check_path(&c, &p->comm_d_proof, 1, &comm_d, node, "the comm_d path")) !=
                 CZK_OK)
                 return rc;

@@ -4,10 +4,10 @@
  * generate_public_inputs), and the checks of a C1 output against them before any proving.
  *
  * Public inputs of partition k, ONE excluded (it is ic[0] of the key): replica_id, comm_d,
- * comm_r, then per challenge i (challenge j = k·C + i of the proof, czk_porep_interactive_
- * challenges): the challenge (comm_d path), its 6 DRG parents and 8 expander parents (their
- * tree_c paths, from the SDR graph: sdr.h), the challenge (UInt64), the challenge (tree_r_last
- * path), the challenge (its own tree_c path). 3 + 18·C values: 39 or 327.
+ * comm_r, then per challenge i (challenge j = k·C + i of the proof, czk_porep_challenges:
+ * interactive or synthetic): the challenge (comm_d path), its 6 DRG parents and 8 expander parents
+ * (their tree_c paths, from the SDR graph: sdr.h), the challenge (UInt64), the challenge
+ * (tree_r_last path), the challenge (its own tree_c path). 3 + 18·C values: 39 or 327.
  *
  * Thread-safety: no global state; reentrant. Not constant-time (the values checked are public,
  * or the prover's own).
@@ -34,9 +34,10 @@ static inline size_t czk_porep_public_count(const czk_porep_type *type) {
 
 /*
  * The public inputs of partition k from the public data alone. The three 32-byte values are
- * little-endian field elements (< r). Out: out[0 .. czk_porep_public_count(type)). Returns
- * CZK_OK, CZK_EINVAL (out_len or k wrong), CZK_ERANGE (a value ≥ r), CZK_EUNSUPPORTED (synthetic
- * and non-interactive PoRep, whose challenge derivation czk does not have) or CZK_EINTERNAL.
+ * little-endian field elements (< r). Interactive and synthetic types (the latter's challenges
+ * depend on comm_r too). Out: out[0 .. czk_porep_public_count(type)). Returns CZK_OK,
+ * CZK_EINVAL (out_len or k wrong), CZK_ERANGE (a value ≥ r), CZK_EUNSUPPORTED (non-interactive
+ * PoRep, czk_porep_type_supported) or CZK_EINTERNAL.
  */
 int czk_porep_public_inputs(czk_fr *out, size_t out_len, const czk_porep_type *type,
                             const uint8_t replica_id[32], const uint8_t comm_d[32],
@@ -59,9 +60,11 @@ typedef struct czk_porep_sector_ids {
  * are comm_d, one comm_c and one comm_r_last throughout; every column's leaf is the Poseidon
  * hash of its rows; the challenged column's rows are the labels recomputed from the parents'
  * rows; the labeling and encoding proofs hold those parents; the replica leaf is the last
- * label plus the data leaf; comm_r = Poseidon-2(comm_c, comm_r_last). `what` names the input
- * in messages, which also name the partition, the challenge and the fault. Returns CZK_OK,
- * CZK_EVERIFY (a mismatch), CZK_EUNSUPPORTED (synthetic or NI PoRep) or CZK_EINTERNAL.
+ * label plus the data leaf; comm_r = Poseidon-2(comm_c, comm_r_last). A synthetic type's
+ * challenges are those the seed selects from comm_r's synthetic set, so a proof of any other
+ * node, of the set or not, is refused naming the synthetic challenge that was due. `what` names
+ * the input in messages, which also name the partition, the challenge and the fault. Returns
+ * CZK_OK, CZK_EVERIFY (a mismatch), CZK_EUNSUPPORTED (NI PoRep) or CZK_EINTERNAL.
  */
 int czk_porep_c1_check(const czk_c1 *c1, const czk_porep_sector_ids *ids, const char *what,
                        czk_err *err);

@@ -104,6 +104,18 @@ CZK_TEST(porep_types_table) {
         CHECK_EQ_INT(ty->partitions * ty->challenges >=
                          (id >= 15 ? (id % 5 >= 3 ? 2253u : 26u) : (id % 5 >= 3 ? 176u : 2u)),
                      1);
+        /* Synthetic and NI types are API 1.2 (filecoin-proofs-api registry.rs version()), and
+         * every type's porep_id is its own abi id, so a synthetic sector's graph and replica id
+         * are not its V1_1 twin's. */
+        CHECK_EQ_INT(ty->api, id < 5    ? CZK_VANILLA_API_V1_0
+                              : id < 10 ? CZK_VANILLA_API_V1_1
+                                        : CZK_VANILLA_API_V1_2);
+        CHECK_EQ_INT(ty->variant, id < 10   ? CZK_POREP_INTERACTIVE
+                                  : id < 15 ? CZK_POREP_SYNTHETIC
+                                            : CZK_POREP_NI);
+        uint8_t pid[32], want_pid[32] = {(uint8_t)id};
+        czk_porep_id(pid, ty);
+        CHECK_MEM(pid, want_pid, 32);
     }
     czk_err e = {0};
     CHECK(czk_porep_type_from_abi(20, &e) == NULL && e.code == CZK_EUNSUPPORTED);
@@ -142,9 +154,11 @@ CZK_TEST(porep_types_table) {
 
 /* ---- satisfiability on sealed and virtual sectors --------------------------------------- */
 
-/* A sealed 2 KiB V1_1 sector of random data, miner 1000, sector 7. Returns the status. */
-static int seal_2k(czk_test_ctx *t, czk_c1 *c1, czk_porep_sector_ids *ids, czk_err *e) {
-    const czk_porep_type *ty = czk_porep_type_from_abi(5, NULL);
+/* A sealed 2 KiB sector of registered proof `abi` (V1_1 or synthetic) of random data, miner
+ * 1000, sector 7. Returns the status. */
+static int seal_2k_abi(czk_test_ctx *t, uint64_t abi, czk_c1 *c1, czk_porep_sector_ids *ids,
+                       czk_err *e) {
+    const czk_porep_type *ty = czk_porep_type_from_abi(abi, NULL);
     uint8_t piece[2032], data[2048], ticket[32], seed[32];
     czk_rng_bytes(&t->rng, piece, sizeof piece);
     czk_rng_bytes(&t->rng, ticket, 32);
@@ -155,6 +169,10 @@ static int seal_2k(czk_test_ctx *t, czk_c1 *c1, czk_porep_sector_ids *ids, czk_e
     if (rc == CZK_OK)
         rc = czk_seal_small(c1, ty, data, ids->prover_id, ids->sector_id, ticket, seed, e);
     return rc;
+}
+
+static int seal_2k(czk_test_ctx *t, czk_c1 *c1, czk_porep_sector_ids *ids, czk_err *e) {
+    return seal_2k_abi(t, 5, c1, ids, e);
 }
 
 /* Synthesises partition k of c1 in COUNT mode with CHECK; returns the status, *bad_row the
@@ -180,11 +198,11 @@ static int check_partition(const czk_c1 *c1, uint32_t k, size_t *bad_row, czk_er
  * witness satisfies every row, the fast witness (czk_porep_witness) equals the row-checked
  * one and its public values are the ones derived from the public data alone.
  */
-CZK_TEST(porep_2k_sealed_satisfied) {
+static void check_2k_satisfied(czk_test_ctx *t, uint64_t abi) {
     czk_c1 c1 = {0};
     czk_porep_sector_ids ids;
     czk_err e = {0};
-    CHECKF(seal_2k(t, &c1, &ids, &e) == CZK_OK, "%s", e.msg);
+    CHECKF(seal_2k_abi(t, abi, &c1, &ids, &e) == CZK_OK, "%s", e.msg);
     CHECKF(czk_porep_c1_check(&c1, &ids, "sealed", &e) == CZK_OK, "%s", e.msg);
     size_t bad;
     CHECKF(check_partition(&c1, 0, &bad, &e) == CZK_OK, "row %zu: %s", bad, e.msg);
@@ -212,6 +230,17 @@ CZK_TEST(porep_2k_sealed_satisfied) {
     CHECK_EQ_INT(czk_porep_witness(&shape, &c1, 0, w, ni, na - 1, NULL), CZK_EINVAL);
     czk_free(w);
     czk_c1_clear(&c1);
+}
+
+CZK_TEST(porep_2k_sealed_satisfied) {
+    check_2k_satisfied(t, 5);
+}
+
+/* The same for StackedDrg2KiBV1_1_Feat_SyntheticPoRep: the circuit is V1_1's, the challenges are
+ * the synthetic ones the seed selects, and the public inputs derived from the public data
+ * (comm_r included) are the witness's. */
+CZK_TEST(porep_2k_synthetic_satisfied) {
+    check_2k_satisfied(t, 10);
 }
 
 /* Tampering: each fault is refused by the C1 check, naming it, and (where it reaches the
@@ -308,4 +337,241 @@ CZK_TEST(porep_virtual_32g_partition_satisfied) {
     size_t bad = SIZE_MAX;
     CHECKF(check_partition(&c1, 9, &bad, &e) == CZK_OK, "row %zu: %s", bad, e.msg);
     czk_c1_clear(&c1);
+}
+
+/* ---- synthetic challenges ---------------------------------------------------------------- */
+
+/* A 32-byte value from a pattern: b[i] = mul·i + add, top byte & 0x3f (a field element). */
+static void pattern(uint8_t b[32], unsigned mul, unsigned add) {
+    for (unsigned i = 0; i < 32; i++)
+        b[i] = (uint8_t)(mul * i + add);
+    b[31] &= 0x3f;
+}
+
+/*
+ * Known answers. First rust-fil-proofs' own (rust-fil-proofs@87348a74:storage-proofs-porep/src/
+ * stacked/vanilla/challenges.rs:512, test_synth_challenges_against_hardcoded): 2^10 nodes,
+ * N = 21 synthetic challenges, replica_id 55, comm_r 101, seed [1; 32]; the 10 PoRep
+ * challenges are one partition's. Then the registered sizes, computed independently in
+ * Python (hashlib.blake2b(m, key=tag, digest_size=32); the `cryptography` package's ChaCha20
+ * with the 16-byte nonce LE32(offset / 64) ‖ "synth-porep\0", skipping offset % 64 bytes;
+ * int.from_bytes(…, "little")) with replica_id[i] = 7i, comm_r[i] = 3i + 1, seed[i] = 255 − i.
+ */
+CZK_TEST(porep_synth_challenges_kat) {
+    static const uint64_t rust_synth[21] = {178, 297, 869, 211, 875, 477, 94,  781, 124, 332, 856,
+                                            801, 176, 692, 429, 691, 290, 204, 986, 210, 973};
+    static const uint64_t rust_porep[10] = {176, 781, 801, 986, 290, 211, 692, 856, 986, 332};
+    uint8_t rid[32] = {55}, comm_r[32] = {101}, seed[32];
+    memset(seed, 1, 32);
+    uint64_t set[21];
+    uint32_t idx[10];
+    czk_err e = {0};
+    CHECKF(czk_porep_synth_set(set, 1024, rid, comm_r, 0, 21, &e) == CZK_OK, "%s", e.msg);
+    for (int i = 0; i < 21; i++)
+        CHECKF(set[i] == rust_synth[i], "synthetic challenge %d: %llu", i,
+               (unsigned long long)set[i]);
+    /* One at a time, from the last (Rust's test seeks backwards too). */
+    for (int i = 20; i >= 0; i--) {
+        uint64_t one;
+        CHECK_EQ_INT(czk_porep_synth_set(&one, 1024, rid, comm_r, (uint32_t)i, 1, NULL), CZK_OK);
+        CHECK_EQ_INT(one, rust_synth[i]);
+    }
+    CHECKF(czk_porep_synth_select(idx, 21, rid, seed, 0, 10, &e) == CZK_OK, "%s", e.msg);
+    for (int j = 0; j < 10; j++)
+        CHECKF(idx[j] < 21 && set[idx[j]] == rust_porep[j], "PoRep challenge %d", j);
+
+    /* The registered sizes: synthetic set entries 0, 1 and N − 1, then selected index and node
+     * of the first and last challenge of the first and last partition. */
+    static const struct {
+        uint64_t abi, set0, set1, set_last;
+        uint32_t k, i, idx;
+        uint64_t node;
+    } kat[] = {
+        {10, 62, 61, 62, 0, 0, 26, 59},
+        {10, 62, 61, 62, 0, 1, 38, 18},
+        {11, 93680, 56887, 162455, 0, 0, 68122, 76613},
+        {11, 93680, 56887, 162455, 0, 1, 39014, 71158},
+        {13, 773230436, 385340821, 1043520260, 0, 0, 68122, 16931003},
+        {13, 773230436, 385340821, 1043520260, 0, 17, 235094, 1024356122},
+        {13, 773230436, 385340821, 1043520260, 9, 0, 244645, 750832714},
+        {13, 773230436, 385340821, 1043520260, 9, 17, 15112, 968281754},
+    };
+    pattern(rid, 7, 0);
+    pattern(comm_r, 3, 1);
+    for (int i = 0; i < 32; i++)
+        seed[i] = (uint8_t)(255 - i);
+    for (size_t x = 0; x < sizeof kat / sizeof kat[0]; x++) {
+        const czk_porep_type *ty = czk_porep_type_from_abi(kat[x].abi, NULL);
+        uint32_t n = czk_porep_synth_count(ty->nodes);
+        CHECK_EQ_INT(n, ty->nodes < (1u << 18) ? ty->nodes : 1u << 18);
+        uint64_t v[2], ch[CZK_POREP_MAX_CHALLENGES], ch2[CZK_POREP_MAX_CHALLENGES];
+        uint32_t si[CZK_POREP_MAX_CHALLENGES];
+        CHECK_EQ_INT(czk_porep_synth_set(v, ty->nodes, rid, comm_r, 0, 2, NULL), CZK_OK);
+        CHECK(v[0] == kat[x].set0 && v[1] == kat[x].set1);
+        CHECK_EQ_INT(czk_porep_synth_set(v, ty->nodes, rid, comm_r, n - 1, 1, NULL), CZK_OK);
+        CHECK_EQ_INT(v[0], kat[x].set_last);
+        CHECKF(czk_porep_synthetic_challenges(ch, si, ty, rid, comm_r, seed, kat[x].k, &e) ==
+                   CZK_OK,
+               "%s", e.msg);
+        CHECKF(si[kat[x].i] == kat[x].idx && ch[kat[x].i] == kat[x].node, "%s k %u i %u: %u %llu",
+               ty->name, kat[x].k, kat[x].i, si[kat[x].i], (unsigned long long)ch[kat[x].i]);
+        CHECK_EQ_INT(czk_porep_challenges(ch2, ty, rid, comm_r, seed, kat[x].k, NULL), CZK_OK);
+        CHECK_MEM(ch2, ch, ty->challenges * sizeof *ch);
+    }
+}
+
+/*
+ * Consistency, as rust-fil-proofs' test_synth_challenges_32gib checks it, on every synthetic
+ * size with random inputs: the whole synthetic set in one stream equals each member derived
+ * alone (seeking); the selection of all the proof's challenges in one stream equals each
+ * partition's; each partition's challenges are the set's members at the selected indexes and lie
+ * in [1, nodes). Then the refusals.
+ */
+CZK_TEST(porep_synth_challenges_partitions) {
+    uint8_t rid[32], comm_r[32], seed[32];
+    czk_rng_bytes(&t->rng, rid, 32);
+    czk_rng_bytes(&t->rng, comm_r, 32);
+    czk_rng_bytes(&t->rng, seed, 32);
+    rid[31] &= 0x3f;
+    comm_r[31] &= 0x3f;
+    uint64_t *set = czk_malloc((1u << 18) * sizeof *set);
+    CHECK(set != NULL);
+    czk_err e = {0};
+    for (uint64_t abi = 10; abi < 15 && t->failures == 0; abi++) {
+        const czk_porep_type *ty = czk_porep_type_from_abi(abi, NULL);
+        uint32_t n = czk_porep_synth_count(ty->nodes), total = ty->partitions * ty->challenges;
+        CHECKF(czk_porep_synth_set(set, ty->nodes, rid, comm_r, 0, n, &e) == CZK_OK, "%s", e.msg);
+        for (uint32_t s = 0; s < n; s += 1 + s / 7) {
+            uint64_t one;
+            CHECK_EQ_INT(czk_porep_synth_set(&one, ty->nodes, rid, comm_r, s, 1, NULL), CZK_OK);
+            CHECKF(one == set[s] && one >= 1 && one < ty->nodes, "%s: synthetic %u", ty->name, s);
+        }
+        /* An odd window: not at a block boundary, across several blocks. */
+        uint64_t win[100];
+        CHECK_EQ_INT(czk_porep_synth_set(win, ty->nodes, rid, comm_r, 3, 61, NULL), CZK_OK);
+        CHECK_MEM(win, set + 3, 61 * sizeof *win);
+        uint32_t all[180], part[CZK_POREP_MAX_CHALLENGES];
+        CHECK_EQ_INT(czk_porep_synth_select(all, n, rid, seed, 0, total, NULL), CZK_OK);
+        for (uint32_t k = 0; k < ty->partitions; k++) {
+            uint64_t ch[CZK_POREP_MAX_CHALLENGES];
+            CHECKF(czk_porep_synthetic_challenges(ch, part, ty, rid, comm_r, seed, k, &e) == CZK_OK,
+                   "%s", e.msg);
+            for (uint32_t i = 0; i < ty->challenges; i++) {
+                uint32_t j = k * ty->challenges + i;
+                CHECKF(part[i] == all[j] && all[j] < n && ch[i] == set[all[j]],
+                       "%s: partition %u challenge %u", ty->name, k, i);
+            }
+        }
+        uint64_t ch[CZK_POREP_MAX_CHALLENGES];
+        CHECK_EQ_INT(
+            czk_porep_synthetic_challenges(ch, NULL, ty, rid, comm_r, seed, ty->partitions, NULL),
+            CZK_EINVAL);
+        /* Another comm_r draws another set: the same seed selects other nodes. */
+        uint8_t other[32];
+        memcpy(other, comm_r, 32);
+        other[0] ^= 1;
+        uint64_t ch_other[CZK_POREP_MAX_CHALLENGES];
+        CHECK_EQ_INT(czk_porep_challenges(ch, ty, rid, comm_r, seed, 0, NULL), CZK_OK);
+        CHECK_EQ_INT(czk_porep_challenges(ch_other, ty, rid, other, seed, 0, NULL), CZK_OK);
+        CHECK(memcmp(ch, ch_other, ty->challenges * sizeof *ch) != 0);
+    }
+    czk_free(set);
+    /* An interactive type has no synthetic challenges; NI is refused, saying why. */
+    uint64_t ch[CZK_POREP_MAX_CHALLENGES];
+    CHECK_EQ_INT(czk_porep_synthetic_challenges(ch, NULL, czk_porep_type_from_abi(5, NULL), rid,
+                                                comm_r, seed, 0, NULL),
+                 CZK_EINVAL);
+    const czk_porep_type *ni = czk_porep_type_from_abi(15, NULL);
+    CHECK_EQ_INT(czk_porep_challenges(ch, ni, rid, comm_r, seed, 0, &e), CZK_EUNSUPPORTED);
+    CHECKF(strstr(e.msg, "non-interactive PoRep is not supported: Curio does not seal it") !=
+                   NULL &&
+               strstr(e.msg, "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep") != NULL,
+           "%s", e.msg);
+    czk_fr pub[39];
+    CHECK_EQ_INT(czk_porep_public_inputs(pub, 39, ni, rid, comm_r, comm_r, seed, 0, &e),
+                 CZK_EUNSUPPORTED);
+    CHECKF(strstr(e.msg, "non-interactive") != NULL, "%s", e.msg);
+    CHECK_EQ_INT(czk_porep_synth_set(ch, 1, rid, comm_r, 0, 1, NULL), CZK_EINVAL);
+    CHECK_EQ_INT(czk_porep_synth_set(ch, 64, rid, comm_r, (1u << 27) - 1, 2, NULL), CZK_EINVAL);
+    uint32_t idx[2];
+    CHECK_EQ_INT(czk_porep_synth_select(idx, 0, rid, seed, 0, 1, NULL), CZK_EINVAL);
+}
+
+/*
+ * A synthetic 2 KiB C1 output whose proof of one challenge is the proof of another node of the
+ * same sector (the same comm_r and synthetic set, another seed's selection): the check refuses
+ * it naming the synthetic challenge that was due. The circuit alone is satisfied (the proof is
+ * a valid opening), but its public inputs are not the verifier's, so no proof of it verifies.
+ */
+CZK_TEST(porep_2k_synthetic_wrong_challenge_refused) {
+    const czk_porep_type *ty = czk_porep_type_from_abi(10, NULL);
+    uint8_t piece[2032], data[2048], ticket[32], seed[32], seed2[32];
+    czk_porep_sector_ids ids;
+    czk_rng_bytes(&t->rng, piece, sizeof piece);
+    czk_rng_bytes(&t->rng, ticket, 32);
+    czk_rng_bytes(&t->rng, seed, 32);
+    czk_vanilla_prover_id(ids.prover_id, 1000);
+    ids.sector_id = 7;
+    czk_err e = {0};
+    CHECK_EQ_INT(czk_seal_fr32_pad(data, sizeof data, piece, sizeof piece, NULL), CZK_OK);
+    czk_c1 c1 = {0}, c2 = {0};
+    CHECKF(czk_seal_small(&c1, ty, data, ids.prover_id, 7, ticket, seed, &e) == CZK_OK, "%s",
+           e.msg);
+    CHECKF(czk_porep_c1_check(&c1, &ids, "synthetic", &e) == CZK_OK, "%s", e.msg);
+    /* Another seed until challenge 1 falls on another node (each try: 1 in 63 that it does not). */
+    uint32_t i = 1;
+    for (int tries = 0; tries < 64; tries++) {
+        czk_c1_clear(&c2);
+        czk_rng_bytes(&t->rng, seed2, 32);
+        CHECK_EQ_INT(czk_seal_small(&c2, ty, data, ids.prover_id, 7, ticket, seed2, NULL), CZK_OK);
+        CHECK_MEM(c2.comm_r, c1.comm_r, 32);
+        if (czk_c1_at(&c2, 0, i)->labeling[0].node != czk_c1_at(&c1, 0, i)->labeling[0].node)
+            break;
+    }
+    uint64_t due = czk_c1_at(&c1, 0, i)->labeling[0].node;
+    CHECK(czk_c1_at(&c2, 0, i)->labeling[0].node != due);
+    czk_c1_proof *keep = czk_malloc(sizeof *keep); /* a proof is tens of KiB */
+    CHECK(keep != NULL);
+    *keep = *czk_c1_at(&c1, 0, i);
+    *czk_c1_at(&c1, 0, i) = *czk_c1_at(&c2, 0, i);
+    CHECK_EQ_INT(czk_porep_c1_check(&c1, &ids, "tampered", &e), CZK_EVERIFY);
+    char want[96];
+    snprintf(want, sizeof want, "partition 0 challenge 1: the proof is for node %llu",
+             (unsigned long long)czk_c1_at(&c2, 0, i)->labeling[0].node);
+    CHECKF(strstr(e.msg, want) != NULL && strstr(e.msg, "synthetic challenge") != NULL, "%s",
+           e.msg);
+    snprintf(want, sizeof want, "node %llu (of this comm_r's synthetic set)",
+             (unsigned long long)due);
+    CHECKF(strstr(e.msg, want) != NULL, "%s", e.msg);
+    size_t bad;
+    CHECKF(check_partition(&c1, 0, &bad, &e) == CZK_OK, "row %zu: %s", bad, e.msg);
+    czk_porep_shape shape;
+    CHECK_EQ_INT(czk_porep_shape_init(&shape, 2 * KIB, NULL), CZK_OK);
+    size_t ni = czk_porep_n_inputs(&shape), na = porep_table[0].aux;
+    czk_fr *w = czk_malloc((ni + na) * sizeof *w), pub[39];
+    CHECK(w != NULL);
+    CHECKF(czk_porep_witness(&shape, &c1, 0, w, ni, na, &e) == CZK_OK, "%s", e.msg);
+    CHECK_EQ_INT(
+        czk_porep_public_inputs(pub, 39, ty, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 0, NULL),
+        CZK_OK);
+    czk_fr due_fr;
+    czk_fr_set_u64(&due_fr, due);
+    CHECK(czk_fr_equal(&pub[3 + 18 * i], &due_fr));
+    CHECK(!czk_fr_equal(&pub[3 + 18 * i], &w[1 + 3 + 18 * i]));
+    czk_free(w);
+    /* Restored, it passes; another seed selects other challenges and is refused. */
+    *czk_c1_at(&c1, 0, i) = *keep;
+    czk_free(keep);
+    CHECKF(czk_porep_c1_check(&c1, &ids, "restored", &e) == CZK_OK, "%s", e.msg);
+    memcpy(c1.seed, seed2, 32);
+    CHECK_EQ_INT(czk_porep_c1_check(&c1, &ids, "seed", &e), CZK_EVERIFY);
+    CHECKF(strstr(e.msg, "synthetic challenge") != NULL, "%s", e.msg);
+    memcpy(c1.seed, seed, 32);
+    /* The same C1 output under the V1_1 type: another porep_id, so another replica id. */
+    c1.type = czk_porep_type_from_abi(5, NULL);
+    CHECK_EQ_INT(czk_porep_c1_check(&c1, &ids, "as V1_1", &e), CZK_EVERIFY);
+    CHECKF(strstr(e.msg, "replica id") != NULL, "%s", e.msg);
+    c1.type = ty;
+    czk_c1_clear(&c1);
+    czk_c1_clear(&c2);
 }

@@ -402,9 +402,9 @@ CZK_TEST(seal_small_2k) {
     czk_err err = {0};
     uint8_t prover[32], ticket[32], seed[32], raw[127 * 16], data[2048];
     uint64_t sector;
-    /* V1 and V1_1; random data, and a committed-capacity sector. */
-    static const uint64_t abis[] = {0, 5};
-    for (int a = 0; a < 2; a++)
+    /* V1, V1_1 and synthetic; random data, and a committed-capacity sector. */
+    static const uint64_t abis[] = {0, 5, 10};
+    for (int a = 0; a < 3; a++)
         for (int zero = 0; zero < 2; zero++) {
             random_public(t, prover, &sector, ticket, seed);
             czk_rng_bytes(&t->rng, raw, sizeof raw);
@@ -438,15 +438,19 @@ CZK_TEST(seal_small_2k) {
         }
 }
 
-/* Seals a random 2 KiB V1_1 sector into *c1. */
-static int seal_2k(czk_test_ctx *t, czk_c1 *c1) {
+/* Seals a random 2 KiB sector of registered proof `abi` into *c1. */
+static int seal_2k_abi(czk_test_ctx *t, uint64_t abi, czk_c1 *c1) {
     uint8_t prover[32], ticket[32], seed[32], raw[127 * 16], data[2048];
     uint64_t sector;
     random_public(t, prover, &sector, ticket, seed);
     czk_rng_bytes(&t->rng, raw, sizeof raw);
     if (czk_seal_fr32_pad(data, sizeof data, raw, sizeof raw, NULL) != CZK_OK)
         return CZK_EINTERNAL;
-    return czk_seal_small(c1, type_of(5), data, prover, sector, ticket, seed, NULL);
+    return czk_seal_small(c1, type_of(abi), data, prover, sector, ticket, seed, NULL);
+}
+
+static int seal_2k(czk_test_ctx *t, czk_c1 *c1) {
+    return seal_2k_abi(t, 5, c1);
 }
 
 /* One corruption of a C1 output, which the checker must catch. */
@@ -523,11 +527,16 @@ CZK_TEST(seal_rejects_bad_input) {
     uint64_t sector;
     czk_c1 c1;
     random_public(t, prover, &sector, ticket, seed);
-    /* Synthetic and NI types derive their challenges otherwise. */
-    CHECK(czk_seal_small(&c1, type_of(10), NULL, prover, sector, ticket, seed, &err) ==
+    /* NI PoRep is refused, saying why; a synthetic sector cannot be virtual (seal.h). */
+    CHECK(czk_seal_small(&c1, type_of(15), NULL, prover, sector, ticket, seed, &err) ==
           CZK_EUNSUPPORTED);
+    CHECKF(strstr(err.msg, "non-interactive PoRep is not supported") != NULL, "%s", err.msg);
     CHECK(czk_seal_virtual(&c1, type_of(18), prover, sector, ticket, seed, &t->rng, &err) ==
           CZK_EUNSUPPORTED);
+    CHECK(czk_seal_virtual(&c1, type_of(13), prover, sector, ticket, seed, &t->rng, &err) ==
+          CZK_EUNSUPPORTED);
+    CHECKF(strstr(err.msg, "virtual synthetic C1 output cannot exist") != NULL, "%s", err.msg);
+    CHECK(c1.proofs == NULL);
     /* 32 GiB does not fit in memory: the virtual sealer is for it. */
     CHECK(czk_seal_small(&c1, type_of(8), NULL, prover, sector, ticket, seed, &err) ==
           CZK_EUNSUPPORTED);
@@ -681,6 +690,10 @@ CZK_TEST(seal_c1_json_roundtrip) {
     czk_err err = {0};
     czk_c1 c1;
     CHECK(seal_2k(t, &c1) == CZK_OK);
+    check_json_roundtrip(t, &c1);
+    czk_c1_clear(&c1);
+    /* Synthetic: the registered proof's name carries the variant through the JSON. */
+    CHECK(seal_2k_abi(t, 10, &c1) == CZK_OK);
     check_json_roundtrip(t, &c1);
     czk_c1_clear(&c1);
     uint8_t prover[32], ticket[32], seed[32];

@@ -466,9 +466,11 @@ static int fill_c1(czk_c1 *out, const sector *s, const uint8_t ticket[32], const
     memcpy(out->replica_id, s->replica_id, 32);
     memcpy(out->seed, seed, 32);
     memcpy(out->ticket, ticket, 32);
+    /* Interactive challenges come from the seed alone; synthetic ones from comm_r as well, which
+     * is why a synthetic sector must be whole before any challenge is known (seal.h). */
     uint64_t ch[MAX_CHALLENGES];
     for (uint32_t k = 0; k < s->type->partitions && rc == CZK_OK; k++) {
-        rc = czk_porep_interactive_challenges(ch, s->type, s->replica_id, seed, k, err);
+        rc = czk_porep_challenges(ch, s->type, s->replica_id, out->comm_r, seed, k, err);
         for (uint32_t i = 0; i < s->type->challenges && rc == CZK_OK; i++)
             rc = fill_proof(czk_c1_at(out, k, i), s, ch[i], err);
     }
@@ -487,11 +489,11 @@ static void sector_free(sector *s) {
 /* Checks what both sealers take from the caller, and starts the sector. */
 static int sector_start(sector *s, const czk_porep_type *type, czk_err *err) {
     memset(s, 0, sizeof *s);
-    if (type == NULL || type->variant != CZK_POREP_INTERACTIVE)
-        return czk_err_set(err, CZK_EUNSUPPORTED,
-                           "sealing %s: only interactive (V1, V1_1) seal proofs have their "
-                           "challenges implemented",
-                           type != NULL ? type->name : "(null)");
+    if (type == NULL)
+        return czk_err_set(err, CZK_EUNSUPPORTED, "sealing: no registered seal proof");
+    czk_err why = {0};
+    if (czk_porep_type_supported(type, &why) != CZK_OK)
+        return czk_err_set(err, CZK_EUNSUPPORTED, "sealing %s", why.msg);
     if (type->challenges > MAX_CHALLENGES || type->layers > CZK_POREP_MAX_LAYERS ||
         type->comm_d_levels > CZK_POREP_MAX_COMM_D_LEVELS)
         return czk_err_set(err, CZK_EINTERNAL, "%s: shape beyond this build's limits", type->name);
@@ -601,6 +603,16 @@ int czk_seal_virtual(czk_c1 *out, const czk_porep_type *type, const uint8_t prov
     int rc = sector_start(&s, type, err);
     if (rc != CZK_OK)
         goto out;
+    if (type->variant == CZK_POREP_SYNTHETIC) {
+        /* See seal.h: the synthetic set is drawn from comm_r, which commits to every column, so
+         * the columns to compute are only known once all of them are. */
+        rc = czk_err_set(err, CZK_EUNSUPPORTED,
+                         "%s: a virtual synthetic C1 output cannot exist: its challenges are "
+                         "drawn from comm_r, which commits to every node's labels; seal the sector "
+                         "(czk_seal_small, up to 512 MiB) instead",
+                         type->name);
+        goto out;
+    }
     uint32_t layers = type->layers, per = type->challenges;
     size_t total = (size_t)type->partitions * per;
     /* A committed-capacity sector: all data zero, so comm_d and its paths are the zero tree's

@@ -17,11 +17,12 @@
  *  - encoding: replica node v = last-layer label of v + data node v (Fr addition).
  *  - tree_r_last: the same tree shape over the replica nodes; comm_r_last its root.
  *  - comm_r = Poseidon-2(comm_c, comm_r_last).
- *  - per partition k and challenge i, the interactive challenge c (porep_types.h) and its
- *    vanilla proof: the data node's path into tree_d, the replica node's path into
- *    tree_r_last, the columns (all L labels) of c, of its 6 DRG parents and of its 8 expander
- *    parents with their paths into tree_c, the 37 parent labels each layer's label hashed
- *    (labeling proofs), and a copy of the last one (the encoding proof)
+ *  - per partition k and challenge i, the challenge c (porep_types.h: interactive from the
+ *    seed; synthetic from comm_r and the seed, as seal_commit_phase1 reads them out of the
+ *    synthetic proofs it stored at precommit) and its vanilla proof: the data node's path into
+ * tree_d, the replica node's path into tree_r_last, the columns (all L labels) of c, of its 6 DRG
+ * parents and of its 8 expander parents with their paths into tree_c, the 37 parent labels each
+ * layer's label hashed (labeling proofs), and a copy of the last one (the encoding proof)
  *    (storage-proofs-porep stacked/vanilla/proof.rs prove_layers).
  * A path's levels run leaf to root; level l's index is the node's position in its group, so
  * the indices spell the node in mixed radix (8, …, 8[, 8][, 2]).
@@ -93,10 +94,12 @@ void czk_seal_zero_tree_d(uint8_t out[][32], uint32_t levels);
 int czk_seal_column_hash(czk_fr *out, const czk_fr *rows, uint32_t layers, czk_err *err);
 
 /*
- * Seals one sector of a registered interactive seal proof (V1 or V1_1; CZK_EUNSUPPORTED for
- * synthetic and NI types, whose challenges differ) of at most CZK_SEAL_SMALL_MAX_NODES nodes,
- * and fills *out as seal_commit_phase1 would: every partition's challenges and their vanilla
- * proofs, comm_r, comm_d, replica_id, seed and ticket.
+ * Seals one sector of a registered interactive or synthetic seal proof (V1, V1_1,
+ * V1_1_Feat_SyntheticPoRep; CZK_EUNSUPPORTED for NI types) of at most CZK_SEAL_SMALL_MAX_NODES
+ * nodes, and fills *out as seal_commit_phase1 would: every partition's challenges and their
+ * vanilla proofs, comm_r, comm_d, replica_id, seed and ticket. A synthetic C1 output holds the
+ * proofs of the challenges the seed selects from the synthetic set only, as Rust's does
+ * (rust-fil-proofs@87348a74:storage-proofs-porep/src/stacked/vanilla/proof.rs:187).
  * In: `data`: the sector's padded data, type->sector_size bytes, every 32-byte node < 2^254
  * (the output of czk_seal_fr32_pad), or NULL for an all-zero (committed-capacity) sector;
  * `prover_id` (32 bytes, < r; czk_vanilla_prover_id forms it from a miner id), `sector_id`,
@@ -125,6 +128,10 @@ int czk_seal_small(czk_c1 *out, const czk_porep_type *type, const uint8_t *data,
  * In/Out as czk_seal_small, plus `rng` for the random labels and tree nodes.
  * Cost: one Poseidon-L per opened column and one Poseidon-8 per opened tree node: 32 GiB
  * (180 challenges, ~2,700 columns) in 1.2 s on the build machine, 64 GiB in 1.5 s.
+ * Synthetic types are refused (CZK_EUNSUPPORTED): their challenges are drawn from comm_r, so
+ * the few columns a virtual sector computes would have to be chosen after comm_r, which commits
+ * to them. A sector that passes is one whose every label is right, which is sealing (and what
+ * synthetic PoRep's soundness rests on).
  * Returns CZK_OK, CZK_EUNSUPPORTED, CZK_ENOMEM or CZK_EINTERNAL.
  */
 int czk_seal_virtual(czk_c1 *out, const czk_porep_type *type, const uint8_t prover_id[32],

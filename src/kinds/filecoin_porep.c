@@ -78,6 +78,9 @@ int czk_kinds_porep_circuit_id(char *out, size_t cap, uint64_t registered_proof,
     const czk_porep_type *ty = czk_porep_type_from_abi(registered_proof, err);
     if (ty == NULL)
         return CZK_EUNSUPPORTED;
+    /* Non-interactive PoRep: refused with the reason, before its vanilla proofs are read. */
+    if (czk_porep_type_supported(ty, err) != CZK_OK)
+        return CZK_EUNSUPPORTED;
     int si = czk_vanilla_size_index(ty->sector_size);
     int n = si < 0 ? -1 : snprintf(out, cap, "porep-%s", czk_vanilla_size_names[si]);
     if (n < 0 || (size_t)n >= cap)

@@ -137,6 +137,35 @@ def main():
     check(r.status == r.COMPLETED and len(r.proof) == 192,
           f"the unwrapped C1 JSON proves too ({r.status}: {r.error_message})")
 
+    # Synthetic PoRep (Curio's UseSyntheticPoRep): a sector sealed as
+    # StackedDrg2KiBV1_1_Feat_SyntheticPoRep (abi 10), its C1 output proving the challenges the
+    # seed selects from comm_r's synthetic set; the same circuit and keys.
+    syn_path = os.path.join(ARGS.work, "c1-synthetic.json")
+    rc, out = dt.run_cli("c2", "gen", "2KiB", "--synthetic", "--out", syn_path, "--wrap",
+                         "--miner-id", str(MINER), "--sector-id", str(SECTOR + 1), "--seed", "6")
+    check(rc == 0, f"czk c2 gen 2KiB --synthetic --wrap (rc {rc}: {out[-300:]})")
+    syn = open(syn_path, "rb").read()
+    r = s.Prove(pb.ProveRequest(submit=porep_req(f"porep-{MINER}-{SECTOR + 1}", syn,
+                                                 registered_proof=10,
+                                                 sector_number=SECTOR + 1)),
+                timeout=1200).result
+    check(r.status == r.COMPLETED and len(r.proof) == 192,
+          f"a synthetic 2 KiB C1 output proves over gRPC ({r.status}: {r.error_message})")
+    syn_proof = os.path.join(ARGS.work, "synthetic.proof")
+    with open(syn_proof, "wb") as f:
+        f.write(r.proof)
+    rc, out = dt.run_cli("c2", "verify", "--c1", syn_path, syn_proof, "--params", keys,
+                         "--miner-id", str(MINER), "--sector-id", str(SECTOR + 1))
+    check(rc == 0 and "OK" in out, f"czk c2 verify accepts the synthetic proof ({rc}: {out})")
+    w = json.loads(syn)
+    inner = json.loads(base64.b64decode(w["Phase1Out"]))
+    inner["registered_proof"] = "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"
+    ni = json.dumps(dict(w, Phase1Out=base64.b64encode(json.dumps(inner).encode()).decode()))
+    code, msg = details_of(s.SubmitProof, porep_req("ni-1", ni.encode(), registered_proof=15,
+                                                    sector_number=SECTOR + 1), timeout=60)
+    check(code == grpc.StatusCode.INVALID_ARGUMENT and "non-interactive" in msg,
+          f"NI-PoRep is refused, saying why ({code.name}: {msg})")
+
     rc = d.stop()
     check(rc == 0, f"daemon exits 0 on SIGTERM (got {rc})")
     dt.finish()

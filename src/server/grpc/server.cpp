@@ -195,8 +195,8 @@ grpc::Status check_porep(const pb::SubmitProofRequest &r, JobRequest *out) {
     czk_err err{};
     char id[64];
     if (czk_kinds_porep_circuit_id(id, sizeof id, r.registered_proof(), &err) != CZK_OK)
-        return invalid("registered_proof " + std::to_string(r.registered_proof()) +
-                       " is not a seal proof (0-19)");
+        return invalid("registered_proof " + std::to_string(r.registered_proof()) + ": " +
+                       err.msg);
     if (r.vanilla_proof().empty() || r.vanilla_proofs_size() > 0)
         return invalid("a PoRep request carries its C1 output in vanilla_proof, and nothing in "
                        "vanilla_proofs");
