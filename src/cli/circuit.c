@@ -45,8 +45,13 @@ int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *k
         pc = CZK_PARAMS_POREP;
         out->kind_name = "porep";
         out->porep = 1;
+    } else if (strcasecmp(kind, "snap") == 0) {
+        pc = CZK_PARAMS_SNAP;
+        out->kind_name = "snap";
+        out->snap = 1;
     } else {
-        fprintf(stderr, "czk %s: unknown circuit kind '%s' (winning-post, window-post or porep)\n",
+        fprintf(stderr,
+                "czk %s: unknown circuit kind '%s' (winning-post, window-post, porep or snap)\n",
                 cmd, kind);
         return -1;
     }
@@ -58,8 +63,9 @@ int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *k
     }
     out->size_name = czk_vanilla_size_names[i];
     czk_err err = {0};
-    int rc = out->porep ? czk_porep_shape_init(&out->porep_shape, czk_vanilla_sizes[i], &err)
-                        : czk_post_shape_init(&out->shape, k, czk_vanilla_sizes[i], &err);
+    int rc = out->porep  ? czk_porep_shape_init(&out->porep_shape, czk_vanilla_sizes[i], &err)
+             : out->snap ? czk_snap_shape_init(&out->snap_shape, czk_vanilla_sizes[i], &err)
+                         : czk_post_shape_init(&out->shape, k, czk_vanilla_sizes[i], &err);
     if (rc == CZK_OK)
         rc = czk_params_id_get(&out->id, pc, czk_vanilla_sizes[i], &err);
     if (rc == CZK_OK)
@@ -70,34 +76,6 @@ int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *k
                                   &err);
     if (rc != CZK_OK) {
         czk_cli_fail(cmd, rc, &err);
-        return -1;
-    }
-    return 0;
-}
-
-/* `czk circuit info snap SIZE`: the shape and parameter file names of one partition of the
- * SnapDeals update circuit, into the fields of fc that circuit_info prints. Returns 0, or -1
- * after printing why. */
-static int snap_parse(czk_cli_filecoin *fc, czk_snap_shape *snap, const char *size) {
-    memset(fc, 0, sizeof(*fc));
-    int i = czk_vanilla_size_index_by_name(size);
-    if (i < 0) {
-        fprintf(stderr,
-                "czk circuit: unknown sector size '%s' (2KiB, 8MiB, 512MiB, 32GiB or 64GiB)\n",
-                size);
-        return -1;
-    }
-    fc->kind_name = "snap";
-    fc->size_name = czk_vanilla_size_names[i];
-    czk_err err = {0};
-    int rc = czk_snap_shape_init(snap, czk_vanilla_sizes[i], &err);
-    if (rc == CZK_OK)
-        rc = czk_snap_params_file_name(fc->params_name, sizeof(fc->params_name), snap, ".params",
-                                       &err);
-    if (rc == CZK_OK)
-        rc = czk_snap_params_file_name(fc->vk_name, sizeof(fc->vk_name), snap, ".vk", &err);
-    if (rc != CZK_OK) {
-        czk_cli_fail("circuit", rc, &err);
         return -1;
     }
     return 0;
@@ -139,16 +117,15 @@ static int circuit_info(int argc, char **argv) {
         return CZK_EXIT_ERROR;
     }
     czk_cli_filecoin fc;
-    czk_snap_shape snap;
-    int is_snap = strcasecmp(pos[0], "snap") == 0;
-    if (is_snap ? snap_parse(&fc, &snap, pos[1]) != 0
-                : czk_cli_filecoin_parse(&fc, "circuit", pos[0], pos[1]) != 0)
+    if (czk_cli_filecoin_parse(&fc, "circuit", pos[0], pos[1]) != 0)
         return CZK_EXIT_ERROR;
+    const czk_snap_shape *snap = &fc.snap_shape;
+    int is_snap = fc.snap;
     czk_err err = {0};
     czk_cs_stats st;
     uint8_t digest[32];
     uint64_t t0 = czk_time_ns();
-    int rc = is_snap    ? czk_circuit_snap_count(&st, digest, &snap, &err)
+    int rc = is_snap    ? czk_circuit_snap_count(&st, digest, snap, &err)
              : fc.porep ? czk_circuit_porep_count(&st, digest, &fc.porep_shape, &err)
                         : czk_circuit_post_count(&st, digest, &fc.shape, &err);
     if (rc != CZK_OK)
@@ -182,7 +159,7 @@ static int circuit_info(int argc, char **argv) {
         lg++;
     if (is_snap)
         printf("%s %s: one partition of %u (%u challenge(s)), counted in %.1f s\n", fc.kind_name,
-               fc.size_name, snap.partitions, snap.challenges, secs);
+               fc.size_name, snap->partitions, snap->challenges, secs);
     else if (fc.porep)
         printf("%s %s: one partition of %u challenge(s), %u layer(s), counted in %.1f s\n",
                fc.kind_name, fc.size_name, fc.porep_shape.challenges, fc.porep_shape.layers, secs);

@@ -16,6 +16,7 @@
 #include "filecoin/porep.h"
 #include "filecoin/post.h"
 #include "filecoin/post_public.h"
+#include "filecoin/snap/snap.h"
 #include "filecoin/vanilla.h"
 #include "groth16/backend.h"
 #include "r1cs/r1cs.h"
@@ -45,18 +46,37 @@ int czk_cli_bench(int argc, char **argv);
 int czk_cli_circuit(int argc, char **argv);
 int czk_cli_post(int argc, char **argv);
 int czk_cli_c2(int argc, char **argv);
+int czk_cli_snap(int argc, char **argv);
+
+/* A SnapDeals request's files (snap.c): DIR/public.json and DIR/vanilla_proofs.json, as `czk
+ * snap gen` writes them and `czk snap prove` reads them. */
+#define CZK_CLI_SNAP_MAX_PARTS 16
+typedef struct czk_cli_snap_inputs {
+    uint64_t registered_proof, sector_size, miner_id, sector_number;
+    uint8_t comm_r_old[32], comm_r_new[32], comm_d_new[32];
+    uint8_t *vproofs[CZK_CLI_SNAP_MAX_PARTS]; /* czk_malloc'ed */
+    size_t lens[CZK_CLI_SNAP_MAX_PARTS];
+    size_t n;
+} czk_cli_snap_inputs;
+
+/* Reads DIR's two files into *in (cleared first; czk_cli_snap_clear frees it). Returns 0, or -1
+ * after printing why as `czk CMD: FILE: fault`. */
+int czk_cli_snap_read(czk_cli_snap_inputs *in, const char *cmd, const char *dir);
+void czk_cli_snap_clear(czk_cli_snap_inputs *in);
 
 /* A Filecoin circuit named on the command line as KIND SIZE (circuit.c). */
 typedef struct czk_cli_filecoin {
     const char *kind_name, *size_name; /* canonical spellings, static */
-    int porep;                         /* 1: PoRep (porep_shape), 0: PoSt (shape) */
+    int porep;                         /* 1: PoRep (porep_shape) */
+    int snap;                          /* 1: SnapDeals (snap_shape); both 0: PoSt (shape) */
     czk_post_shape shape;              /* PoSt */
     czk_porep_shape porep_shape;       /* PoRep: one partition */
+    czk_snap_shape snap_shape;         /* SnapDeals: one partition */
     czk_params_id id;
     char params_name[CZK_PARAMS_NAME_MAX], vk_name[CZK_PARAMS_NAME_MAX]; /* v28 file names */
 } czk_cli_filecoin;
 
-/* Parses KIND (winning-post, window-post, porep) and SIZE (2KiB … 64GiB) for command cmd.
+/* Parses KIND (winning-post, window-post, porep, snap) and SIZE (2KiB … 64GiB) for command cmd.
  * Returns 0, or -1 after printing why. */
 int czk_cli_filecoin_parse(czk_cli_filecoin *out, const char *cmd, const char *kind,
                            const char *size);

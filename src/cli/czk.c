@@ -18,6 +18,7 @@ static const struct {
     {"circuit", czk_cli_circuit, "a Filecoin circuit's size, densities, digest, v28 files"},
     {"post", czk_cli_post, "Filecoin PoSt: test vanilla proofs; prove and verify from files"},
     {"c2", czk_cli_c2, "Filecoin PoRep C2: prove and verify from a C1 output; test C1 outputs"},
+    {"snap", czk_cli_snap, "Filecoin SnapDeals: prove and verify sector updates; test updates"},
     {"synth", czk_cli_synth, "a PoRep-shaped synthetic circuit, witness and keys"},
     {"demo", czk_cli_demo, "synthesize, set up, prove and verify; time every step"},
     {"self-check", czk_cli_self_check, "check the BLS12-381 arithmetic against known answers"},

@@ -53,8 +53,8 @@ typedef struct client_opts {
     int wait, metrics;
     const char *positional;
     /* Filecoin requests as Curio sends them: --post PUBLIC.json [--vproof F]...
-     * [--partition-index P], or --c1 FILE [--miner-id M --sector-id S]. */
-    const char *post, *c1;
+     * [--partition-index P], --c1 FILE [--miner-id M --sector-id S], or --snap DIR. */
+    const char *post, *c1, *snap;
     const char *vproof_paths[MAX_WTNS];
     size_t n_vproofs;
     uint32_t partition_index;
@@ -89,10 +89,10 @@ static int parse_priority(const char *cmd, const char *v, int *out) {
 /* What a request is made of: one of --circuit, --post and --c1, and only the options that
  * go with it. Returns 0, or -1 after printing why. */
 static int check_request_opts(const client_opts *o, const char *cmd) {
-    int kinds = (o->circuit != NULL) + (o->post != NULL) + (o->c1 != NULL);
+    int kinds = (o->circuit != NULL) + (o->post != NULL) + (o->c1 != NULL) + (o->snap != NULL);
     const char *bad = NULL;
     if (kinds > 1)
-        bad = "--circuit, --post and --c1 each make a whole request: give one";
+        bad = "--circuit, --post, --c1 and --snap each make a whole request: give one";
     else if (o->post == NULL && (o->n_vproofs != 0 || o->partition_index != 0))
         bad = "--vproof and --partition-index go with --post";
     else if (o->c1 == NULL && (o->have_miner || o->have_sector))
@@ -111,7 +111,7 @@ static int check_request_opts(const client_opts *o, const char *cmd) {
 /* Parses the options every client command shares; `allowed` lists the ones this command
  * takes (flag letters: c circuit, r request-id, w wtns, p partitions, P priority, s seed,
  * t timeout, o out, W wait, C count, J inflight, M metrics, 1 one positional, F post,
- * v vproof, i partition-index, E c1, m miner-id, n sector-id). */
+ * v vproof, i partition-index, E c1, m miner-id, n sector-id, S snap). */
 static int parse_client(client_opts *o, const char *cmd, const char *allowed, int argc,
                         char **argv) {
     memset(o, 0, sizeof *o);
@@ -161,6 +161,8 @@ static int parse_client(client_opts *o, const char *cmd, const char *allowed, in
             flag = 'i';
         else if (strcmp(a, "--c1") == 0)
             flag = 'E';
+        else if (strcmp(a, "--snap") == 0)
+            flag = 'S';
         else if (strcmp(a, "--miner-id") == 0)
             flag = 'm';
         else if (strcmp(a, "--sector-id") == 0)
@@ -214,6 +216,9 @@ static int parse_client(client_opts *o, const char *cmd, const char *allowed, in
             break;
         case 'E':
             o->c1 = v;
+            break;
+        case 'S':
+            o->snap = v;
             break;
         case 'v':
             if (o->n_vproofs == MAX_WTNS) {
@@ -292,6 +297,8 @@ typedef struct req_inputs {
     uint8_t *c1; /* the C1 file's bytes, sent as they are */
     size_t c1_len;
     const czk_porep_type *c1_type;
+    int have_snap;
+    czk_cli_snap_inputs snap;
 } req_inputs;
 
 static void inputs_clear(req_inputs *w) {
@@ -300,6 +307,8 @@ static void inputs_clear(req_inputs *w) {
     if (w->have_post)
         czk_cli_post_inputs_clear(&w->post);
     czk_free(w->c1);
+    if (w->have_snap)
+        czk_cli_snap_clear(&w->snap);
     memset(w, 0, sizeof *w);
 }
 
@@ -328,11 +337,16 @@ static int inputs_read(req_inputs *w, const client_opts *o, const char *cmd) {
         w->c1_type = c1.type;
         czk_c1_clear(&c1);
     }
+    if (o->snap != NULL) {
+        if (czk_cli_snap_read(&w->snap, cmd, o->snap) != 0)
+            return inputs_clear(w), -1;
+        w->have_snap = 1;
+    }
     return 0;
 }
 
 /* The proto's ProofKind numbers (proving.proto). */
-enum { KIND_POREP = 1, KIND_WINDOW_POST = 3, KIND_WINNING_POST = 4 };
+enum { KIND_POREP = 1, KIND_SNAP = 2, KIND_WINDOW_POST = 3, KIND_WINNING_POST = 4 };
 
 static void fill_request(czk_rpc_request *r, const client_opts *o, const req_inputs *w) {
     memset(r, 0, sizeof *r);
@@ -366,6 +380,20 @@ static void fill_request(czk_rpc_request *r, const client_opts *o, const req_inp
         r->vanilla_proof_len = w->c1_len;
         r->sector_number = o->sector_id;
         r->miner_id = o->miner_id;
+    }
+    if (w->have_snap) {
+        const czk_cli_snap_inputs *sn = &w->snap;
+        r->proof_kind = KIND_SNAP;
+        r->registered_proof = sn->registered_proof;
+        r->sector_size = sn->sector_size;
+        r->vanilla_proofs = (const uint8_t *const *)sn->vproofs;
+        r->vanilla_proofs_len = sn->lens;
+        r->n_vanilla_proofs = sn->n;
+        r->sector_number = sn->sector_number;
+        r->miner_id = sn->miner_id;
+        r->comm_r_old = sn->comm_r_old;
+        r->comm_r_new = sn->comm_r_new;
+        r->comm_d_new = sn->comm_d_new;
     }
 }
 
@@ -510,8 +538,8 @@ static int client_start(client_opts *o, const char *cmd, const char *usage, cons
     }
     if (parse_client(o, cmd, allowed, argc, argv) != 0)
         return CZK_EXIT_ERROR;
-    if (need == 'c' && o->circuit == NULL && o->post == NULL && o->c1 == NULL) {
-        fprintf(stderr, "czk %s: --circuit, --post or --c1 is required\n", cmd);
+    if (need == 'c' && o->circuit == NULL && o->post == NULL && o->c1 == NULL && o->snap == NULL) {
+        fprintf(stderr, "czk %s: --circuit, --post, --c1 or --snap is required\n", cmd);
         return CZK_EXIT_ERROR;
     }
     if (need == '1' && o->positional == NULL) {
@@ -542,10 +570,44 @@ static int with_client(const char *cmd, const client_opts *o, const req_inputs *
     return code;
 }
 
+/*
+ * The id Curio gives a Filecoin request (lib/ffi/cuzk_funcs.go at curio@e0294b0f), for `czk
+ * submit` without --request-id: porep-MINER-SECTOR, snap-MINER-SECTOR, winpost-MINER-%x of
+ * randomness[:8], and wdpost-MINER-PARTITION-[b0 b1 ... b7], Go's %d of a byte slice. Returns 1
+ * when out holds one, 0 for other requests (the daemon then makes an id).
+ */
+static int curio_request_id(char *out, size_t cap, const client_opts *o, const req_inputs *w) {
+    if (w->have_post) {
+        const uint8_t *r = w->post.pub.randomness;
+        unsigned long long miner = (unsigned long long)w->post.pub.prover;
+        if (w->post.ty.kind == CZK_VANILLA_POST_WINNING)
+            snprintf(out, cap, "winpost-%llu-%02x%02x%02x%02x%02x%02x%02x%02x", miner, r[0], r[1],
+                     r[2], r[3], r[4], r[5], r[6], r[7]);
+        else
+            snprintf(out, cap, "wdpost-%llu-%u-[%u %u %u %u %u %u %u %u]", miner,
+                     o->partition_index, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
+        return 1;
+    }
+    if (w->c1 != NULL && o->miner_id != 0) {
+        snprintf(out, cap, "porep-%llu-%llu", (unsigned long long)o->miner_id,
+                 (unsigned long long)o->sector_id);
+        return 1;
+    }
+    if (w->have_snap && w->snap.miner_id != 0) {
+        snprintf(out, cap, "snap-%llu-%llu", (unsigned long long)w->snap.miner_id,
+                 (unsigned long long)w->snap.sector_number);
+        return 1;
+    }
+    return 0;
+}
+
 static int submit_call(czk_grpc_client *c, const char *cmd, const client_opts *o,
                        const req_inputs *w, int *code, czk_err *err) {
     czk_rpc_request req;
     fill_request(&req, o, w);
+    char curio_id[CZK_REQUEST_ID_MAX + 1];
+    if (req.request_id == NULL && curio_request_id(curio_id, sizeof curio_id, o, w))
+        req.request_id = curio_id;
     char job_id[CZK_REQUEST_ID_MAX + 1];
     uint32_t pos = 0;
     int attached = 0;
@@ -576,13 +638,17 @@ int czk_cli_submit(int argc, char **argv) {
         "      sends it: its public JSON and one vanilla proof per challenged sector\n"
         "      (default: sector-<number>.vproof beside the JSON; czk post gen writes both)\n"
         "  --c1 FILE [--miner-id M --sector-id S]   Filecoin PoRep C2 from a C1 output\n"
+        "  --snap DIR   Filecoin SnapDeals: DIR/public.json and DIR/vanilla_proofs.json\n"
+        "      (czk snap gen writes both)\n"
         "Submits a proof to a czk daemon (default " DEFAULT_ADDR ") and prints its job id;\n"
-        "--wait also awaits it (exit 0 only when COMPLETED).\n"
+        "--wait also awaits it (exit 0 only when COMPLETED). Without --request-id a Filecoin\n"
+        "request gets the id Curio gives it (porep-/snap-MINER-SECTOR, winpost-MINER-RAND8HEX,\n"
+        "wdpost-MINER-PARTITION-[RAND8 AS GO PRINTS A BYTE SLICE]); others get the daemon's.\n"
         "--out DIR (an existing directory, or a path ending in /) writes the proof as snarkjs\n"
         "JSON: proof.json and public.json, or proof_I.json and public_I.json per partition I\n"
         "when there are several (all files or none); --out F writes the raw proofs (192 bytes\n"
         "per partition, bellperson's encoding).\n",
-        "crwpPsoWFviEmn", 'c', argc, argv);
+        "crwpPsoWFviEmnS", 'c', argc, argv);
     if (done >= 0)
         return done;
     req_inputs w;
@@ -760,10 +826,11 @@ int czk_cli_bench(int argc, char **argv) {
         "one line per proof, then throughput as wall time / completed proofs (s/proof) and\n"
         "the median of the proofs' wall times (request sent to proof back). REQUEST as for\n"
         "czk submit: --circuit ID [--partitions P] [--wtns F]... [--seed S], --post\n"
-        "PUBLIC.json [--vproof F]... [--partition-index P], or --c1 FILE [--miner-id M\n"
-        "--sector-id S]. A synthetic circuit's proof i uses seed S + i. Exit 0 when all\n"
+        "PUBLIC.json [--vproof F]... [--partition-index P], --c1 FILE [--miner-id M\n"
+        "--sector-id S], or --snap DIR. A synthetic circuit's proof i uses seed S + i. Exit 0 when "
+        "all\n"
         "completed.\n",
-        "cwpPsCJFviEmn", 'c', argc, argv);
+        "cwpPsCJFviEmnS", 'c', argc, argv);
     if (done >= 0)
         return done;
     req_inputs w;

@@ -30,13 +30,15 @@ static const char *USAGE =
     "verification_key.json that snarkjs proves and verifies with. NOT A CEREMONY: use them\n"
     "for tests and benchmarks only.\n"
     "\n"
-    "With --filecoin, the circuit is Filecoin's KIND (winning-post, window-post, porep) at SIZE\n"
-    "(2KiB, 8MiB, 512MiB, 32GiB, 64GiB), synthesized by czk, and the keys are written into DIR\n"
-    "(created if missing) under Filecoin's v28 .params/.vk names (see `czk circuit info`).\n"
+    "With --filecoin, the circuit is Filecoin's KIND (winning-post, window-post, porep, snap)\n"
+    "at SIZE (2KiB, 8MiB, 512MiB, 32GiB, 64GiB), synthesized by czk, and the keys are written\n"
+    "into DIR (created if missing) under Filecoin's v28 .params/.vk names (see `czk circuit "
+    "info`).\n"
     "The key's points are multiplied on the GPU when there is one (--backend auto, the default,\n"
     "or cuda), else on the CPU; the 32/64 GiB WindowPoSt keys (57 GiB and more) need a host\n"
     "with some 90 GiB of memory, and take hours on the CPU alone. PoRep keys are for one\n"
-    "partition (every partition shares them); the 2 KiB ones are 1.04 GiB.\n"
+    "partition (every partition shares them); the 2 KiB ones are 1.04 GiB. snap is the\n"
+    "SnapDeals update circuit (one partition; the 2 KiB keys are some 0.6 GiB).\n"
     "\n"
     "options:\n"
     "  --threads N    worker threads (default: all CPUs)\n"
@@ -82,6 +84,7 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     czk_cli_filecoin fc;
     if (czk_cli_filecoin_parse(&fc, "setup", kind, size) != 0)
         return CZK_EXIT_ERROR;
+    int is_snap = fc.snap;
     char params_path[4096], vk_path[4096];
     if ((size_t)snprintf(params_path, sizeof(params_path), "%s/%s", dir, fc.params_name) >=
             sizeof(params_path) ||
@@ -114,7 +117,11 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     czk_cli_progress_stage(&prog, "recording %s %s", fc.kind_name, fc.size_name);
     /* PoSt: one slot recorded, the rest its copies (circuit.h): a 32 GiB WindowPoSt
      * partition's 125 M rows are never stored. The counts serve the header check below. */
-    if (fc.porep) {
+    if (is_snap) {
+        /* One partition recorded whole, as PoRep's (81 M rows at 32 GiB). */
+        rc = czk_circuit_snap_record(&rep.block, &st, &fc.snap_shape, &err);
+        rep.copies = 1;
+    } else if (fc.porep) {
         /* A PoRep partition is recorded whole (one copy of itself): 26 GB of rows at 32 GiB,
          * twice that while the recording is renumbered. Counted first, so that a host too
          * small for recording and setup is refused before either starts. */

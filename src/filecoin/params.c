@@ -72,7 +72,7 @@ int czk_params_id_get(czk_params_id *out, czk_params_circuit circuit, uint64_t s
     const size_row *row = size_lookup(sector_size);
     czk_vanilla_shape shape;
     if (circuit != CZK_PARAMS_WINNING_POST && circuit != CZK_PARAMS_WINDOW_POST &&
-        circuit != CZK_PARAMS_POREP) {
+        circuit != CZK_PARAMS_POREP && circuit != CZK_PARAMS_SNAP) {
         rc = czk_err_set(err, CZK_EINVAL, "unknown parameter circuit %d", (int)circuit);
         goto out;
     }
@@ -98,6 +98,11 @@ int czk_params_id_get(czk_params_id *out, czk_params_circuit circuit, uint64_t s
                      (unsigned long long)(sector_size / 32), row->porep_layers,
                      row->porep_challenges, tree);
         snprintf(prefix, sizeof(prefix), "stacked-proof-of-replication-%s-sha256_hasher", tree);
+    } else if (circuit == CZK_PARAMS_SNAP) {
+        n = snprintf(out->identifier, sizeof(out->identifier),
+                     "empty_sector_update::PublicParams{ sector_nodes: %llu }",
+                     (unsigned long long)(sector_size / 32));
+        snprintf(prefix, sizeof(prefix), "empty-sector-update-%s", tree);
     } else {
         /* WinningPoSt's circuit is 66 slots of one challenge (parameters.rs
          * winning_post_setup_params), so its identifier says so. */

@@ -17,8 +17,11 @@
  *     L = 2, K = 2 below 32 GiB and L = 11, K = 18 (176 challenges over 10 partitions) at 32 and
  *     64 GiB. Synthetic PoRep has the same challenge count per partition and so the same file;
  *     non-interactive PoRep is not covered here.
- * and the cache prefix is "proof-of-spacetime-fallback-TREE" or
- * "stacked-proof-of-replication-TREE-sha256_hasher", TREE = "merkletree-poseidon_hasher-8-S-T"
+ *   SnapDeals (storage-proofs-update/src/vanilla.rs:77-83)
+ *     "empty_sector_update::PublicParams{ sector_nodes: NODES }"
+ * and the cache prefix is "proof-of-spacetime-fallback-TREE",
+ * "stacked-proof-of-replication-TREE-sha256_hasher" or "empty-sector-update-TREE"
+ * (compound.rs:24-32), TREE = "merkletree-poseidon_hasher-8-S-T"
  * (sub and top arities of the sector size's tree_r_last: 8-0-0, 8-8-0 at 32 GiB, 8-8-2 at 64
  * GiB). All fifteen PoSt and PoRep names this builds equal the names in rust-fil-proofs'
  * parameters.json (params_test.c holds them).
@@ -64,6 +67,7 @@ typedef enum czk_params_circuit {
     CZK_PARAMS_WINNING_POST = 1,
     CZK_PARAMS_WINDOW_POST = 2,
     CZK_PARAMS_POREP = 3, /* interactive (and synthetic) StackedDRG, one partition */
+    CZK_PARAMS_SNAP = 4,  /* SnapDeals EmptySectorUpdate (TreeD SHA-256), one partition */
 } czk_params_circuit;
 
 /* The three files of one parameter set. */

@@ -1,6 +1,6 @@
 /*
- * What the Filecoin kinds (filecoin.c: PoSt, filecoin_porep.c: PoRep C2) share and nothing else
- * uses.
+ * What the Filecoin kinds (filecoin.c: PoSt, filecoin_porep.c: PoRep C2, filecoin_snap.c:
+ * SnapDeals) share and nothing else uses, and what their tests reach.
  */
 #ifndef CZK_KINDS_FILECOIN_INTERNAL_H
 #define CZK_KINDS_FILECOIN_INTERNAL_H
@@ -9,6 +9,7 @@
 
 #include "filecoin/cs.h"
 #include "filecoin/params.h"
+#include "filecoin/snap/snap.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
@@ -33,5 +34,22 @@ int czk__kinds_filecoin_read_key(czk_groth16_pk *pk, const czk_r1cs *cs, const c
 int czk__kinds_filecoin_key_path(char **dir, char *key_path, size_t cap, const czk_params_id *pid,
                                  const char *param_dir, const char *env_value, const char *id,
                                  czk_err *err);
+
+/*
+ * A SnapDeals payload (kinds.h) checked in full for `shape`, as job_create does: the header,
+ * the commitments (each < r), one vanilla proof per partition, each decoded strictly into
+ * parts[k] and checked against the commitments (czk_snap_partition_check), and no trailing
+ * bytes. Out: *pub (h = h_default), parts[0 .. shape->partitions) (zeroed by the caller; the
+ * caller clears them, also on error), inputs[4k .. 4k + 4) partition k's public inputs.
+ * Messages name the request `rid` and the partition. Returns CZK_OK, CZK_EINVAL, CZK_ELENGTH,
+ * CZK_EFORMAT, CZK_ERANGE, CZK_EVERIFY or CZK_ENOMEM.
+ */
+int czk__kinds_snap_job_check(czk_snap_public *pub, czk_snap_partition_proof *parts, czk_fr *inputs,
+                              const czk_snap_shape *shape, const uint8_t *payload, size_t len,
+                              const char *rid, czk_err *err);
+
+/* One SnapDeals partition's counts for the sector sizes of the registered update proofs, from
+ * filecoin_snap.c's table: 1 and *out filled, or 0 for another size. */
+int czk__kinds_snap_stats(czk_cs_stats *out, uint64_t sector_size);
 
 #endif /* CZK_KINDS_FILECOIN_INTERNAL_H */

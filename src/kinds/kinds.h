@@ -139,6 +139,49 @@ int czk_kinds_register_filecoin_porep(czk_engine *e, uint64_t sector_size, const
 int czk_kinds_register_filecoin_poreps(czk_engine *e, const char *param_dir, const char *env_value,
                                        czk_err *err);
 
+/* ---- Filecoin SnapDeals (filecoin_snap.c) ---------------------------------------------- */
+
+/*
+ * One circuit per sector size, id "snap-<size>", keyed by the v28 update .params
+ * (CZK_PARAMS_SNAP), looked up as for PoSt. A job is one update proof; its partitions are the
+ * sector's (1 at 2 KiB, 4 at 8 MiB, 16 above), proved with h = h_default (1 at 2 KiB, 10
+ * above), as filecoin-proofs' update API does. Its payload, integers little-endian:
+ *   magic "CZKS" · u32 version (1) · u32 registered_proof (Go abi.RegisteredUpdateProof, 0–4)
+ *   · u32 flags (0) · u64 miner_id · u64 sector_number · comm_r_old [32] · comm_r_new [32]
+ *   · comm_d_new [32] (each a field element, LE, < r) · u32 n
+ *   · n × (u32 len · len bytes of one bincode PartitionProof, snap_vanilla.h)
+ * with n the partition count and nothing after the last proof. miner_id and sector_number are
+ * carried for logs only (the circuit does not depend on them).
+ */
+#define CZK_SNAP_PAYLOAD_VERSION 1
+#define CZK_SNAP_PAYLOAD_HEADER 132
+
+/* The sector size of a registered update proof (0–4). Returns CZK_OK or CZK_EUNSUPPORTED. */
+int czk_kinds_snap_sector_size(uint64_t *out, uint64_t registered_proof, czk_err *err);
+
+/* The circuit id of a registered update proof (0–4) into out[0..cap): "snap-2KiB". Returns
+ * CZK_OK, CZK_EUNSUPPORTED for another number, CZK_EINVAL when it does not fit. */
+int czk_kinds_snap_circuit_id(char *out, size_t cap, uint64_t registered_proof, czk_err *err);
+
+/* The payload's size for these proofs, or 0 when it would overflow. */
+size_t czk_kinds_snap_payload_size(const size_t *lens, size_t n);
+
+/* Writes the payload into out[0..czk_kinds_snap_payload_size(lens, n)). Returns the bytes
+ * written, 0 when a length or n exceeds 32 bits. */
+size_t czk_kinds_snap_payload_encode(uint8_t *out, uint32_t registered_proof, uint64_t miner_id,
+                                     uint64_t sector_number, const uint8_t comm_r_old[32],
+                                     const uint8_t comm_r_new[32], const uint8_t comm_d_new[32],
+                                     const uint8_t *const *proofs, const size_t *lens, size_t n);
+
+/* Registers the SnapDeals circuit of one sector size (its counts come from a table: no
+ * synthesis). Returns CZK_OK, CZK_EUNSUPPORTED (size), CZK_EINVAL or CZK_ENOMEM. */
+int czk_kinds_register_filecoin_snap(czk_engine *e, uint64_t sector_size, const char *param_dir,
+                                     const char *env_value, czk_err *err);
+
+/* Registers the five SnapDeals circuits (keys are only looked for at load). */
+int czk_kinds_register_filecoin_snaps(czk_engine *e, const char *param_dir, const char *env_value,
+                                      czk_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -198,8 +198,11 @@ static int register_circuits(czk_engine *e, const czk_server_config *cfg, czk_er
     /* PoRep C2 of every sector size: registering counts one and two challenges each. */
     if ((rc = czk_kinds_register_filecoin_poreps(e, cfg->param_cache, env, err)) != CZK_OK)
         return rc;
-    say("czk daemon: circuits winning-post-*, window-post-* and porep-* (2KiB .. 64GiB): keys "
-        "in %s",
+    /* SnapDeals of every sector size: their counts come from a table (no synthesis). */
+    if ((rc = czk_kinds_register_filecoin_snaps(e, cfg->param_cache, env, err)) != CZK_OK)
+        return rc;
+    say("czk daemon: circuits winning-post-*, window-post-*, porep-* and snap-* (2KiB .. "
+        "64GiB): keys in %s",
         czk_params_cache_dir(cfg->param_cache, env));
     return CZK_OK;
 }

@@ -2,7 +2,7 @@
 # unix socket, driven by a Python gRPC client (Debian's grpcio; stubs generated at test time
 # into the build tree) and by `czk bench`. Labelled daemon.
 if(TARGET czk_cli)
-  foreach(mode rpc sigterm bench security jobs filecoin porep)
+  foreach(mode rpc sigterm bench security jobs filecoin porep snap)
     add_test(NAME daemon_${mode}
              COMMAND ${CMAKE_SOURCE_DIR}/tests/daemon/run.sh $<TARGET_FILE:czk_cli>
                      ${CMAKE_BINARY_DIR}/daemon-test ${mode})

@@ -1,6 +1,6 @@
 #!/bin/sh
 # czk daemon end to end: run.sh CZK_BINARY WORK_DIR MODE (rpc, sigterm, bench, security, jobs,
-# filecoin, porep; tests/daemon/ctest.cmake).
+# filecoin, porep, snap; tests/daemon/ctest.cmake).
 # Generates the Python stubs from proto/ with Debian's grpc_tools, then runs daemon_test.py.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,5 +20,6 @@ script=daemon_test.py
 [ "$mode" = jobs ] && script=jobs_test.py         # job semantics, metrics, status JSON
 [ "$mode" = filecoin ] && script=filecoin_test.py # WindowPoSt from vanilla proofs
 [ "$mode" = porep ] && script=porep_test.py       # PoRep C2 from a C1 output
+[ "$mode" = snap ] && script=snap_test.py         # SnapDeals from vanilla partition proofs
 exec "$py" "$here/$script" --czk "$czk" --work "$work/$mode" --gen "$gen" \
     --data "$root/tests/interop/data" --mode "$mode"

@@ -65,6 +65,18 @@ int czk_snap_partition_proof_encode(uint8_t *out, size_t cap, size_t *len,
                                     const czk_snap_partition_proof *p, const czk_snap_shape *shape,
                                     czk_err *err);
 
+/*
+ * Checks partition k's decoded proof against the public data natively, as vanilla.rs verify
+ * does (snap_check.c): k, h and the commitments (czk_snap_public_inputs), every path's leaf
+ * index against the challenges comm_r_new derives, every path hashed to its root, comm_r_old
+ * and comm_r_new = H(comm_c ‖ root), TreeDNew's paths to comm_d_new through the apex leaves,
+ * and the encoding of every challenged node. Returns CZK_OK; CZK_EINVAL (public data, or a
+ * proof of another shape); CZK_ERANGE (a commitment ≥ r); CZK_EVERIFY naming the partition,
+ * the challenge and the check that failed; CZK_EINTERNAL. Thread-safety: as snap.h.
+ */
+int czk_snap_partition_check(const czk_snap_shape *shape, const czk_snap_public *pub,
+                             const czk_snap_partition_proof *vp, uint32_t k, czk_err *err);
+
 #ifdef __cplusplus
 }
 #endif

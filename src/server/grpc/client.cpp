@@ -102,6 +102,12 @@ void fill_request(const czk_rpc_request *r, pb::SubmitProofRequest *q) {
     if (r->randomness != nullptr)
         q->set_randomness(r->randomness, 32);
     q->set_partition_index(r->partition_index);
+    if (r->comm_r_old != nullptr)
+        q->set_comm_r_old(r->comm_r_old, 32);
+    if (r->comm_r_new != nullptr)
+        q->set_comm_r_new(r->comm_r_new, 32);
+    if (r->comm_d_new != nullptr)
+        q->set_comm_d_new(r->comm_d_new, 32);
 }
 
 bool given(const char *s) {

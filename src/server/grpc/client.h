@@ -33,7 +33,7 @@ typedef struct czk_rpc_request {
     /* Filecoin requests (proof_kind set), as Curio fills them: the registered proof (its ABI
      * number) and the sector size; PoRep's C1 output in vanilla_proof with sector_number and
      * miner_id; PoSt's one vanilla proof per sector in vanilla_proofs with randomness (32
-     * bytes), miner_id and partition_index. Unused fields are 0 / NULL. */
+     * bytes), miner_id and partition_index; SnapDeals' below. Unused fields are 0 / NULL. */
     uint64_t registered_proof, sector_size;
     const uint8_t *vanilla_proof;
     size_t vanilla_proof_len;
@@ -43,6 +43,9 @@ typedef struct czk_rpc_request {
     uint64_t sector_number, miner_id;
     const uint8_t *randomness;
     uint32_t partition_index;
+    /* SnapDeals: one vanilla proof per partition in vanilla_proofs, and the three raw 32-byte
+     * commitments (NULL when unused). */
+    const uint8_t *comm_r_old, *comm_r_new, *comm_d_new;
 } czk_rpc_request;
 
 /* AwaitProofResponse, in C. */

@@ -10,8 +10,8 @@
 // Requests are checked here before the engine sees them; the engine checks again. Every czk
 // status that reaches a client goes through the one table in codes.cpp. WinningPoSt and
 // WindowPoSt requests (vanilla proofs) and PoRep C2 requests (a C1 output) go to the Filecoin
-// kinds' circuit of their registered_proof (kinds/kinds.h); SnapDeals vanilla proofs are not
-// implemented yet: such requests get UNIMPLEMENTED with a message that says so.
+// kinds' circuit of their registered_proof (kinds/kinds.h), and so do SnapDeals requests (the
+// vanilla partition proofs and the three commitments).
 #include "server/grpc/server.h"
 
 #include <grpcpp/grpcpp.h>
@@ -138,6 +138,7 @@ struct JobRequest {
     std::vector<size_t> wtns_len;
     std::string circuit_id;       // a PoSt request's circuit, from its registered_proof
     std::vector<uint8_t> payload; // a PoSt request's payload (kinds/kinds.h)
+    size_t num_partitions = 0;    // a SnapDeals request's partitions, from its sector size
 };
 
 // A WinningPoSt or WindowPoSt request as the Filecoin kind's job: the circuit named by
@@ -220,6 +221,64 @@ grpc::Status check_porep(const pb::SubmitProofRequest &r, JobRequest *out) {
     return grpc::Status::OK;
 }
 
+// A SNAP_DEALS_UPDATE request as the SnapDeals kind's job: the circuit named by
+// registered_proof (an abi RegisteredUpdateProof, 0-4), and the three commitments with one
+// vanilla PartitionProof per partition as the payload kinds/kinds.h defines (Curio's
+// ProveUpdateCuzk). The kind decodes and checks every proof against the commitments at submit;
+// here what the proto's types leave open: the commitments' lengths, the proof count, the size.
+grpc::Status check_snap(const pb::SubmitProofRequest &r, JobRequest *out) {
+    czk_err err{};
+    char id[64];
+    uint64_t size = 0;
+    if (czk_kinds_snap_circuit_id(id, sizeof id, r.registered_proof(), &err) != CZK_OK ||
+        czk_kinds_snap_sector_size(&size, r.registered_proof(), &err) != CZK_OK)
+        return invalid("registered_proof " + std::to_string(r.registered_proof()) +
+                       " is not an update proof (abi RegisteredUpdateProof 0-4)");
+    if (r.sector_size() != 0 && r.sector_size() != size)
+        return invalid("sector_size " + std::to_string(r.sector_size()) +
+                       " is not registered_proof " + std::to_string(r.registered_proof()) + "'s (" +
+                       std::to_string(size) + ")");
+    if (!r.vanilla_proof().empty())
+        return invalid("a SnapDeals request carries one vanilla proof per partition in "
+                       "vanilla_proofs, not vanilla_proof");
+    if (r.witness_size() > 0)
+        return invalid("a SnapDeals request carries vanilla proofs, not witnesses");
+    const std::string *comms[3] = {&r.comm_r_old(), &r.comm_r_new(), &r.comm_d_new()};
+    static const char *const names[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
+    for (int i = 0; i < 3; i++)
+        if (comms[i]->size() != 32)
+            return invalid(std::string(names[i]) + " is " + std::to_string(comms[i]->size()) +
+                           " bytes, not 32" + (comms[i]->empty() ? " (missing)" : ""));
+    // 1 partition at 2 KiB, 4 at 8 MiB, 16 above (storage-proofs-update constants.rs).
+    size_t parts = size <= 8192 ? 1 : size <= (16u << 20) ? 4 : 16;
+    if (static_cast<size_t>(r.vanilla_proofs_size()) != parts)
+        return invalid(std::to_string(r.vanilla_proofs_size()) + " vanilla_proofs; a " +
+                       std::to_string(size) + "-byte sector's update takes " +
+                       std::to_string(parts) + " (one per partition, in order)");
+    if (r.num_partitions() != 0 && r.num_partitions() != parts)
+        return invalid("num_partitions " + std::to_string(r.num_partitions()) + ", but a " +
+                       std::to_string(size) + "-byte update has " + std::to_string(parts));
+    out->circuit_id = id;
+    std::vector<const uint8_t *> bufs;
+    std::vector<size_t> lens;
+    for (const std::string &v : r.vanilla_proofs()) {
+        bufs.push_back(reinterpret_cast<const uint8_t *>(v.data()));
+        lens.push_back(v.size());
+    }
+    size_t plen = czk_kinds_snap_payload_size(lens.data(), lens.size());
+    if (plen == 0)
+        return invalid("vanilla_proofs too large");
+    out->payload.resize(plen);
+    auto u8 = [](const std::string &s) { return reinterpret_cast<const uint8_t *>(s.data()); };
+    if (czk_kinds_snap_payload_encode(
+            out->payload.data(), static_cast<uint32_t>(r.registered_proof()), r.miner_id(),
+            r.sector_number(), u8(r.comm_r_old()), u8(r.comm_r_new()), u8(r.comm_d_new()),
+            bufs.data(), lens.data(), bufs.size()) != plen)
+        return invalid("vanilla_proofs: a proof or their count exceeds 32 bits");
+    out->num_partitions = parts;
+    return grpc::Status::OK;
+}
+
 grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     if (!pb::ProofKind_IsValid(r.proof_kind()))
         return invalid("unknown proof_kind " + std::to_string(r.proof_kind()));
@@ -231,8 +290,11 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
         if (!vanilla)
             return invalid(std::string(pb::ProofKind_Name(r.proof_kind())) +
                            " request without vanilla_proof(s)");
-        if (post || r.proof_kind() == pb::POREP_SEAL_COMMIT) {
-            grpc::Status s = post ? check_post(r, out) : check_porep(r, out);
+        if (post || r.proof_kind() == pb::POREP_SEAL_COMMIT ||
+            r.proof_kind() == pb::SNAP_DEALS_UPDATE) {
+            grpc::Status s = post                                      ? check_post(r, out)
+                             : r.proof_kind() == pb::POREP_SEAL_COMMIT ? check_porep(r, out)
+                                                                       : check_snap(r, out);
             if (!s.ok())
                 return s;
         } else
@@ -247,8 +309,8 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     if (vanilla && out->payload.empty())
         return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
                             "vanilla proofs are supported for WINNING_POST, "
-                            "WINDOW_POST_PARTITION and POREP_SEAL_COMMIT without circuit_id "
-                            "only");
+                            "WINDOW_POST_PARTITION, POREP_SEAL_COMMIT and SNAP_DEALS_UPDATE "
+                            "without circuit_id only");
     if (!valid_id(circuit))
         return invalid("circuit_id must be 1.." + std::to_string(CZK_ID_MAX) +
                        " printable ASCII characters");
@@ -258,7 +320,7 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     if (!r.client_id().empty() && !valid_request_id(r.client_id(), CZK_CLIENT_ID_MAX))
         return invalid("client_id must be at most " + std::to_string(CZK_CLIENT_ID_MAX) +
                        " bytes of UTF-8 without control characters");
-    size_t n = r.num_partitions();
+    size_t n = out->num_partitions != 0 ? out->num_partitions : r.num_partitions();
     if (n == 0)
         n = r.witness_size() > 0 ? static_cast<size_t>(r.witness_size()) : 1;
     if (n > kMaxPartitions)

@@ -1,0 +1,617 @@
+/*
+ * czk snap: Filecoin SnapDeals (sector update) proofs without a daemon. A directory holds what
+ * Curio hands a prover: `vanilla_proofs.json`, the vanilla partition proofs as Curio keeps them
+ * (Go's json.Marshal of [][]byte: a JSON list of base64 strings, one bincode PartitionProof per
+ * partition, in order), and `public.json`, the public data:
+ *   {"registered_proof": 0, "sector_size": 2048, "comm_r_old": HEX, "comm_r_new": HEX,
+ *    "comm_d_new": HEX, "h": 1, "miner_id": 1000, "sector_number": 7}
+ * where HEX is the 32 raw bytes of the commitment (as Curio passes them to the prover) in 64
+ * hex digits. `prove` proves every partition in process, `verify` checks a proof against
+ * public.json alone, `gen` writes a consistent 2 KiB update (filecoin/testgen/snap_gen.h).
+ */
+#include "cli/cli.h"
+
+#include "engine/engine_internal.h"
+#include "filecoin/params.h"
+#include "filecoin/snap/snap.h"
+#include "filecoin/snap/snap_vanilla.h"
+#include "filecoin/testgen/snap_gen.h"
+#include "formats/bellperson.h"
+#include "groth16/verify.h"
+#include "kinds/kinds.h"
+#include "util/alloc.h"
+#include "util/file.h"
+#include "util/timer.h"
+
+#include <ctype.h>
+#include <json-c/json.h>
+#include <openssl/evp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *USAGE =
+    "usage: czk snap gen SIZE --out DIR [--miner-id M] [--sector-id S] [--seed S]\n"
+    "       czk snap prove DIR --out PROOF [--params KEYS] [--backend auto|cpu|cuda]\n"
+    "                      [--devices 0,1] [--threads N]\n"
+    "       czk snap verify DIR PROOF [--params KEYS]\n"
+    "\n"
+    "Filecoin SnapDeals (empty sector update) proofs. DIR holds vanilla_proofs.json (Curio's\n"
+    "vanilla proofs: a JSON list of base64 strings, one bincode PartitionProof per partition)\n"
+    "and public.json (registered_proof: the abi RegisteredUpdateProof, 0 = 2KiB .. 4 = 64GiB;\n"
+    "comm_r_old, comm_r_new, comm_d_new: 32 bytes each in hex; h; miner_id; sector_number).\n"
+    "\n"
+    "  gen     writes DIR for a consistent update of a random 2 KiB sector (test data).\n"
+    "  prove   checks every vanilla proof against the commitments, proves every partition\n"
+    "          and writes their 192-byte proofs, concatenated, once they verify.\n"
+    "  verify  exit 0 when PROOF is valid for public.json's commitments, 1 when not.\n"
+    "\n"
+    "Keys are the v28 update files in --params KEYS, else $FIL_PROOFS_PARAMETER_CACHE, else\n"
+    "/var/tmp/filecoin-proof-parameters (`czk setup --filecoin snap SIZE` makes development\n"
+    "keys).\n";
+
+#define VANILLA_FILE "vanilla_proofs.json"
+#define PUBLIC_FILE "public.json"
+#define MAX_PARTS CZK_CLI_SNAP_MAX_PARTS
+
+typedef struct snap_args {
+    const char *pos[2];
+    int npos;
+    const char *out, *params;
+    unsigned long long miner_id, sector_id;
+} snap_args;
+
+/* The public data of public.json. */
+typedef struct snap_public_file {
+    uint64_t registered_proof, sector_size, h, miner_id, sector_number;
+    int have_size, have_h;
+    uint8_t comm[3][32]; /* comm_r_old, comm_r_new, comm_d_new */
+} snap_public_file;
+
+static const char *const COMM_NAMES[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
+
+/* ---- the two files: json-c for the JSON, OpenSSL for base64 ---------------------------------- */
+
+/* Standard base64 with padding of in[0..n) into out (4·⌈n/3⌉ characters and a NUL). */
+static void b64_encode(char *out, const uint8_t *in, size_t n) {
+    EVP_EncodeBlock((unsigned char *)out, in, (int)n);
+}
+
+/* Strict standard base64 with padding (Go's StdEncoding, as encoding/json writes []byte) of
+ * s[0..n) into a czk_malloc'ed *out. Returns the byte count, or -1. */
+static long b64_decode(uint8_t **out, const char *s, size_t n) {
+    *out = NULL;
+    if (n % 4 != 0 || n > (1u << 30))
+        return -1;
+    for (size_t i = 0; i < n; i++) /* EVP_DecodeBlock skips blanks; Go never writes them */
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')
+            return -1;
+    size_t pad = n >= 1 && s[n - 1] == '=' ? (n >= 2 && s[n - 2] == '=' ? 2 : 1) : 0;
+    *out = czk_malloc(n / 4 * 3 + 1);
+    if (*out == NULL)
+        return -1;
+    int got = n == 0 ? 0 : EVP_DecodeBlock(*out, (const unsigned char *)s, (int)n);
+    if (got < 0 || (size_t)got != n / 4 * 3) {
+        czk_free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return (long)((size_t)got - pad);
+}
+
+static void hex_encode(char out[65], const uint8_t in[32]) {
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", in[i]);
+}
+
+static int hex_decode(uint8_t out[32], const char *s) {
+    if (strlen(s) != 64)
+        return -1;
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        if (!isxdigit((unsigned char)s[2 * i]) || !isxdigit((unsigned char)s[2 * i + 1]) ||
+            sscanf(s + 2 * i, "%2x", &v) != 1)
+            return -1;
+        out[i] = (uint8_t)v;
+    }
+    return 0;
+}
+
+/* DIR/NAME parsed as one strict JSON value (json_object_put it), or NULL after printing why. */
+static json_object *read_json(const char *cmd, const char *dir, const char *name, char *path,
+                              size_t cap) {
+    snprintf(path, cap, "%s/%s", dir, name);
+    uint8_t *text = NULL;
+    size_t len = 0;
+    czk_err err = {0};
+    int rc = czk_file_read_all(&text, &len, path, &err);
+    if (rc != CZK_OK) {
+        czk_cli_fail(cmd, rc, &err);
+        return NULL;
+    }
+    json_object *root = NULL;
+    json_tokener *tok = len <= INT32_MAX ? json_tokener_new() : NULL;
+    if (tok != NULL) {
+        json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+        root = json_tokener_parse_ex(tok, (const char *)text, (int)len);
+        size_t used = json_tokener_get_parse_end(tok);
+        while (root != NULL && used < len && strchr(" \t\r\n", text[used]) != NULL)
+            used++;
+        if (root == NULL || used != len) {
+            enum json_tokener_error je = json_tokener_get_error(tok);
+            fprintf(stderr, "czk %s: %s: not one JSON value (%s, at byte %zu)\n", cmd,
+                    czk_file_msg_path(path),
+                    je == json_tokener_continue  ? "the text ends inside it"
+                    : je == json_tokener_success ? "text after it"
+                                                 : json_tokener_error_desc(je),
+                    used);
+            json_object_put(root);
+            root = NULL;
+        }
+        json_tokener_free(tok);
+    } else {
+        fprintf(stderr, "czk %s: %s: too large or out of memory\n", cmd, czk_file_msg_path(path));
+    }
+    czk_free(text);
+    return root;
+}
+
+/* Reads DIR/vanilla_proofs.json: bufs[0..*n) (czk_malloc'ed each), lens. Returns 0 or -1 after
+ * printing why. */
+static int read_vanilla(uint8_t **bufs, size_t *lens, size_t *n, const char *cmd, const char *dir) {
+    char path[4096];
+    *n = 0;
+    json_object *root = read_json(cmd, dir, VANILLA_FILE, path, sizeof path);
+    if (root == NULL)
+        return -1;
+    char what[128] = "";
+    if (!json_object_is_type(root, json_type_array))
+        snprintf(what, sizeof what, "not a JSON list");
+    else if (json_object_array_length(root) > MAX_PARTS)
+        snprintf(what, sizeof what, "%zu vanilla proofs, more than the %d partitions an update has",
+                 json_object_array_length(root), MAX_PARTS);
+    for (size_t i = 0; what[0] == '\0' && i < json_object_array_length(root); i++) {
+        json_object *v = json_object_array_get_idx(root, i);
+        long got = -1;
+        if (json_object_is_type(v, json_type_string))
+            got = b64_decode(&bufs[i], json_object_get_string(v),
+                             (size_t)json_object_get_string_len(v));
+        if (got < 0)
+            snprintf(what, sizeof what, "item %zu is not a standard base64 string", i);
+        else
+            lens[(*n)++] = (size_t)got;
+    }
+    if (what[0] != '\0') {
+        fprintf(stderr, "czk %s: %s: %s (Go's [][]byte JSON: a list of base64 strings)\n", cmd,
+                czk_file_msg_path(path), what);
+        for (size_t i = 0; i < *n; i++)
+            czk_free(bufs[i]);
+        *n = 0;
+    }
+    json_object_put(root);
+    return what[0] == '\0' ? 0 : -1;
+}
+
+/* Reads DIR/public.json. Returns 0 or -1 after printing why. */
+static int read_public(snap_public_file *out, const char *cmd, const char *dir) {
+    char path[4096];
+    memset(out, 0, sizeof *out);
+    json_object *root = read_json(cmd, dir, PUBLIC_FILE, path, sizeof path);
+    if (root == NULL)
+        return -1;
+    char what[160] = "";
+    int have_reg = 0, have_comm[3] = {0, 0, 0};
+    if (!json_object_is_type(root, json_type_object))
+        snprintf(what, sizeof what, "not a JSON object");
+    else {
+        json_object_object_foreach(root, key, v) {
+            if (what[0] != '\0')
+                break;
+            int ci = -1;
+            for (int i = 0; i < 3; i++)
+                if (strcmp(key, COMM_NAMES[i]) == 0)
+                    ci = i;
+            if (ci >= 0) {
+                if (!json_object_is_type(v, json_type_string) ||
+                    hex_decode(out->comm[ci], json_object_get_string(v)) != 0)
+                    snprintf(what, sizeof what, "%s is not 64 hex digits (32 bytes)", key);
+                have_comm[ci] = 1;
+                continue;
+            }
+            if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0) {
+                snprintf(what, sizeof what, "\"%.40s\" is not a whole number", key);
+                break;
+            }
+            uint64_t u = json_object_get_uint64(v);
+            if (strcmp(key, "registered_proof") == 0)
+                out->registered_proof = u, have_reg = 1;
+            else if (strcmp(key, "sector_size") == 0)
+                out->sector_size = u, out->have_size = 1;
+            else if (strcmp(key, "h") == 0)
+                out->h = u, out->have_h = 1;
+            else if (strcmp(key, "miner_id") == 0)
+                out->miner_id = u;
+            else if (strcmp(key, "sector_number") == 0)
+                out->sector_number = u;
+            else
+                snprintf(what, sizeof what, "unknown key \"%.40s\"", key);
+        }
+    }
+    for (int i = 0; what[0] == '\0' && i < 3; i++)
+        if (!have_comm[i])
+            snprintf(what, sizeof what, "%s is missing", COMM_NAMES[i]);
+    if (what[0] == '\0' && !have_reg)
+        snprintf(what, sizeof what, "registered_proof is missing");
+    json_object_put(root);
+    if (what[0] != '\0') {
+        fprintf(stderr, "czk %s: %s: %s\n", cmd, czk_file_msg_path(path), what);
+        return -1;
+    }
+    return 0;
+}
+
+int czk_cli_snap_read(czk_cli_snap_inputs *in, const char *cmd, const char *dir) {
+    memset(in, 0, sizeof *in);
+    snap_public_file pf;
+    if (read_public(&pf, cmd, dir) != 0 || read_vanilla(in->vproofs, in->lens, &in->n, cmd, dir))
+        return -1;
+    in->registered_proof = pf.registered_proof;
+    in->sector_size = pf.sector_size;
+    in->miner_id = pf.miner_id;
+    in->sector_number = pf.sector_number;
+    memcpy(in->comm_r_old, pf.comm[0], 32);
+    memcpy(in->comm_r_new, pf.comm[1], 32);
+    memcpy(in->comm_d_new, pf.comm[2], 32);
+    return 0;
+}
+
+void czk_cli_snap_clear(czk_cli_snap_inputs *in) {
+    for (size_t i = 0; i < in->n; i++)
+        czk_free(in->vproofs[i]);
+    memset(in, 0, sizeof *in);
+}
+
+/* The shape of public.json's registered proof, checked against its sector_size and h. Returns
+ * 0 or -1 after printing why. */
+static int public_shape(czk_snap_shape *shape, const snap_public_file *pf, const char *cmd) {
+    czk_err err = {0};
+    uint64_t size = 0;
+    int rc = czk_kinds_snap_sector_size(&size, pf->registered_proof, &err);
+    if (rc == CZK_OK)
+        rc = czk_snap_shape_init(shape, size, &err);
+    if (rc != CZK_OK) {
+        czk_cli_fail(cmd, rc, &err);
+        return -1;
+    }
+    if (pf->have_size && pf->sector_size != size) {
+        fprintf(stderr, "czk %s: sector_size %llu is not registered_proof %llu's (%llu)\n", cmd,
+                (unsigned long long)pf->sector_size, (unsigned long long)pf->registered_proof,
+                (unsigned long long)size);
+        return -1;
+    }
+    if (pf->have_h && pf->h != shape->hs[3]) {
+        fprintf(stderr,
+                "czk %s: h %llu is not h_default (%u), which filecoin-proofs proves updates "
+                "with\n",
+                cmd, (unsigned long long)pf->h, shape->hs[3]);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- gen ------------------------------------------------------------------------------------ */
+
+static int snap_gen(const czk_cli_common *c, const snap_args *a) {
+    const char *cmd = "snap gen";
+    if (a->npos != 1 || a->out == NULL) {
+        fprintf(stderr, "czk snap gen: wants SIZE --out DIR\n%s", USAGE);
+        return CZK_EXIT_ERROR;
+    }
+    int si = czk_vanilla_size_index_by_name(a->pos[0]);
+    if (si < 0) {
+        fprintf(stderr, "czk snap gen: unknown sector size '%s' (2KiB .. 64GiB)\n", a->pos[0]);
+        return CZK_EXIT_ERROR;
+    }
+    int exit_code = CZK_EXIT_ERROR, rc;
+    czk_err err = {0};
+    czk_snap_shape sh;
+    czk_snap_public pub;
+    czk_snap_partition_proof vp = {0};
+    czk_rng rng;
+    uint8_t *bin = NULL;
+    char *text = NULL;
+    if ((rc = czk_snap_shape_init(&sh, czk_vanilla_sizes[si], &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    if (sh.partitions != 1 || sh.nodes > CZK_SNAP_GEN_MAX_NODES) {
+        fprintf(stderr,
+                "czk snap gen: the generator builds whole sectors in memory, up to %u nodes in "
+                "one partition: 2KiB only\n",
+                CZK_SNAP_GEN_MAX_NODES);
+        goto out;
+    }
+    if (czk_cli_rng(&rng, c, cmd) != 0)
+        goto out;
+    size_t cap = czk_snap_partition_proof_encoded_size(&sh), len = 0;
+    if ((rc = czk_snap_gen(&pub, &vp, &sh, 0, sh.hs[3], &rng, &err)) != CZK_OK ||
+        ((bin = czk_malloc(cap)) == NULL && (rc = czk_err_set(&err, CZK_ENOMEM, "no memory"))) ||
+        (rc = czk_snap_partition_proof_encode(bin, cap, &len, &vp, &sh, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    if (czk_cli_make_dir(cmd, a->out) != 0)
+        goto out;
+    size_t tcap = (len + 2) / 3 * 4 + 512;
+    if ((text = czk_malloc(tcap)) == NULL) {
+        exit_code = czk_cli_fail(cmd, CZK_ENOMEM, NULL);
+        goto out;
+    }
+    char path[4096];
+    text[0] = '[';
+    text[1] = '"';
+    b64_encode(text + 2, bin, len);
+    strcat(text, "\"]\n");
+    snprintf(path, sizeof path, "%s/%s", a->out, VANILLA_FILE);
+    if ((rc = czk_file_write_atomic(path, text, strlen(text), &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    char h[3][65];
+    hex_encode(h[0], pub.comm_r_old);
+    hex_encode(h[1], pub.comm_r_new);
+    hex_encode(h[2], pub.comm_d_new);
+    int n = snprintf(text, tcap,
+                     "{\"registered_proof\": %d, \"sector_size\": %llu, \"comm_r_old\": \"%s\", "
+                     "\"comm_r_new\": \"%s\", \"comm_d_new\": \"%s\", \"h\": %u, \"miner_id\": "
+                     "%llu, \"sector_number\": %llu}\n",
+                     si, (unsigned long long)sh.sector_size, h[0], h[1], h[2], pub.h, a->miner_id,
+                     a->sector_id);
+    snprintf(path, sizeof path, "%s/%s", a->out, PUBLIC_FILE);
+    if ((rc = czk_file_write_atomic(path, text, (size_t)n, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    printf("wrote %s: a %s update, 1 partition, %zu-byte vanilla proof, h = %u\n", a->out,
+           czk_vanilla_size_names[si], len, pub.h);
+    exit_code = CZK_EXIT_OK;
+out:
+    czk_snap_partition_proof_clear(&vp);
+    czk_free(bin);
+    czk_free(text);
+    return exit_code;
+}
+
+/* ---- prove ---------------------------------------------------------------------------------- */
+
+static int snap_prove(const czk_cli_common *c, const snap_args *a) {
+    const char *cmd = "snap prove";
+    if (a->npos != 1 || a->out == NULL) {
+        fprintf(stderr, "czk snap prove: wants DIR --out PROOF\n%s", USAGE);
+        return CZK_EXIT_ERROR;
+    }
+    int exit_code = CZK_EXIT_ERROR, rc;
+    snap_public_file pf;
+    czk_snap_shape sh;
+    uint8_t *bufs[MAX_PARTS] = {0}, *payload = NULL;
+    size_t lens[MAX_PARTS], n = 0;
+    czk_engine *e = NULL;
+    czk_job_result res;
+    memset(&res, 0, sizeof res);
+    czk_err err = {0};
+    if (read_public(&pf, cmd, a->pos[0]) != 0 || public_shape(&sh, &pf, cmd) != 0 ||
+        read_vanilla(bufs, lens, &n, cmd, a->pos[0]) != 0)
+        goto out;
+    char circuit[64];
+    if ((rc = czk_kinds_snap_circuit_id(circuit, sizeof circuit, pf.registered_proof, &err)) !=
+        CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    size_t plen = czk_kinds_snap_payload_size(lens, n);
+    if (plen == 0 || (payload = czk_malloc(plen)) == NULL) {
+        exit_code = czk_cli_fail(cmd, CZK_ENOMEM, NULL);
+        goto out;
+    }
+    czk_kinds_snap_payload_encode(payload, (uint32_t)pf.registered_proof, pf.miner_id,
+                                  pf.sector_number, pf.comm[0], pf.comm[1], pf.comm[2],
+                                  (const uint8_t *const *)bufs, lens, n);
+    czk_engine_config cfg;
+    czk_cli_engine_config(&cfg, c);
+    cfg.synth_threads = 0;
+    cfg.workers_per_device = 2;
+    const char *dir = czk_params_cache_dir(a->params, getenv(CZK_PARAMS_ENV_VAR));
+    uint64_t load_ms = 0;
+    if ((rc = czk_engine_create(&e, &cfg, &err)) != CZK_OK ||
+        (rc = czk_kinds_register_filecoin_snap(e, sh.sector_size, dir, NULL, &err)) != CZK_OK ||
+        (rc = czk_engine_preload(e, circuit, NULL, &load_ms, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    if (c->have_seed)
+        czk__engine_seed_blinding(e, c->seed);
+    uint64_t t1 = czk_time_ns();
+    czk_job_request req = {.request_id = "snap",
+                           .circuit_id = circuit,
+                           .n_partitions = sh.partitions,
+                           .payload = payload,
+                           .payload_len = plen};
+    char job_id[CZK_REQUEST_ID_MAX + 1];
+    if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
+        (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    if (res.status != CZK_JOB_COMPLETED) {
+        fprintf(stderr, "czk snap prove: %s: %s; nothing written\n", a->pos[0], res.error);
+        goto out;
+    }
+    if ((rc = czk_file_write_atomic(a->out, res.proof, res.proof_len, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    printf("wrote %s: %zu-byte %s proof (%u partition(s)), verified; key load %.2f s, proof "
+           "%.2f s\n",
+           a->out, res.proof_len, circuit, sh.partitions, (double)load_ms / 1e3,
+           (double)(czk_time_ns() - t1) / 1e9);
+    exit_code = CZK_EXIT_OK;
+out:
+    czk_engine_destroy(e);
+    czk_job_result_clear(&res);
+    for (size_t i = 0; i < n; i++)
+        czk_free(bufs[i]);
+    czk_free(payload);
+    return exit_code;
+}
+
+/* ---- verify --------------------------------------------------------------------------------- */
+
+static int snap_verify(const snap_args *a) {
+    const char *cmd = "snap verify";
+    if (a->npos != 2 || a->out != NULL) {
+        fprintf(stderr, "czk snap verify: wants DIR PROOF\n%s", USAGE);
+        return CZK_EXIT_ERROR;
+    }
+    int exit_code = CZK_EXIT_ERROR, rc;
+    snap_public_file pf;
+    czk_snap_shape sh;
+    czk_snap_public pub;
+    czk_err err = {0};
+    czk_groth16_vk vk = {0};
+    czk_groth16_pvk pvk = {0};
+    czk_groth16_proof *proofs = NULL;
+    size_t n_proofs = 0;
+    czk_params_id id;
+    char vk_path[4096];
+    if (read_public(&pf, cmd, a->pos[0]) != 0 || public_shape(&sh, &pf, cmd) != 0)
+        goto out;
+    memcpy(pub.comm_r_old, pf.comm[0], 32);
+    memcpy(pub.comm_r_new, pf.comm[1], 32);
+    memcpy(pub.comm_d_new, pf.comm[2], 32);
+    pub.h = sh.hs[3];
+    if ((rc = czk_params_id_get(&id, CZK_PARAMS_SNAP, sh.sector_size, &err)) != CZK_OK ||
+        (rc = czk_params_find(vk_path, sizeof vk_path, &id, CZK_PARAMS_EXT_VK, a->params,
+                              getenv(CZK_PARAMS_ENV_VAR), &err)) != CZK_OK ||
+        (rc = czk_bellperson_vk_read(&vk, vk_path, &err)) != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    rc = czk_bellperson_proofs_read(&proofs, &n_proofs, a->pos[1], &err);
+    if (rc == CZK_EFLAGS || rc == CZK_ERANGE || rc == CZK_ENOTONCURVE || rc == CZK_ENOTINGROUP ||
+        rc == CZK_ENOSQRT || rc == CZK_EBADENC) {
+        printf("INVALID: %s\n", czk_err_text(&err, rc));
+        exit_code = CZK_EXIT_INVALID;
+        goto out;
+    }
+    if (rc == CZK_OK && n_proofs != sh.partitions)
+        rc = czk_err_set(&err, CZK_EINVAL, "%s holds %zu proofs; a %llu-byte update has %u",
+                         czk_file_msg_path(a->pos[1]), n_proofs, (unsigned long long)sh.sector_size,
+                         sh.partitions);
+    if (rc == CZK_OK && vk.n_ic != 5)
+        rc = czk_err_set(&err, CZK_EINVAL, "%s has %zu public inputs, an update proof 4",
+                         czk_file_msg_path(vk_path), vk.n_ic - 1);
+    if (rc == CZK_OK)
+        rc = czk_groth16_pvk_prepare(&pvk, &vk, &err);
+    if (rc != CZK_OK) {
+        exit_code = czk_cli_fail(cmd, rc, &err);
+        goto out;
+    }
+    for (uint32_t k = 0; k < sh.partitions; k++) {
+        czk_fr inputs[4];
+        rc = czk_snap_public_inputs(inputs, &sh, &pub, k, &err);
+        if (rc == CZK_ERANGE) {
+            printf("INVALID: %s\n", err.msg);
+            exit_code = CZK_EXIT_INVALID;
+            goto out;
+        }
+        if (rc == CZK_OK)
+            rc = czk_groth16_verify(&pvk, &proofs[k], inputs, 4, &err);
+        if (rc == CZK_EVERIFY) {
+            printf("INVALID: partition %u's proof does not verify for %s\n", k, a->pos[0]);
+            exit_code = CZK_EXIT_INVALID;
+            goto out;
+        }
+        if (rc != CZK_OK) {
+            exit_code = czk_cli_fail(cmd, rc, &err);
+            goto out;
+        }
+    }
+    printf("OK: the proof is valid (%u partition(s))\n", sh.partitions);
+    exit_code = CZK_EXIT_OK;
+out:
+    czk_free(proofs);
+    czk_groth16_pvk_clear(&pvk);
+    czk_groth16_vk_clear(&vk);
+    return exit_code;
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------- */
+
+static int parse(snap_args *a, const char *cmd, int argc, char **argv) {
+    memset(a, 0, sizeof *a);
+    a->miner_id = 1000;
+    a->sector_id = 7;
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        int takes = strcmp(o, "--out") == 0 || strcmp(o, "--params") == 0 ||
+                    strcmp(o, "--miner-id") == 0 || strcmp(o, "--sector-id") == 0;
+        if (o[0] == '-' && o[1] == '-' && !takes) {
+            fprintf(stderr, "czk %s: unknown option %s\n%s", cmd, o, USAGE);
+            return -1;
+        }
+        if (takes && i + 1 >= argc) {
+            fprintf(stderr, "czk %s: %s needs a value\n", cmd, o);
+            return -1;
+        }
+        const char *v = takes ? argv[++i] : NULL;
+        if (strcmp(o, "--out") == 0) {
+            a->out = v;
+        } else if (strcmp(o, "--params") == 0) {
+            a->params = v;
+        } else if (takes) {
+            char *end = NULL;
+            unsigned long long x = strtoull(v, &end, 10);
+            if (end == v || *end != '\0' || v[0] == '-') {
+                fprintf(stderr, "czk %s: %s takes a whole number, not '%s'\n", cmd, o, v);
+                return -1;
+            }
+            if (strcmp(o, "--miner-id") == 0)
+                a->miner_id = x;
+            else
+                a->sector_id = x;
+        } else if (a->npos == (int)(sizeof a->pos / sizeof a->pos[0])) {
+            fprintf(stderr, "czk %s: too many arguments\n%s", cmd, USAGE);
+            return -1;
+        } else {
+            a->pos[a->npos++] = o;
+        }
+    }
+    return 0;
+}
+
+int czk_cli_snap(int argc, char **argv) {
+    if (argc < 1 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
+        fputs(USAGE, argc < 1 ? stderr : stdout);
+        return argc < 1 ? CZK_EXIT_ERROR : CZK_EXIT_OK;
+    }
+    const char *sub = argv[0];
+    if (strcmp(sub, "gen") != 0 && strcmp(sub, "prove") != 0 && strcmp(sub, "verify") != 0) {
+        fprintf(stderr, "czk snap: unknown subcommand '%s' (gen, prove or verify)\n%s", sub, USAGE);
+        return CZK_EXIT_ERROR;
+    }
+    argc--;
+    argv++;
+    char cmd[16];
+    snprintf(cmd, sizeof cmd, "snap %s", sub);
+    czk_cli_common c = {0};
+    int r = czk_cli_start(&c, cmd, USAGE, &argc, argv);
+    if (r >= 0)
+        return r;
+    snap_args a;
+    if (parse(&a, cmd, argc, argv) != 0)
+        return CZK_EXIT_ERROR;
+    if (strcmp(sub, "gen") == 0)
+        return snap_gen(&c, &a);
+    return strcmp(sub, "prove") == 0 ? snap_prove(&c, &a) : snap_verify(&a);
+}
