@@ -49,9 +49,10 @@ build: setup
 # The main job on an embedded default: check the arithmetic; synthesize a PoRep-shaped circuit
 # of 2^16 constraints, make development keys, prove, verify, and time every step; then start
 # the daemon, run `czk bench` with 10-partition PoRep-shaped jobs against it, print the
-# throughput, and stop the daemon cleanly. It builds the czk command alone: no test programs
-# and, without a GPU, no CUDA kernels (CZK_CUDA=auto). The times quoted are those of the
-# 2-vCPU development machine (BENCHMARKS.md, run 70).
+# throughput, and stop the daemon cleanly; then prove Filecoin's own requests through a daemon
+# as Curio sends them (tools/run_filecoin_demo.sh), each verified. It builds the czk command
+# alone: no test programs and, without a GPU, no CUDA kernels (CZK_CUDA=auto). The times quoted
+# are those of the 2-vCPU development machine (BENCHMARKS.md, runs 70 and 93).
 run: setup-run
 	@echo "make run: configuring $(BUILD) (under a minute)"
 	$(call configure,)
@@ -64,9 +65,13 @@ run: setup-run
 	./$(BUILD)/czk demo --k 16
 	@echo "make run: czk daemon and czk bench (under a minute)"
 	./tools/run_daemon_demo.sh ./$(BUILD)/czk 12 20 4 10 $(BUILD)/daemon-demo.log
+	@echo "make run: Filecoin through the daemon, as Curio sends it: WinningPoSt, WindowPoSt," \
+	    "PoRep C2 and SnapDeals on 2 KiB sectors, each verified (the first run makes the" \
+	    "keys: about three minutes; later runs reuse $(BUILD)/filecoin-keys)"
+	./tools/run_filecoin_demo.sh ./$(BUILD)/czk $(BUILD)/filecoin-keys $(BUILD)/filecoin-demo.log
 	@echo "make run: done. czk is at $(BUILD)/czk ($(BUILD)/czk --help lists its commands);" \
-	    "the demo and the bench wrote no files, their results are above; the daemon's log" \
-	    "is $(BUILD)/daemon-demo.log."
+	    "the demos wrote no files but the keys in $(BUILD)/filecoin-keys, their results are" \
+	    "above; the daemons' logs are $(BUILD)/daemon-demo.log and $(BUILD)/filecoin-demo.log."
 
 # The whole suite: release unit tests, the @noble/curves cross-check, snarkjs interop, the
 # daemon over gRPC, the unit tests again under ASan+UBSan and under TSan, every fuzz target
