@@ -32,7 +32,7 @@
 #include <string.h>
 
 static const char *USAGE =
-    "usage: czk snap gen SIZE --out DIR [--miner-id M] [--sector-id S] [--seed S]\n"
+    "usage: czk snap gen SIZE --out DIR [--virtual] [--miner-id M] [--sector-id S] [--seed S]\n"
     "       czk snap prove DIR --out PROOF [--params KEYS] [--backend auto|cpu|cuda]\n"
     "                      [--devices 0,1] [--threads N]\n"
     "       czk snap verify DIR PROOF [--params KEYS]\n"
@@ -42,7 +42,9 @@ static const char *USAGE =
     "and public.json (registered_proof: the abi RegisteredUpdateProof, 0 = 2KiB .. 4 = 64GiB;\n"
     "comm_r_old, comm_r_new, comm_d_new: 32 bytes each in hex; h; miner_id; sector_number).\n"
     "\n"
-    "  gen     writes DIR for a consistent update of a random 2 KiB sector (test data).\n"
+    "  gen     writes DIR for a consistent update of a random 2 KiB sector (test data);\n"
+    "          --virtual: of a sector of any size whose data repeat every 2^12 nodes, every\n"
+    "          partition's proof (benchmarks; 32 GiB takes some seconds).\n"
     "  prove   checks every vanilla proof against the commitments, proves every partition\n"
     "          and writes their 192-byte proofs, concatenated, once they verify.\n"
     "  verify  exit 0 when PROOF is valid for public.json's commitments, 1 when not.\n"
@@ -60,6 +62,7 @@ typedef struct snap_args {
     int npos;
     const char *out, *params;
     unsigned long long miner_id, sector_id;
+    int virt; /* gen --virtual */
 } snap_args;
 
 /* The public data of public.json. */
@@ -317,7 +320,8 @@ static int snap_gen(const czk_cli_common *c, const snap_args *a) {
     czk_err err = {0};
     czk_snap_shape sh;
     czk_snap_public pub;
-    czk_snap_partition_proof vp = {0};
+    czk_snap_partition_proof vp[MAX_PARTS];
+    memset(vp, 0, sizeof vp);
     czk_rng rng;
     uint8_t *bin = NULL;
     char *text = NULL;
@@ -325,59 +329,83 @@ static int snap_gen(const czk_cli_common *c, const snap_args *a) {
         exit_code = czk_cli_fail(cmd, rc, &err);
         goto out;
     }
-    if (sh.partitions != 1 || sh.nodes > CZK_SNAP_GEN_MAX_NODES) {
+    if (!a->virt && (sh.partitions != 1 || sh.nodes > CZK_SNAP_GEN_MAX_NODES)) {
         fprintf(stderr,
                 "czk snap gen: the generator builds whole sectors in memory, up to %u nodes in "
-                "one partition: 2KiB only\n",
+                "one partition: 2KiB only (--virtual makes an update of any size)\n",
                 CZK_SNAP_GEN_MAX_NODES);
         goto out;
     }
     if (czk_cli_rng(&rng, c, cmd) != 0)
         goto out;
-    size_t cap = czk_snap_partition_proof_encoded_size(&sh), len = 0;
-    if ((rc = czk_snap_gen(&pub, &vp, &sh, 0, sh.hs[3], &rng, &err)) != CZK_OK ||
-        ((bin = czk_malloc(cap)) == NULL && (rc = czk_err_set(&err, CZK_ENOMEM, "no memory"))) ||
-        (rc = czk_snap_partition_proof_encode(bin, cap, &len, &vp, &sh, &err)) != CZK_OK) {
+    uint32_t h = sh.hs[3]; /* h_default, what filecoin-proofs' update API proves with */
+    /* A virtual update's period: 2^12 nodes, or the largest power of 8 within a rho bin. */
+    uint32_t lg_bin = sh.challenge_bit_len - h, lg_period = lg_bin < 12 ? lg_bin / 3 * 3 : 12;
+    uint64_t t0 = czk_time_ns();
+    rc = a->virt ? czk_snap_gen_virtual(&pub, vp, &sh, h, lg_period, &rng, &err)
+                 : czk_snap_gen(&pub, &vp[0], &sh, 0, h, &rng, &err);
+    if (rc != CZK_OK) {
         exit_code = czk_cli_fail(cmd, rc, &err);
         goto out;
     }
-    if (czk_cli_make_dir(cmd, a->out) != 0)
-        goto out;
-    size_t tcap = (len + 2) / 3 * 4 + 512;
-    if ((text = czk_malloc(tcap)) == NULL) {
+    double gen_s = (double)(czk_time_ns() - t0) / 1e9;
+    size_t one = czk_snap_partition_proof_encoded_size(&sh), len = 0;
+    size_t tcap = sh.partitions * ((one + 2) / 3 * 4 + 4) + 512;
+    if ((bin = czk_malloc(one)) == NULL || (text = czk_malloc(tcap)) == NULL) {
         exit_code = czk_cli_fail(cmd, CZK_ENOMEM, NULL);
         goto out;
     }
+    /* Go's json.Marshal of [][]byte: a list of base64 strings, one per partition. */
+    size_t o = 0;
+    text[o++] = '[';
+    for (uint32_t k = 0; k < sh.partitions; k++) {
+        if ((rc = czk_snap_partition_proof_encode(bin, one, &len, &vp[k], &sh, &err)) != CZK_OK) {
+            exit_code = czk_cli_fail(cmd, rc, &err);
+            goto out;
+        }
+        if (k > 0)
+            text[o++] = ',';
+        text[o++] = '"';
+        b64_encode(text + o, bin, len);
+        o += strlen(text + o);
+        text[o++] = '"';
+    }
+    text[o++] = ']';
+    text[o++] = '\n';
+    if (czk_cli_make_dir(cmd, a->out) != 0)
+        goto out;
     char path[4096];
-    text[0] = '[';
-    text[1] = '"';
-    b64_encode(text + 2, bin, len);
-    strcat(text, "\"]\n");
     snprintf(path, sizeof path, "%s/%s", a->out, VANILLA_FILE);
-    if ((rc = czk_file_write_atomic(path, text, strlen(text), &err)) != CZK_OK) {
+    if ((rc = czk_file_write_atomic(path, text, o, &err)) != CZK_OK) {
         exit_code = czk_cli_fail(cmd, rc, &err);
         goto out;
     }
-    char h[3][65];
-    hex_encode(h[0], pub.comm_r_old);
-    hex_encode(h[1], pub.comm_r_new);
-    hex_encode(h[2], pub.comm_d_new);
+    char hx[3][65];
+    hex_encode(hx[0], pub.comm_r_old);
+    hex_encode(hx[1], pub.comm_r_new);
+    hex_encode(hx[2], pub.comm_d_new);
     int n = snprintf(text, tcap,
                      "{\"registered_proof\": %d, \"sector_size\": %llu, \"comm_r_old\": \"%s\", "
                      "\"comm_r_new\": \"%s\", \"comm_d_new\": \"%s\", \"h\": %u, \"miner_id\": "
                      "%llu, \"sector_number\": %llu}\n",
-                     si, (unsigned long long)sh.sector_size, h[0], h[1], h[2], pub.h, a->miner_id,
-                     a->sector_id);
+                     si, (unsigned long long)sh.sector_size, hx[0], hx[1], hx[2], pub.h,
+                     a->miner_id, a->sector_id);
     snprintf(path, sizeof path, "%s/%s", a->out, PUBLIC_FILE);
     if ((rc = czk_file_write_atomic(path, text, (size_t)n, &err)) != CZK_OK) {
         exit_code = czk_cli_fail(cmd, rc, &err);
         goto out;
     }
-    printf("wrote %s: a %s update, 1 partition, %zu-byte vanilla proof, h = %u\n", a->out,
-           czk_vanilla_size_names[si], len, pub.h);
+    if (a->virt)
+        printf("wrote %s: a virtual %s update (data repeating every 2^%u nodes), %u "
+               "partition(s) of %zu-byte vanilla proofs, h = %u, made in %.1f s\n",
+               a->out, czk_vanilla_size_names[si], lg_period, sh.partitions, len, pub.h, gen_s);
+    else
+        printf("wrote %s: a %s update, 1 partition, %zu-byte vanilla proof, h = %u\n", a->out,
+               czk_vanilla_size_names[si], len, pub.h);
     exit_code = CZK_EXIT_OK;
 out:
-    czk_snap_partition_proof_clear(&vp);
+    for (uint32_t k = 0; k < MAX_PARTS; k++)
+        czk_snap_partition_proof_clear(&vp[k]);
     czk_free(bin);
     czk_free(text);
     return exit_code;
@@ -556,6 +584,10 @@ static int parse(snap_args *a, const char *cmd, int argc, char **argv) {
         const char *o = argv[i];
         int takes = strcmp(o, "--out") == 0 || strcmp(o, "--params") == 0 ||
                     strcmp(o, "--miner-id") == 0 || strcmp(o, "--sector-id") == 0;
+        if (strcmp(o, "--virtual") == 0) {
+            a->virt = 1;
+            continue;
+        }
         if (o[0] == '-' && o[1] == '-' && !takes) {
             fprintf(stderr, "czk %s: unknown option %s\n%s", cmd, o, USAGE);
             return -1;

@@ -373,3 +373,49 @@ CZK_TEST(snap_2k_tampered_refused) {
     CHECKF(synth_checked(&sh, &pub, &vp, 0, &e) == CZK_OK, "%s", e.msg);
     czk_snap_partition_proof_clear(&vp);
 }
+
+/* Virtual updates (testgen/snap_gen.h czk_snap_gen_virtual): every partition of a periodic
+ * sector passes the native check against the public data (snap_check.c, which hashes every
+ * path itself), the last partition's witness satisfies the circuit, a flipped sibling is
+ * refused, and periods the shape cannot take are refused. 512 MiB takes a period of 8 nodes
+ * here so that its 1,024 rho bins cost little; the benchmarks use 2^12. */
+CZK_TEST(snap_virtual_updates) {
+    static const struct {
+        uint64_t size;
+        uint32_t log2_period;
+    } cases[] = {{2 * KIB, 3}, {16 * KIB, 6}, {32 * KIB, 9}, {8 * MIB, 6}, {512 * MIB, 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        czk_snap_shape sh;
+        czk_snap_public pub;
+        czk_snap_partition_proof vps[16];
+        czk_err e = {0};
+        CHECK_EQ_INT(czk_snap_shape_init(&sh, cases[i].size, &e), CZK_OK);
+        uint32_t h = sh.hs[3];
+        CHECKF(czk_snap_gen_virtual(&pub, vps, &sh, h, cases[i].log2_period, &t->rng, &e) == CZK_OK,
+               "size %llu: %s", (unsigned long long)cases[i].size, e.msg);
+        for (uint32_t k = 0; k < sh.partitions; k++)
+            CHECKF(czk_snap_partition_check(&sh, &pub, &vps[k], k, &e) == CZK_OK,
+                   "size %llu partition %u: %s", (unsigned long long)cases[i].size, k, e.msg);
+        if (cases[i].size <= 8 * MIB) {
+            uint32_t k = sh.partitions - 1;
+            CHECKF(synth_checked(&sh, &pub, &vps[k], k, &e) == CZK_OK, "size %llu: %s",
+                   (unsigned long long)cases[i].size, e.msg);
+        }
+        czk_fr one;
+        czk_fr_set_u64(&one, 1);
+        czk_fr_add(&vps[0].challenge[0].r_new.level[0].sib[0],
+                   &vps[0].challenge[0].r_new.level[0].sib[0], &one);
+        CHECKF(czk_snap_partition_check(&sh, &pub, &vps[0], 0, &e) != CZK_OK,
+               "size %llu: a flipped TreeRNew sibling passes", (unsigned long long)cases[i].size);
+        for (uint32_t k = 0; k < sh.partitions; k++)
+            czk_snap_partition_proof_clear(&vps[k]);
+    }
+    /* A period that is not a power of 8, or larger than a rho bin, is refused. */
+    czk_snap_shape sh;
+    czk_snap_public pub;
+    czk_snap_partition_proof vps[16];
+    czk_err e = {0};
+    CHECK_EQ_INT(czk_snap_shape_init(&sh, 8 * MIB, &e), CZK_OK);
+    CHECK_EQ_INT(czk_snap_gen_virtual(&pub, vps, &sh, sh.hs[3], 4, &t->rng, &e), CZK_EINVAL);
+    CHECK_EQ_INT(czk_snap_gen_virtual(&pub, vps, &sh, sh.hs[3], 9, &t->rng, &e), CZK_EINVAL);
+}

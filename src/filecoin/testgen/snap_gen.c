@@ -198,3 +198,258 @@ out:
     czk_free(enc);
     return rc;
 }
+
+/* ---- virtual updates: trees of a periodic sector ---------------------------------------- */
+
+/*
+ * A tree over `nodes` leaves whose leaf j is leaf(bin, j mod period) for bin = j / binsize:
+ * the same block of `period` leaves repeated within each bin. Levels whose span (leaves under
+ * one node) is at most the period are kept per bin as the block's own tree; levels whose span
+ * is at most a bin keep one value per bin (every node of a bin is equal there); the levels
+ * above are kept whole, and are narrow (nodes / span).
+ */
+typedef struct vtree {
+    uint32_t n_levels;
+    uint32_t arity[CZK_SNAP_MAX_LEVELS];
+    uint64_t span[CZK_SNAP_MAX_LEVELS + 1]; /* leaves under one node of each row */
+    uint64_t nodes, period, binsize;
+    uint32_t nbins, blk_rows; /* rows 0 … blk_rows − 1 lie inside a block */
+    size_t blk_off[CZK_SNAP_MAX_LEVELS + 1], blk_nodes;
+    czk_fr *blk;                          /* nbins × blk_nodes: each bin's block tree */
+    czk_fr *row[CZK_SNAP_MAX_LEVELS + 1]; /* the other rows: per bin, or whole */
+    int sha;
+} vtree;
+
+static void vtree_clear(vtree *t) {
+    czk_free(t->blk);
+    for (uint32_t l = 0; l <= t->n_levels; l++)
+        czk_free(t->row[l]);
+    memset(t, 0, sizeof(*t));
+}
+
+static int vhash(const vtree *t, czk_fr *out, const czk_fr *in, uint32_t a, czk_err *err) {
+    int rc = t->sha ? sha_node(out, &in[0], &in[1]) : czk_poseidon_hash_arity(in, a, out, err);
+    return rc == CZK_OK ? CZK_OK : czk_err_set(err, CZK_EINTERNAL, "snap gen: a hash failed");
+}
+
+/* Node idx of row l. */
+static const czk_fr *vtree_node(const vtree *t, uint32_t l, uint64_t idx) {
+    uint64_t first = idx * t->span[l]; /* its first leaf */
+    uint32_t bin = (uint32_t)(first / t->binsize);
+    if (l < t->blk_rows)
+        return &t->blk[bin * t->blk_nodes + t->blk_off[l] + (first % t->period) / t->span[l]];
+    if (t->span[l] <= t->binsize)
+        return &t->row[l][bin];
+    return &t->row[l][idx];
+}
+
+/* Builds the tree; leaves(arg, bin, j, out) gives leaf j of a bin's block. */
+typedef void (*vleaf_fn)(const void *arg, uint32_t bin, uint64_t j, czk_fr *out);
+
+static int vtree_build(vtree *t, const uint32_t *arity, uint32_t n_levels, uint64_t nodes,
+                       uint64_t period, uint64_t binsize, int sha, vleaf_fn leaf, const void *arg,
+                       czk_err *err) {
+    memset(t, 0, sizeof(*t));
+    t->n_levels = n_levels;
+    t->nodes = nodes;
+    t->period = period;
+    t->binsize = binsize;
+    t->nbins = (uint32_t)(nodes / binsize);
+    t->sha = sha;
+    t->span[0] = 1;
+    for (uint32_t l = 0; l < n_levels; l++) {
+        t->arity[l] = arity[l];
+        t->span[l + 1] = t->span[l] * arity[l];
+    }
+    while (t->blk_rows <= n_levels && t->span[t->blk_rows] <= period) {
+        t->blk_off[t->blk_rows] = t->blk_nodes;
+        t->blk_nodes += period / t->span[t->blk_rows];
+        t->blk_rows++;
+    }
+    if (t->span[t->blk_rows - 1] != period || binsize % period != 0 || nodes % binsize != 0)
+        return czk_err_set(err, CZK_EINVAL,
+                           "snap gen: a period of %llu nodes does not fit this tree's levels",
+                           (unsigned long long)period);
+    t->blk = czk_malloc((size_t)t->nbins * t->blk_nodes * sizeof(czk_fr));
+    if (t->blk == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for %u blocks", t->nbins);
+    for (uint32_t b = 0; b < t->nbins; b++) {
+        czk_fr *blk = t->blk + (size_t)b * t->blk_nodes;
+        for (uint64_t j = 0; j < period; j++)
+            leaf(arg, b, j, &blk[j]);
+        for (uint32_t l = 1; l < t->blk_rows; l++) {
+            uint32_t a = arity[l - 1];
+            for (uint64_t i = 0; i < period / t->span[l]; i++) {
+                int rc = vhash(t, &blk[t->blk_off[l] + i], &blk[t->blk_off[l - 1] + i * a], a, err);
+                if (rc != CZK_OK)
+                    return rc;
+            }
+        }
+    }
+    for (uint32_t l = t->blk_rows; l <= n_levels; l++) {
+        uint32_t a = arity[l - 1];
+        uint64_t width = t->span[l] <= binsize ? t->nbins : nodes / t->span[l];
+        t->row[l] = czk_malloc(width * sizeof(czk_fr));
+        if (t->row[l] == NULL)
+            return czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for a row");
+        for (uint64_t i = 0; i < width; i++) {
+            /* Node i of the row (or the nodes of bin i, all equal): its children. */
+            uint64_t idx = t->span[l] <= binsize ? i * (binsize / t->span[l]) : i;
+            czk_fr in[8];
+            for (uint32_t c = 0; c < a; c++)
+                in[c] = *vtree_node(t, l - 1, idx * a + c);
+            int rc = vhash(t, &t->row[l][i], in, a, err);
+            if (rc != CZK_OK)
+                return rc;
+        }
+    }
+    return CZK_OK;
+}
+
+static void vtree_proof(czk_snap_inclusion *p, const vtree *t, uint64_t i) {
+    memset(p, 0, sizeof(*p));
+    p->leaf = *vtree_node(t, 0, i);
+    p->root = *vtree_node(t, t->n_levels, 0);
+    p->leaf_index = i;
+    p->n_levels = t->n_levels;
+    for (uint32_t l = 0; l < t->n_levels; l++) {
+        uint32_t a = t->arity[l], pos = (uint32_t)(i % a), s = 0;
+        p->level[l].arity = a;
+        p->level[l].index = pos;
+        for (uint32_t j = 0; j < a; j++)
+            if (j != pos)
+                p->level[l].sib[s++] = *vtree_node(t, l, i - pos + j);
+        i /= a;
+    }
+}
+
+typedef struct vsector {
+    const czk_fr *old, *data, *rho; /* old and data: one period; rho: one per bin */
+} vsector;
+
+static void leaf_old(const void *arg, uint32_t bin, uint64_t j, czk_fr *out) {
+    (void)bin;
+    *out = ((const vsector *)arg)->old[j];
+}
+
+static void leaf_data(const void *arg, uint32_t bin, uint64_t j, czk_fr *out) {
+    (void)bin;
+    *out = ((const vsector *)arg)->data[j];
+}
+
+/* tests/common/mod.rs encode_new_replica: old + data · rho(bin). */
+static void leaf_new(const void *arg, uint32_t bin, uint64_t j, czk_fr *out) {
+    const vsector *v = arg;
+    czk_fr t;
+    czk_fr_mul(&t, &v->data[j], &v->rho[bin]);
+    czk_fr_add(out, &v->old[j], &t);
+}
+
+int czk_snap_gen_virtual(czk_snap_public *pub, czk_snap_partition_proof *vps,
+                         const czk_snap_shape *shape, uint32_t h, uint32_t log2_period,
+                         czk_rng *rng, czk_err *err) {
+    const czk_snap_shape *sh = shape;
+    memset(pub, 0, sizeof(*pub));
+    if (czk_snap_shape_valid(sh))
+        memset(vps, 0, sh->partitions * sizeof(*vps));
+    int hi = -1;
+    for (int i = 0; i < CZK_SNAP_N_HS && czk_snap_shape_valid(sh); i++)
+        if (sh->hs[i] == h && hi < 0)
+            hi = i;
+    if (hi < 0)
+        return czk_err_set(err, CZK_EINVAL, "snap gen: h = %u is not allowed", h);
+    uint32_t lg = sh->challenge_bit_len;
+    uint64_t period = 1ull << log2_period, binsize = 1ull << (lg - h);
+    if (log2_period % 3 != 0 || log2_period == 0 || period > binsize)
+        return czk_err_set(err, CZK_EINVAL,
+                           "snap gen: a period of 2^%u nodes must be a power of 8 within one rho "
+                           "bin (2^%u nodes)",
+                           log2_period, lg - h);
+    uint32_t ar[CZK_SNAP_MAX_LEVELS], ad[CZK_SNAP_MAX_LEVELS];
+    uint32_t nr = czk_por_shape_levels(&sh->tree_r);
+    for (uint32_t l = 0; l < nr; l++)
+        ar[l] = l < sh->tree_r.base_levels                            ? sh->tree_r.base_arity
+                : l == sh->tree_r.base_levels && sh->tree_r.sub_arity ? sh->tree_r.sub_arity
+                                                                      : sh->tree_r.top_arity;
+    for (uint32_t l = 0; l < lg; l++)
+        ad[l] = 2;
+    uint32_t nbins = 1u << h;
+    vtree r_old = {0}, d_new = {0}, r_new = {0};
+    czk_fr *old = czk_malloc(period * sizeof(czk_fr)), *data = czk_malloc(period * sizeof(czk_fr));
+    czk_fr *rho = czk_malloc(nbins * sizeof(czk_fr));
+    czk_fr comm_c, pair[2], comm_r_old, comm_r_new, comm_d_new, phi;
+    uint32_t challenges[CZK_SNAP_MAX_CHALLENGES];
+    vsector v = {old, data, rho};
+    int rc = CZK_OK;
+    if (old == NULL || data == NULL || rho == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for a period");
+        goto out;
+    }
+    for (uint64_t i = 0; i < period; i++) {
+        czk_fr_random(&old[i], rng);
+        czk_fr_random(&data[i], rng);
+    }
+    czk_fr_random(&comm_c, rng);
+    if ((rc = vtree_build(&r_old, ar, nr, sh->nodes, period, sh->nodes, 0, leaf_old, &v, err)) !=
+        CZK_OK)
+        goto out;
+    pair[0] = comm_c;
+    pair[1] = *vtree_node(&r_old, nr, 0);
+    if ((rc = czk_poseidon_hash_arity(pair, 2, &comm_r_old, err)) != CZK_OK)
+        goto out;
+    if ((rc = vtree_build(&d_new, ad, lg, sh->nodes, period, sh->nodes, 1, leaf_data, &v, err)) !=
+        CZK_OK)
+        goto out;
+    comm_d_new = *vtree_node(&d_new, lg, 0);
+    /* vanilla.rs:629-647: phi = H(comm_d_new ‖ comm_r_old), rho(bin) = H(phi ‖ bin). */
+    if ((rc = czk_snap_hash_gen(&phi, &comm_d_new, &comm_r_old, err)) != CZK_OK)
+        goto out;
+    for (uint32_t b = 0; b < nbins; b++) {
+        czk_fr high;
+        czk_fr_set_u64(&high, b);
+        if ((rc = czk_snap_hash_gen(&rho[b], &phi, &high, err)) != CZK_OK)
+            goto out;
+    }
+    if ((rc = vtree_build(&r_new, ar, nr, sh->nodes, period, binsize, 0, leaf_new, &v, err)) !=
+        CZK_OK)
+        goto out;
+    pair[1] = *vtree_node(&r_new, nr, 0);
+    if ((rc = czk_poseidon_hash_arity(pair, 2, &comm_r_new, err)) != CZK_OK)
+        goto out;
+    czk_fr_to_bytes_le(pub->comm_r_old, &comm_r_old);
+    czk_fr_to_bytes_le(pub->comm_d_new, &comm_d_new);
+    czk_fr_to_bytes_le(pub->comm_r_new, &comm_r_new);
+    pub->h = h;
+    uint32_t apex_row = lg - sh->partition_bit_len - sh->apex_leaf_bit_len;
+    for (uint32_t k = 0; k < sh->partitions; k++) {
+        czk_snap_partition_proof *vp = &vps[k];
+        if ((rc = czk_snap_challenges(challenges, sh, &comm_r_new, k, err)) != CZK_OK)
+            goto out;
+        vp->challenge = czk_calloc(sh->challenges, sizeof(*vp->challenge));
+        if (vp->challenge == NULL) {
+            rc = czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for the challenge proofs");
+            goto out;
+        }
+        vp->n_challenges = sh->challenges;
+        vp->comm_c = comm_c;
+        vp->n_apex = sh->apex_leaves;
+        for (uint32_t j = 0; j < sh->apex_leaves; j++)
+            vp->apex[j] = *vtree_node(&d_new, apex_row, (uint64_t)k * sh->apex_leaves + j);
+        for (uint32_t c = 0; c < sh->challenges; c++) {
+            vtree_proof(&vp->challenge[c].r_old, &r_old, challenges[c]);
+            vtree_proof(&vp->challenge[c].d_new, &d_new, challenges[c]);
+            vtree_proof(&vp->challenge[c].r_new, &r_new, challenges[c]);
+        }
+    }
+out:
+    if (rc != CZK_OK && czk_snap_shape_valid(sh))
+        for (uint32_t k = 0; k < sh->partitions; k++)
+            czk_snap_partition_proof_clear(&vps[k]);
+    vtree_clear(&r_old);
+    vtree_clear(&d_new);
+    vtree_clear(&r_new);
+    czk_free(old);
+    czk_free(data);
+    czk_free(rho);
+    return rc;
+}

@@ -33,6 +33,25 @@ extern "C" {
 int czk_snap_gen(czk_snap_public *pub, czk_snap_partition_proof *vp, const czk_snap_shape *shape,
                  uint32_t k, uint32_t h, czk_rng *rng, czk_err *err);
 
+/*
+ * A virtual update of a sector of any size: every partition's vanilla proof, consistent with
+ * the public data it returns, without the sector in memory. The old replica and the new data
+ * repeat with a period of 2^log2_period nodes (a power of 8, at most one rho bin: nodes >> h),
+ * and rho changes from bin to bin as in a real update; so each tree has one distinct subtree
+ * per period (per bin for TreeRNew) below the period's level and a few distinct nodes per level
+ * above, and its root costs (nodes >> h) · 2^log2_period leaves to hash instead of nodes. The
+ * circuit cannot tell: its paths, roots, encoding and challenges are those of a real update
+ * whose data happens to repeat. For benchmarks at 32 and 64 GiB (period 2^12, h = h_default:
+ * 1,024 bins, some 600,000 Poseidon hashes) and tests at small sizes.
+ *
+ * Out: *pub and vps[0 … shape->partitions) (czk_snap_partition_proof_clear each; cleared on
+ * error). Returns CZK_OK, CZK_EINVAL (h, or a period the shape does not allow), CZK_ENOMEM or
+ * CZK_EINTERNAL (a hash failed), with err filled.
+ */
+int czk_snap_gen_virtual(czk_snap_public *pub, czk_snap_partition_proof *vps,
+                         const czk_snap_shape *shape, uint32_t h, uint32_t log2_period,
+                         czk_rng *rng, czk_err *err);
+
 #ifdef __cplusplus
 }
 #endif
