@@ -106,13 +106,22 @@ void czk_snap_partition_proof_clear(czk_snap_partition_proof *p) {
     memset(p, 0, sizeof(*p));
 }
 
-/* The arity of TreeR's level l (base levels, then sub, then top). */
-static uint32_t tree_r_arity(const czk_por_shape *t, uint32_t l) {
+uint32_t czk_snap_tree_r_arity(const czk_por_shape *t, uint32_t l) {
     if (l < t->base_levels)
         return t->base_arity;
     if (l == t->base_levels && t->sub_arity != 0)
         return t->sub_arity;
     return t->top_arity;
+}
+
+int czk_snap_tree_d_node(czk_fr *out, const czk_fr *a, const czk_fr *b) {
+    uint8_t buf[64], d[32];
+    czk_fr_to_bytes_le(buf, a);
+    czk_fr_to_bytes_le(buf + 32, b);
+    if (SHA256(buf, 64, d) == NULL)
+        return CZK_EINTERNAL;
+    d[31] &= 0x3f;
+    return czk_fr_from_bytes_le(out, d) == CZK_OK ? CZK_OK : CZK_EINTERNAL;
 }
 
 static uint32_t arity_bits(uint32_t arity) {
@@ -132,7 +141,7 @@ static int shape_ok(const czk_snap_shape *sh) {
         (uint64_t)1 << sh->challenge_bit_len != sh->nodes)
         return 0;
     for (uint32_t l = 0; l < levels; l++)
-        bits += arity_bits(tree_r_arity(&sh->tree_r, l));
+        bits += arity_bits(czk_snap_tree_r_arity(&sh->tree_r, l));
     if (bits != sh->challenge_bit_len)
         return 0;
     uint32_t rand_bits = sh->challenge_bit_len - sh->partition_bit_len;
@@ -296,7 +305,7 @@ static int por_tree_r(const snap_ctx *x, const czk_var *c_bits, czk_var leaf,
     uint32_t levels = czk_por_shape_levels(t), bit = 0;
     czk_var cur = leaf, pre[8];
     for (uint32_t l = 0; l < levels; l++) {
-        uint32_t arity = tree_r_arity(t, l), nb = arity_bits(arity);
+        uint32_t arity = czk_snap_tree_r_arity(t, l), nb = arity_bits(arity);
         czk_bool bits[3];
         for (uint32_t i = 0; i < nb; i++)
             bits[i] = czk_bool_is(c_bits[bit + i]);
@@ -438,7 +447,7 @@ static int alloc_path_r(const snap_ctx *x, czk_var (*sib)[CZK_VANILLA_MAX_SIBLIN
                         const czk_snap_inclusion *p) {
     uint32_t levels = czk_por_shape_levels(&x->sh->tree_r);
     for (uint32_t l = 0; l < levels; l++) {
-        uint32_t arity = tree_r_arity(&x->sh->tree_r, l);
+        uint32_t arity = czk_snap_tree_r_arity(&x->sh->tree_r, l);
         for (uint32_t s = 0; s + 1 < arity; s++)
             TRY(alloc_num(x->cs, &sib[l][s], p ? &p->level[l].sib[s] : NULL));
     }
@@ -516,7 +525,7 @@ static int proof_fits(czk_cs *cs, const czk_snap_shape *sh, const czk_snap_parti
         for (int t = 0; t < 2; t++) {
             int ok = r[t]->n_levels == levels;
             for (uint32_t l = 0; ok && l < levels; l++)
-                ok = r[t]->level[l].arity == tree_r_arity(&sh->tree_r, l);
+                ok = r[t]->level[l].arity == czk_snap_tree_r_arity(&sh->tree_r, l);
             if (!ok)
                 return czk_cs_set_error(cs, CZK_EINVAL,
                                         "snap: challenge %u: the %s path does not fit the "
@@ -702,7 +711,7 @@ uint64_t czk_snap_rows(const czk_snap_shape *shape) {
     digest_counts(sh, &per_digest, &digests);
     uint64_t por_r = 1;
     for (uint32_t l = 0; l < levels; l++) {
-        uint32_t a = tree_r_arity(&sh->tree_r, l);
+        uint32_t a = czk_snap_tree_r_arity(&sh->tree_r, l);
         por_r += a == 8 ? 22 + 505 : a == 4 ? 8 + 377 : 2 + 311;
     }
     uint32_t to_apex = sh->challenge_bit_len - sh->partition_bit_len - sh->apex_leaf_bit_len;

@@ -105,6 +105,13 @@ int czk_snap_shape_init(czk_snap_shape *out, uint64_t sector_size, czk_err *err)
  * exactly the challenge's bits, within this header's bounds), else 0. */
 int czk_snap_shape_valid(const czk_snap_shape *shape);
 
+/* The arity of TreeR's level l: base levels, then the sub level, then the top level. */
+uint32_t czk_snap_tree_r_arity(const czk_por_shape *tree_r, uint32_t l);
+
+/* A TreeD node (filecoin-hashers sha256.rs hash2): SHA-256 of the two 32-byte little-endian
+ * values, its top two bits cleared. Returns CZK_OK or CZK_EINTERNAL. */
+int czk_snap_tree_d_node(czk_fr *out, const czk_fr *a, const czk_fr *b);
+
 /* Frees what a partition proof owns and zeroes it; NULL is a no-op. */
 void czk_snap_partition_proof_clear(czk_snap_partition_proof *p);
 

@@ -6,32 +6,10 @@
  * partition or with a flipped byte is refused naming the partition and the fault before any
  * synthesis.
  */
-#include <openssl/sha.h>
 #include <string.h>
 
 #include "filecoin/poseidon.h"
 #include "filecoin/snap/snap_vanilla.h"
-
-/* The arity of TreeR's level l (base levels, then sub, then top). */
-static uint32_t level_arity(const czk_por_shape *t, uint32_t l) {
-    if (l < t->base_levels)
-        return t->base_arity;
-    if (l == t->base_levels && t->sub_arity != 0)
-        return t->sub_arity;
-    return t->top_arity;
-}
-
-/* filecoin-hashers sha256.rs hash2: SHA-256 of the two 32-byte LE values, top two bits
- * cleared. */
-static int sha_node(czk_fr *out, const czk_fr *a, const czk_fr *b) {
-    uint8_t buf[64], d[32];
-    czk_fr_to_bytes_le(buf, a);
-    czk_fr_to_bytes_le(buf + 32, b);
-    if (SHA256(buf, 64, d) == NULL)
-        return CZK_EINTERNAL;
-    d[31] &= 0x3f;
-    return czk_fr_from_bytes_le(out, d) == CZK_OK ? CZK_OK : CZK_EINTERNAL;
-}
 
 /* Hashes path p from its leaf up through its first `levels` levels (sha: binary SHA-256, else
  * Poseidon of each level's arity). Out: *node. */
@@ -45,7 +23,7 @@ static int path_up(czk_fr *node, const czk_snap_inclusion *p, uint32_t levels, i
                                lv->index);
         for (uint32_t i = 0, s = 0; i < lv->arity; i++)
             in[i] = i == lv->index ? cur : lv->sib[s++];
-        int rc = sha ? sha_node(&cur, &in[0], &in[1])
+        int rc = sha ? czk_snap_tree_d_node(&cur, &in[0], &in[1])
                      : czk_poseidon_hash_arity(in, lv->arity, &cur, err);
         if (rc != CZK_OK)
             return czk_err_set(err, CZK_EINTERNAL, "hashing level %u failed", l);
@@ -101,7 +79,7 @@ int czk_snap_partition_check(const czk_snap_shape *shape, const czk_snap_public 
     memcpy(row, vp->apex, sizeof(czk_fr) * sh->apex_leaves);
     for (uint32_t n = sh->apex_leaves; n > 1; n /= 2)
         for (uint32_t i = 0; i < n / 2; i++)
-            if (sha_node(&row[i], &row[2 * i], &row[2 * i + 1]) != CZK_OK)
+            if (czk_snap_tree_d_node(&row[i], &row[2 * i], &row[2 * i + 1]) != CZK_OK)
                 return czk_err_set(err, CZK_EINTERNAL, "snap partition %u: hashing failed", k);
     apex_root = row[0];
 
@@ -119,7 +97,7 @@ int czk_snap_partition_check(const czk_snap_shape *shape, const czk_snap_public 
         for (int i = 0; i < 2; i++) {
             int ok = r[i]->n_levels == levels_r;
             for (uint32_t l = 0; ok && l < levels_r; l++)
-                ok = r[i]->level[l].arity == level_arity(&sh->tree_r, l);
+                ok = r[i]->level[l].arity == czk_snap_tree_r_arity(&sh->tree_r, l);
             if (!ok)
                 return czk_err_set(err, CZK_EINVAL,
                                    "snap partition %u: challenge %u: the %s path does not fit "

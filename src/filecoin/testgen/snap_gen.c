@@ -9,7 +9,6 @@
  */
 #include "filecoin/testgen/snap_gen.h"
 
-#include <openssl/sha.h>
 #include <string.h>
 
 #include "filecoin/poseidon.h"
@@ -22,18 +21,6 @@ typedef struct tree {
     size_t width[CZK_SNAP_MAX_LEVELS + 1]; /* nodes per row */
     czk_fr *mem;
 } tree;
-
-/* filecoin-hashers sha256.rs:153-159 hash2: SHA-256 of the two 32-byte LE values, its top
- * two bits cleared (trim_to_fr32). */
-static int sha_node(czk_fr *out, const czk_fr *a, const czk_fr *b) {
-    uint8_t buf[64], d[32];
-    czk_fr_to_bytes_le(buf, a);
-    czk_fr_to_bytes_le(buf + 32, b);
-    if (SHA256(buf, 64, d) == NULL)
-        return CZK_EINTERNAL;
-    d[31] &= 0x3f;
-    return czk_fr_from_bytes_le(out, d) == CZK_OK ? CZK_OK : CZK_EINTERNAL;
-}
 
 /* Builds the tree over leaves[0 … n) (copied) with the given level arities; sha selects TreeD's
  * hash, else Poseidon of the level's arity. */
@@ -59,7 +46,7 @@ static int tree_build(tree *t, const czk_fr *leaves, size_t n, const uint32_t *a
         t->width[l + 1] = t->width[l] / a;
         for (size_t i = 0; i < t->width[l + 1]; i++) {
             const czk_fr *in = t->row[l] + i * a;
-            int rc = sha ? sha_node(&t->row[l + 1][i], &in[0], &in[1])
+            int rc = sha ? czk_snap_tree_d_node(&t->row[l + 1][i], &in[0], &in[1])
                          : czk_poseidon_hash_arity(in, a, &t->row[l + 1][i], err);
             if (rc != CZK_OK)
                 return czk_err_set(err, CZK_EINTERNAL, "snap gen: hashing a tree node failed");
@@ -114,9 +101,7 @@ int czk_snap_gen(czk_snap_public *pub, czk_snap_partition_proof *vp, const czk_s
     uint32_t ar[CZK_SNAP_MAX_LEVELS], nr = czk_por_shape_levels(&sh->tree_r),
                                       ad[CZK_SNAP_MAX_LEVELS];
     for (uint32_t l = 0; l < nr; l++)
-        ar[l] = l < sh->tree_r.base_levels                            ? sh->tree_r.base_arity
-                : l == sh->tree_r.base_levels && sh->tree_r.sub_arity ? sh->tree_r.sub_arity
-                                                                      : sh->tree_r.top_arity;
+        ar[l] = czk_snap_tree_r_arity(&sh->tree_r, l);
     for (uint32_t l = 0; l < sh->challenge_bit_len; l++)
         ad[l] = 2;
     tree r_old = {0}, d_new = {0}, r_new = {0};
@@ -228,7 +213,8 @@ static void vtree_clear(vtree *t) {
 }
 
 static int vhash(const vtree *t, czk_fr *out, const czk_fr *in, uint32_t a, czk_err *err) {
-    int rc = t->sha ? sha_node(out, &in[0], &in[1]) : czk_poseidon_hash_arity(in, a, out, err);
+    int rc = t->sha ? czk_snap_tree_d_node(out, &in[0], &in[1])
+                    : czk_poseidon_hash_arity(in, a, out, err);
     return rc == CZK_OK ? CZK_OK : czk_err_set(err, CZK_EINTERNAL, "snap gen: a hash failed");
 }
 
@@ -368,9 +354,7 @@ int czk_snap_gen_virtual(czk_snap_public *pub, czk_snap_partition_proof *vps,
     uint32_t ar[CZK_SNAP_MAX_LEVELS], ad[CZK_SNAP_MAX_LEVELS];
     uint32_t nr = czk_por_shape_levels(&sh->tree_r);
     for (uint32_t l = 0; l < nr; l++)
-        ar[l] = l < sh->tree_r.base_levels                            ? sh->tree_r.base_arity
-                : l == sh->tree_r.base_levels && sh->tree_r.sub_arity ? sh->tree_r.sub_arity
-                                                                      : sh->tree_r.top_arity;
+        ar[l] = czk_snap_tree_r_arity(&sh->tree_r, l);
     for (uint32_t l = 0; l < lg; l++)
         ad[l] = 2;
     uint32_t nbins = 1u << h;
