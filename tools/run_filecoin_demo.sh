@@ -5,8 +5,8 @@
 # (the same request fields and ids):
 #   - a WinningPoSt and a WindowPoSt partition, from vanilla proofs `czk post gen` makes;
 #   - a PoRep C2, from the C1 output of a 2 KiB sector `czk c2 gen` seals just now;
-#   - a SnapDeals update proof, from the partition proof of a 2 KiB update `czk snap gen`
-#     makes (an update of a random replica, not yet of the sector sealed above);
+#   - a SnapDeals update proof, from the partition proof of an update `czk snap gen` makes of
+#     a 2 KiB committed-capacity sector it seals;
 # each proof is then checked by the czk command against the public data alone, and its time
 # printed. The daemon is stopped with SIGTERM (it drains and exits 0); its log is kept in LOG
 # when given.
@@ -90,7 +90,7 @@ verified "$czk" c2 verify --c1 "$dir/c1.json" "$dir/porep.proof" --params "$keys
 
 t0=$(now)
 "$czk" snap gen 2KiB --out "$dir/snap" --miner-id 1000 --sector-id 7 --seed 14 >/dev/null
-echo "SnapDeals: a 2 KiB update and its vanilla proof made in $(since "$t0") s"
+echo "SnapDeals: a 2 KiB CC sector sealed and updated, its vanilla proof made, in $(since "$t0") s"
 prove "SnapDeals 2KiB" "$dir/snap.proof" --snap "$dir/snap"
 verified "$czk" snap verify "$dir/snap" "$dir/snap.proof" --params "$keys"
 

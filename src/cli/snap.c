@@ -7,12 +7,16 @@
  *    "comm_d_new": HEX, "h": 1, "miner_id": 1000, "sector_number": 7}
  * where HEX is the 32 raw bytes of the commitment (as Curio passes them to the prover) in 64
  * hex digits. `prove` proves every partition in process, `verify` checks a proof against
- * public.json alone, `gen` writes a consistent 2 KiB update (filecoin/testgen/snap_gen.h).
+ * public.json alone, `gen` seals a 2 KiB or 8 MiB committed-capacity sector and writes an update
+ * of it, or with --virtual an update of any size (filecoin/testgen/snap_gen.h).
  */
 #include "cli/cli.h"
 
 #include "engine/engine_internal.h"
+#include "filecoin/c1.h"
 #include "filecoin/params.h"
+#include "filecoin/porep_types.h"
+#include "filecoin/seal.h"
 #include "filecoin/snap/snap.h"
 #include "filecoin/snap/snap_vanilla.h"
 #include "filecoin/testgen/snap_gen.h"
@@ -42,7 +46,8 @@ static const char *USAGE =
     "and public.json (registered_proof: the abi RegisteredUpdateProof, 0 = 2KiB .. 4 = 64GiB;\n"
     "comm_r_old, comm_r_new, comm_d_new: 32 bytes each in hex; h; miner_id; sector_number).\n"
     "\n"
-    "  gen     writes DIR for a consistent update of a random 2 KiB sector (test data);\n"
+    "  gen     writes DIR for an update of a 2 KiB or 8 MiB committed-capacity sector that\n"
+    "          czk seals first (its comm_r is comm_r_old) with random new data (test data);\n"
     "          --virtual: of a sector of any size whose data repeat every 2^12 nodes, every\n"
     "          partition's proof (benchmarks; 32 GiB takes some seconds).\n"
     "  prove   checks every vanilla proof against the commitments, proves every partition\n"
@@ -322,6 +327,7 @@ static int snap_gen(const czk_cli_common *c, const snap_args *a) {
     czk_snap_public pub;
     czk_snap_partition_proof vp[MAX_PARTS];
     memset(vp, 0, sizeof vp);
+    czk_seal_replica rep = {0};
     czk_rng rng;
     uint8_t *bin = NULL;
     char *text = NULL;
@@ -329,10 +335,10 @@ static int snap_gen(const czk_cli_common *c, const snap_args *a) {
         exit_code = czk_cli_fail(cmd, rc, &err);
         goto out;
     }
-    if (!a->virt && (sh.partitions != 1 || sh.nodes > CZK_SNAP_GEN_MAX_NODES)) {
+    if (!a->virt && sh.nodes > CZK_SNAP_GEN_MAX_NODES) {
         fprintf(stderr,
-                "czk snap gen: the generator builds whole sectors in memory, up to %u nodes in "
-                "one partition: 2KiB only (--virtual makes an update of any size)\n",
+                "czk snap gen: a sealed sector is updated in memory, up to %u nodes: 2KiB or "
+                "8MiB (--virtual makes an update of any size)\n",
                 CZK_SNAP_GEN_MAX_NODES);
         goto out;
     }
@@ -342,8 +348,26 @@ static int snap_gen(const czk_cli_common *c, const snap_args *a) {
     /* A virtual update's period: 2^12 nodes, or the largest power of 8 within a rho bin. */
     uint32_t lg_bin = sh.challenge_bit_len - h, lg_period = lg_bin < 12 ? lg_bin / 3 * 3 : 12;
     uint64_t t0 = czk_time_ns();
-    rc = a->virt ? czk_snap_gen_virtual(&pub, vp, &sh, h, lg_period, &rng, &err)
-                 : czk_snap_gen(&pub, &vp[0], &sh, 0, h, &rng, &err);
+    if (a->virt) {
+        rc = czk_snap_gen_virtual(&pub, vp, &sh, h, lg_period, &rng, &err);
+    } else {
+        /* An empty sector update proper: czk's sealer makes a committed-capacity sector of
+         * StackedDrg<size>V1_1 for the miner and sector, and its replica is updated with
+         * random data, so comm_r_old is that sector's comm_r. */
+        const czk_porep_type *ty = czk_porep_type_from_abi(5 + (uint64_t)si, &err);
+        uint8_t prover[32], ticket[32], seed[32];
+        czk_vanilla_prover_id(prover, a->miner_id);
+        czk_rng_bytes(&rng, ticket, sizeof ticket);
+        czk_rng_bytes(&rng, seed, sizeof seed);
+        czk_c1 c1;
+        rc = ty == NULL ? CZK_EUNSUPPORTED
+                        : czk_seal_small_replica(&c1, &rep, ty, NULL, prover, a->sector_id, ticket,
+                                                 seed, &err);
+        if (rc == CZK_OK) {
+            czk_c1_clear(&c1);
+            rc = czk_snap_gen_sealed(&pub, vp, &sh, h, rep.nodes, rep.n, &rep.comm_c, &rng, &err);
+        }
+    }
     if (rc != CZK_OK) {
         exit_code = czk_cli_fail(cmd, rc, &err);
         goto out;
@@ -400,12 +424,15 @@ static int snap_gen(const czk_cli_common *c, const snap_args *a) {
                "partition(s) of %zu-byte vanilla proofs, h = %u, made in %.1f s\n",
                a->out, czk_vanilla_size_names[si], lg_period, sh.partitions, len, pub.h, gen_s);
     else
-        printf("wrote %s: a %s update, 1 partition, %zu-byte vanilla proof, h = %u\n", a->out,
-               czk_vanilla_size_names[si], len, pub.h);
+        printf("wrote %s: an update of a %s committed-capacity sector czk sealed (miner %llu "
+               "sector %llu), %u partition(s) of %zu-byte vanilla proofs, h = %u, made in %.1f s\n",
+               a->out, czk_vanilla_size_names[si], a->miner_id, a->sector_id, sh.partitions, len,
+               pub.h, gen_s);
     exit_code = CZK_EXIT_OK;
 out:
     for (uint32_t k = 0; k < MAX_PARTS; k++)
         czk_snap_partition_proof_clear(&vp[k]);
+    czk_seal_replica_clear(&rep);
     czk_free(bin);
     czk_free(text);
     return exit_code;

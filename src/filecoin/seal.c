@@ -507,10 +507,25 @@ static int sector_start(sector *s, const czk_porep_type *type, czk_err *err) {
 
 /* ---- the sealers -------------------------------------------------------------------------- */
 
+void czk_seal_replica_clear(czk_seal_replica *rep) {
+    if (rep == NULL)
+        return;
+    czk_free(rep->nodes);
+    memset(rep, 0, sizeof *rep);
+}
+
 int czk_seal_small(czk_c1 *out, const czk_porep_type *type, const uint8_t *data,
                    const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
                    const uint8_t seed[32], czk_err *err) {
+    return czk_seal_small_replica(out, NULL, type, data, prover_id, sector_id, ticket, seed, err);
+}
+
+int czk_seal_small_replica(czk_c1 *out, czk_seal_replica *rep, const czk_porep_type *type,
+                           const uint8_t *data, const uint8_t prover_id[32], uint64_t sector_id,
+                           const uint8_t ticket[32], const uint8_t seed[32], czk_err *err) {
     memset(out, 0, sizeof *out);
+    if (rep != NULL)
+        memset(rep, 0, sizeof *rep);
     sector s;
     uint8_t *tree_d = NULL, *labels = NULL, porep_id[32];
     uint64_t *idx = NULL;
@@ -577,6 +592,12 @@ int czk_seal_small(czk_c1 *out, const czk_porep_type *type, const uint8_t *data,
     if ((rc = stree_build(&s.tree_r, &type->tree, idx, val, n, NULL, err)) != CZK_OK)
         goto out;
     rc = fill_c1(out, &s, ticket, seed, err);
+    if (rc == CZK_OK && rep != NULL) {
+        rep->nodes = val; /* the replica: handed over rather than copied */
+        rep->n = n;
+        rep->comm_c = *stree_root(&s.tree_c);
+        val = NULL;
+    }
 out:
     czk_free(tree_d);
     czk_free(labels);

@@ -115,6 +115,23 @@ int czk_seal_small(czk_c1 *out, const czk_porep_type *type, const uint8_t *data,
                    const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
                    const uint8_t seed[32], czk_err *err);
 
+/* What a SnapDeals update of a sealed sector starts from: the replica (tree_r_last's leaves,
+ * label + data of every node) and comm_c; comm_r = Poseidon-2(comm_c, tree_r_last's root). */
+typedef struct czk_seal_replica {
+    czk_fr *nodes; /* czk_malloc'ed, n of them */
+    size_t n;
+    czk_fr comm_c;
+} czk_seal_replica;
+
+/* czk_seal_small, keeping the sealed replica in *rep as well (czk_seal_replica_clear; zeroed
+ * on error). */
+int czk_seal_small_replica(czk_c1 *out, czk_seal_replica *rep, const czk_porep_type *type,
+                           const uint8_t *data, const uint8_t prover_id[32], uint64_t sector_id,
+                           const uint8_t ticket[32], const uint8_t seed[32], czk_err *err);
+
+/* Frees the replica's nodes and zeroes it; NULL is a no-op. */
+void czk_seal_replica_clear(czk_seal_replica *rep);
+
 /*
  * A virtual C1 output for a committed-capacity sector of any interactive type, 2 KiB to 64 GiB,
  * in seconds: comm_d is the all-zero tree's root (and every comm_d path the zero tree's

@@ -1,4 +1,7 @@
+#include "filecoin/c1.h"
 #include "filecoin/circuit.h"
+#include "filecoin/porep_types.h"
+#include "filecoin/seal.h"
 #include "filecoin/snap/snap.h"
 #include "filecoin/snap/snap_vanilla.h"
 #include "filecoin/testgen/snap_gen.h"
@@ -418,4 +421,48 @@ CZK_TEST(snap_virtual_updates) {
     CHECK_EQ_INT(czk_snap_shape_init(&sh, 8 * MIB, &e), CZK_OK);
     CHECK_EQ_INT(czk_snap_gen_virtual(&pub, vps, &sh, sh.hs[3], 4, &t->rng, &e), CZK_EINVAL);
     CHECK_EQ_INT(czk_snap_gen_virtual(&pub, vps, &sh, sh.hs[3], 9, &t->rng, &e), CZK_EINVAL);
+}
+
+/* Seals a committed-capacity sector of `size` (StackedDrg<size>V1_1) with czk's sealer and
+ * updates it: comm_r_old is the sealed comm_r, every partition passes the native check, and
+ * the last partition's witness satisfies the circuit. */
+static void sealed_update(czk_test_ctx *t, uint64_t size, uint64_t abi) {
+    const czk_porep_type *ty = czk_porep_type_from_abi(abi, NULL);
+    CHECK(ty != NULL && ty->sector_size == size);
+    uint8_t prover[32], ticket[32], seed[32];
+    czk_vanilla_prover_id(prover, 1000);
+    czk_rng_bytes(&t->rng, ticket, sizeof ticket);
+    czk_rng_bytes(&t->rng, seed, sizeof seed);
+    czk_c1 c1;
+    czk_seal_replica rep;
+    czk_err e = {0};
+    CHECKF(czk_seal_small_replica(&c1, &rep, ty, NULL, prover, 7, ticket, seed, &e) == CZK_OK, "%s",
+           e.msg);
+    czk_snap_shape sh;
+    czk_snap_public pub;
+    czk_snap_partition_proof vps[16];
+    CHECK_EQ_INT(czk_snap_shape_init(&sh, size, &e), CZK_OK);
+    CHECKF(czk_snap_gen_sealed(&pub, vps, &sh, sh.hs[3], rep.nodes, rep.n, &rep.comm_c, &t->rng,
+                               &e) == CZK_OK,
+           "%s", e.msg);
+    CHECK(memcmp(pub.comm_r_old, c1.comm_r, 32) == 0);
+    for (uint32_t k = 0; k < sh.partitions; k++)
+        CHECKF(czk_snap_partition_check(&sh, &pub, &vps[k], k, &e) == CZK_OK, "partition %u: %s", k,
+               e.msg);
+    uint32_t last = sh.partitions - 1;
+    CHECKF(synth_checked(&sh, &pub, &vps[last], last, &e) == CZK_OK, "%s", e.msg);
+    for (uint32_t k = 0; k < sh.partitions; k++)
+        czk_snap_partition_proof_clear(&vps[k]);
+    czk_seal_replica_clear(&rep);
+    czk_c1_clear(&c1);
+}
+
+CZK_TEST(snap_sealed_update_2k) {
+    sealed_update(t, 2 * KIB, 5);
+}
+
+CZK_TEST(snap_sealed_update_8m) {
+    if (czk_test_skip_heavy("snap_sealed_update_8m"))
+        return;
+    sealed_update(t, 8 * MIB, 6);
 }

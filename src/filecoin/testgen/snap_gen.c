@@ -83,14 +83,18 @@ static void tree_proof(czk_snap_inclusion *p, const tree *t, size_t i) {
     }
 }
 
-int czk_snap_gen(czk_snap_public *pub, czk_snap_partition_proof *vp, const czk_snap_shape *shape,
-                 uint32_t k, uint32_t h, czk_rng *rng, czk_err *err) {
+/* Partitions k0 … k0 + nk − 1 into vps[0 … nk) of an update of the old replica `given` with
+ * `given_comm_c` (both NULL: random ones, as the Rust test's). */
+static int gen(czk_snap_public *pub, czk_snap_partition_proof *vps, uint32_t k0, uint32_t nk,
+               const czk_snap_shape *shape, uint32_t h, const czk_fr *given,
+               const czk_fr *given_comm_c, czk_rng *rng, czk_err *err) {
     memset(pub, 0, sizeof(*pub));
-    memset(vp, 0, sizeof(*vp));
+    memset(vps, 0, nk * sizeof(*vps));
     const czk_snap_shape *sh = shape;
-    if (!czk_snap_shape_valid(sh) || sh->nodes > CZK_SNAP_GEN_MAX_NODES || k >= sh->partitions)
+    if (!czk_snap_shape_valid(sh) || sh->nodes > CZK_SNAP_GEN_MAX_NODES || nk == 0 ||
+        k0 + nk > sh->partitions)
         return czk_err_set(err, CZK_EINVAL, "snap gen: a sector of %llu nodes, partition %u",
-                           (unsigned long long)sh->nodes, k);
+                           (unsigned long long)sh->nodes, k0 + nk - 1);
     int hi = -1;
     for (int i = 0; i < CZK_SNAP_N_HS; i++)
         if (sh->hs[i] == h && hi < 0)
@@ -114,10 +118,18 @@ int czk_snap_gen(czk_snap_public *pub, czk_snap_partition_proof *vp, const czk_s
         rc = czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for %zu nodes", n);
         goto out;
     }
-    /* The old replica and comm_c (random, as the Rust test's), comm_r_old = H(comm_c ‖ root). */
-    for (size_t i = 0; i < n; i++)
-        czk_fr_random(&old[i], rng);
-    czk_fr_random(&comm_c, rng);
+    /* The old replica and comm_c (given, or random as the Rust test's), comm_r_old =
+     * H(comm_c ‖ root). */
+    for (size_t i = 0; i < n; i++) {
+        if (given != NULL)
+            old[i] = given[i];
+        else
+            czk_fr_random(&old[i], rng);
+    }
+    if (given_comm_c != NULL)
+        comm_c = *given_comm_c;
+    else
+        czk_fr_random(&comm_c, rng);
     if ((rc = tree_build(&r_old, old, n, ar, nr, 0, err)) != CZK_OK)
         goto out;
     pair[0] = comm_c;
@@ -134,11 +146,15 @@ int czk_snap_gen(czk_snap_public *pub, czk_snap_partition_proof *vp, const czk_s
      * node i gets old_i + data_i · rho(phi, i >> (log2 nodes − h)). */
     if ((rc = czk_snap_hash_gen(&phi, &comm_d_new, &comm_r_old, err)) != CZK_OK)
         goto out;
+    czk_fr rho;
     for (size_t i = 0; i < n; i++) {
-        czk_fr high, rho, t;
-        czk_fr_set_u64(&high, (uint64_t)i >> (sh->challenge_bit_len - h));
-        if ((rc = czk_snap_hash_gen(&rho, &phi, &high, err)) != CZK_OK)
-            goto out;
+        czk_fr high, t;
+        uint64_t bin = (uint64_t)i >> (sh->challenge_bit_len - h);
+        czk_fr_set_u64(&high, bin);
+        /* rho changes once a bin (nodes >> h of them): hashed at each bin's first node. */
+        if (i == 0 || bin != ((uint64_t)i - 1) >> (sh->challenge_bit_len - h))
+            if ((rc = czk_snap_hash_gen(&rho, &phi, &high, err)) != CZK_OK)
+                goto out;
         czk_fr_mul(&t, &data[i], &rho);
         czk_fr_add(&enc[i], &old[i], &t);
     }
@@ -152,29 +168,34 @@ int czk_snap_gen(czk_snap_public *pub, czk_snap_partition_proof *vp, const czk_s
     czk_fr_to_bytes_le(pub->comm_r_new, &comm_r_new);
     pub->h = h;
 
-    /* Partition k's proof (vanilla.rs prove_inner): its apex leaves, TreeD's row
+    /* Each partition's proof (vanilla.rs prove_inner): its apex leaves, TreeD's row
      * log2(nodes / (partitions · apex)) above the leaves, and the three paths per challenge. */
-    if ((rc = czk_snap_challenges(challenges, sh, &comm_r_new, k, err)) != CZK_OK)
-        goto out;
-    vp->challenge = czk_calloc(sh->challenges, sizeof(*vp->challenge));
-    if (vp->challenge == NULL) {
-        rc = czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for the challenge proofs");
-        goto out;
-    }
-    vp->n_challenges = sh->challenges;
-    vp->comm_c = comm_c;
-    vp->n_apex = sh->apex_leaves;
     uint32_t apex_row = sh->challenge_bit_len - sh->partition_bit_len - sh->apex_leaf_bit_len;
-    memcpy(vp->apex, d_new.row[apex_row] + (size_t)k * sh->apex_leaves,
-           sh->apex_leaves * sizeof(czk_fr));
-    for (uint32_t c = 0; c < sh->challenges; c++) {
-        tree_proof(&vp->challenge[c].r_old, &r_old, challenges[c]);
-        tree_proof(&vp->challenge[c].d_new, &d_new, challenges[c]);
-        tree_proof(&vp->challenge[c].r_new, &r_new, challenges[c]);
+    for (uint32_t j = 0; j < nk; j++) {
+        uint32_t k = k0 + j;
+        czk_snap_partition_proof *vp = &vps[j];
+        if ((rc = czk_snap_challenges(challenges, sh, &comm_r_new, k, err)) != CZK_OK)
+            goto out;
+        vp->challenge = czk_calloc(sh->challenges, sizeof(*vp->challenge));
+        if (vp->challenge == NULL) {
+            rc = czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for the challenge proofs");
+            goto out;
+        }
+        vp->n_challenges = sh->challenges;
+        vp->comm_c = comm_c;
+        vp->n_apex = sh->apex_leaves;
+        memcpy(vp->apex, d_new.row[apex_row] + (size_t)k * sh->apex_leaves,
+               sh->apex_leaves * sizeof(czk_fr));
+        for (uint32_t c = 0; c < sh->challenges; c++) {
+            tree_proof(&vp->challenge[c].r_old, &r_old, challenges[c]);
+            tree_proof(&vp->challenge[c].d_new, &d_new, challenges[c]);
+            tree_proof(&vp->challenge[c].r_new, &r_new, challenges[c]);
+        }
     }
 out:
     if (rc != CZK_OK)
-        czk_snap_partition_proof_clear(vp);
+        for (uint32_t j = 0; j < nk; j++)
+            czk_snap_partition_proof_clear(&vps[j]);
     tree_clear(&r_old);
     tree_clear(&d_new);
     tree_clear(&r_new);
@@ -182,6 +203,23 @@ out:
     czk_free(data);
     czk_free(enc);
     return rc;
+}
+
+int czk_snap_gen(czk_snap_public *pub, czk_snap_partition_proof *vp, const czk_snap_shape *shape,
+                 uint32_t k, uint32_t h, czk_rng *rng, czk_err *err) {
+    return gen(pub, vp, k, 1, shape, h, NULL, NULL, rng, err);
+}
+
+int czk_snap_gen_sealed(czk_snap_public *pub, czk_snap_partition_proof *vps,
+                        const czk_snap_shape *shape, uint32_t h, const czk_fr *replica,
+                        size_t n_replica, const czk_fr *comm_c, czk_rng *rng, czk_err *err) {
+    if (n_replica != shape->nodes) {
+        memset(pub, 0, sizeof(*pub));
+        return czk_err_set(err, CZK_EINVAL,
+                           "snap gen: a replica of %zu nodes for a %llu-node update", n_replica,
+                           (unsigned long long)shape->nodes);
+    }
+    return gen(pub, vps, 0, shape->partitions, shape, h, replica, comm_c, rng, err);
 }
 
 /* ---- virtual updates: trees of a periodic sector ---------------------------------------- */

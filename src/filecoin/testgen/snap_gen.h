@@ -11,6 +11,7 @@
 #ifndef CZK_FILECOIN_TESTGEN_SNAP_GEN_H
 #define CZK_FILECOIN_TESTGEN_SNAP_GEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "filecoin/snap/snap.h"
@@ -21,8 +22,9 @@
 extern "C" {
 #endif
 
-/* The largest sector the generator builds, in nodes (it keeps every tree in memory). */
-#define CZK_SNAP_GEN_MAX_NODES (1u << 10)
+/* The largest sector the generator builds, in nodes (it keeps every tree in memory: 8 MiB,
+ * some 60 MB). */
+#define CZK_SNAP_GEN_MAX_NODES (1u << 18)
 
 /*
  * Builds an update of a sector of `shape` (at most CZK_SNAP_GEN_MAX_NODES nodes) with h = `h`
@@ -32,6 +34,16 @@ extern "C" {
  */
 int czk_snap_gen(czk_snap_public *pub, czk_snap_partition_proof *vp, const czk_snap_shape *shape,
                  uint32_t k, uint32_t h, czk_rng *rng, czk_err *err);
+
+/*
+ * An update of a sealed sector (seal.h czk_seal_small_replica): its replica (shape->nodes of
+ * them) and comm_c are the old ones, so comm_r_old is the sector's comm_r; the new data are
+ * random. Every partition's proof into vps[0 … shape->partitions). At most
+ * CZK_SNAP_GEN_MAX_NODES nodes (2 KiB and 8 MiB). Returns as czk_snap_gen.
+ */
+int czk_snap_gen_sealed(czk_snap_public *pub, czk_snap_partition_proof *vps,
+                        const czk_snap_shape *shape, uint32_t h, const czk_fr *replica,
+                        size_t n_replica, const czk_fr *comm_c, czk_rng *rng, czk_err *err);
 
 /*
  * A virtual update of a sector of any size: every partition's vanilla proof, consistent with
