@@ -530,3 +530,32 @@ int czk_kinds_register_filecoin_posts(czk_engine *e, const char *param_dir, cons
         }
     return CZK_OK;
 }
+
+int czk__kinds_filecoin_load_partition(czk_groth16_pk *pk, czk_r1cs *cs, czk_r1cs_rep *rep,
+                                       uint64_t *extra_bytes, int repeated,
+                                       czk__kinds_record_fn record, const void *shape,
+                                       const czk_params_id *pid, const char *dir, const char *id,
+                                       czk_pool *pool, czk_err *err) {
+    *extra_bytes = 0;
+    char path[4096];
+    int rc = czk_params_find(path, sizeof path, pid, CZK_PARAMS_EXT_PARAMS, dir, NULL, err);
+    /* The recording's own counts are exact (registration may have estimated the big ones). */
+    czk_cs_stats st;
+    if (rc == CZK_OK && repeated) {
+        rep->copies = 1;
+        if ((rc = record(&rep->block, &st, shape, err)) == CZK_OK &&
+            (rc = czk_r1cs_rep_dims(rep, cs, err)) == CZK_OK)
+            *extra_bytes = czk_r1cs_bytes(&rep->block);
+    } else if (rc == CZK_OK) {
+        rc = record(cs, &st, shape, err);
+    }
+    if (rc == CZK_OK)
+        rc = czk__kinds_filecoin_read_key(pk, cs, path, &st, id, pool, err);
+    if (rc != CZK_OK) {
+        czk_groth16_pk_clear(pk);
+        czk_r1cs_clear(cs);
+        czk_r1cs_rep_clear(rep);
+        *extra_bytes = 0;
+    }
+    return rc;
+}

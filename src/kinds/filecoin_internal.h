@@ -12,6 +12,7 @@
 #include "filecoin/snap/snap.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/pool.h"
 #include "util/status.h"
 
@@ -25,6 +26,24 @@
 int czk__kinds_filecoin_read_key(czk_groth16_pk *pk, const czk_r1cs *cs, const char *path,
                                  const czk_cs_stats *st, const char *id, czk_pool *pool,
                                  czk_err *err);
+
+/* Records one partition of a Filecoin circuit of `shape` (filecoin/circuit.h's record
+ * functions, the shape's type theirs). */
+typedef int (*czk__kinds_record_fn)(czk_r1cs *r1cs, czk_cs_stats *stats, const void *shape,
+                                    czk_err *err);
+
+/*
+ * The load of a one-partition Filecoin circuit (PoRep, SnapDeals): its .params found by `pid`
+ * in `dir`; the circuit recorded by `record`, whole into *cs or, when `repeated`, as the
+ * one-copy repeated form *rep with *cs its dimensions and *extra_bytes its rows; then the key
+ * read and checked (czk__kinds_filecoin_read_key) against the recording's own counts. On
+ * failure pk, cs and rep are cleared and *extra_bytes is 0. Returns CZK_OK or the step's code.
+ */
+int czk__kinds_filecoin_load_partition(czk_groth16_pk *pk, czk_r1cs *cs, czk_r1cs_rep *rep,
+                                       uint64_t *extra_bytes, int repeated,
+                                       czk__kinds_record_fn record, const void *shape,
+                                       const czk_params_id *pid, const char *dir, const char *id,
+                                       czk_pool *pool, czk_err *err);
 
 /*
  * Where circuit `id` looks for its key `pid`: *dir (czk_strdup'ed, the caller frees it) is

@@ -172,30 +172,16 @@ static const char *s_key_path(const void *state) {
     return ((const fsnap *)state)->key_path;
 }
 
+/* filecoin/circuit.h's recording of this kind's shape, as the shared load takes it. */
+static int s_record(czk_r1cs *r1cs, czk_cs_stats *stats, const void *shape, czk_err *err) {
+    return czk_circuit_snap_record(r1cs, stats, shape, err);
+}
+
 static int s_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra_bytes,
                   czk_pool *pool, czk_err *err) {
     fsnap *f = state;
-    *extra_bytes = 0;
-    char path[FC_PATH_MAX];
-    int rc = czk_params_find(path, sizeof path, &f->pid, CZK_PARAMS_EXT_PARAMS, f->dir, NULL, err);
-    czk_cs_stats st; /* the recording's own counts are exact */
-    if (rc == CZK_OK && f->repeated) {
-        f->rep.copies = 1;
-        if ((rc = czk_circuit_snap_record(&f->rep.block, &st, &f->shape, err)) == CZK_OK &&
-            (rc = czk_r1cs_rep_dims(&f->rep, cs, err)) == CZK_OK)
-            *extra_bytes = czk_r1cs_bytes(&f->rep.block);
-    } else if (rc == CZK_OK) {
-        rc = czk_circuit_snap_record(cs, &st, &f->shape, err);
-    }
-    if (rc == CZK_OK)
-        rc = czk__kinds_filecoin_read_key(pk, cs, path, &st, f->id, pool, err);
-    if (rc != CZK_OK) {
-        czk_groth16_pk_clear(pk);
-        czk_r1cs_clear(cs);
-        czk_r1cs_rep_clear(&f->rep);
-        *extra_bytes = 0;
-    }
-    return rc;
+    return czk__kinds_filecoin_load_partition(pk, cs, &f->rep, extra_bytes, f->repeated, s_record,
+                                              &f->shape, &f->pid, f->dir, f->id, pool, err);
 }
 
 static void s_unload(void *state) {

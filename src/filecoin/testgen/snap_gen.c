@@ -83,6 +83,22 @@ static void tree_proof(czk_snap_inclusion *p, const tree *t, size_t i) {
     }
 }
 
+/* Partition k's proof before its paths: its challenges into out, the challenge proofs
+ * allocated, comm_c and the apex count set. */
+static int proof_start(czk_snap_partition_proof *vp, uint32_t *challenges, const czk_snap_shape *sh,
+                       const czk_fr *comm_r_new, const czk_fr *comm_c, uint32_t k, czk_err *err) {
+    int rc = czk_snap_challenges(challenges, sh, comm_r_new, k, err);
+    if (rc != CZK_OK)
+        return rc;
+    vp->challenge = czk_calloc(sh->challenges, sizeof(*vp->challenge));
+    if (vp->challenge == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for the challenge proofs");
+    vp->n_challenges = sh->challenges;
+    vp->comm_c = *comm_c;
+    vp->n_apex = sh->apex_leaves;
+    return CZK_OK;
+}
+
 /* Partitions k0 … k0 + nk − 1 into vps[0 … nk) of an update of the old replica `given` with
  * `given_comm_c` (both NULL: random ones, as the Rust test's). */
 static int gen(czk_snap_public *pub, czk_snap_partition_proof *vps, uint32_t k0, uint32_t nk,
@@ -174,16 +190,8 @@ static int gen(czk_snap_public *pub, czk_snap_partition_proof *vps, uint32_t k0,
     for (uint32_t j = 0; j < nk; j++) {
         uint32_t k = k0 + j;
         czk_snap_partition_proof *vp = &vps[j];
-        if ((rc = czk_snap_challenges(challenges, sh, &comm_r_new, k, err)) != CZK_OK)
+        if ((rc = proof_start(vp, challenges, sh, &comm_r_new, &comm_c, k, err)) != CZK_OK)
             goto out;
-        vp->challenge = czk_calloc(sh->challenges, sizeof(*vp->challenge));
-        if (vp->challenge == NULL) {
-            rc = czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for the challenge proofs");
-            goto out;
-        }
-        vp->n_challenges = sh->challenges;
-        vp->comm_c = comm_c;
-        vp->n_apex = sh->apex_leaves;
         memcpy(vp->apex, d_new.row[apex_row] + (size_t)k * sh->apex_leaves,
                sh->apex_leaves * sizeof(czk_fr));
         for (uint32_t c = 0; c < sh->challenges; c++) {
@@ -445,16 +453,8 @@ int czk_snap_gen_virtual(czk_snap_public *pub, czk_snap_partition_proof *vps,
     uint32_t apex_row = lg - sh->partition_bit_len - sh->apex_leaf_bit_len;
     for (uint32_t k = 0; k < sh->partitions; k++) {
         czk_snap_partition_proof *vp = &vps[k];
-        if ((rc = czk_snap_challenges(challenges, sh, &comm_r_new, k, err)) != CZK_OK)
+        if ((rc = proof_start(vp, challenges, sh, &comm_r_new, &comm_c, k, err)) != CZK_OK)
             goto out;
-        vp->challenge = czk_calloc(sh->challenges, sizeof(*vp->challenge));
-        if (vp->challenge == NULL) {
-            rc = czk_err_set(err, CZK_ENOMEM, "snap gen: no memory for the challenge proofs");
-            goto out;
-        }
-        vp->n_challenges = sh->challenges;
-        vp->comm_c = comm_c;
-        vp->n_apex = sh->apex_leaves;
         for (uint32_t j = 0; j < sh->apex_leaves; j++)
             vp->apex[j] = *vtree_node(&d_new, apex_row, (uint64_t)k * sh->apex_leaves + j);
         for (uint32_t c = 0; c < sh->challenges; c++) {
