@@ -93,9 +93,16 @@ typedef enum czk_log_level {
  * engine's destroy. Per-partition timing lines are level INFO and look like
  *   partition job=ID part=P/N prio=NORMAL circuit=C backend=cpu attempt=1 queue_ms=..
  *   synth_ms=.. lock_wait_ms=.. kernel_ms=.. finish_ms=.. verify_ms=.. kernel_at_ms=..
- *   result=ok
- * (kernel_at_ms: when the kernel region started, in ms since the engine was created, so
- * that a run's device timeline can be rebuilt from the lines)
+ *   synth_at_ms=.. synth_thread=S worker=W spmv_ms=.. h_ms=.. msm_ms=.. verify_at_ms=..
+ *   finalizer=F result=ok
+ * (kernel_at_ms, synth_at_ms, verify_at_ms: when the kernel region, the synthesis and the
+ * verification started, in ms since the engine was created; synth_thread, worker, finalizer:
+ * the threads' indices; spmv_ms, h_ms, msm_ms: the proof's steps, msm_ms the five sums
+ * together; so that a run's timeline can be rebuilt from the lines: czk_timeline_from_log.
+ * A retry's line repeats its partition's synthesis fields.) Each job's final line,
+ *   job id=ID status=COMPLETED circuit=C prio=.. client=.. parts=N total_us=.. synth_us=..
+ *   prove_us=.. verify_us=.. overhead_us=.. submit_at_ms=.. done_at_ms=..
+ * carries when it was submitted and finished, on the same clock.
  */
 typedef void (*czk_log_fn)(void *arg, int level, const char *line);
 
@@ -111,6 +118,11 @@ typedef struct czk_engine_config {
      * them at bus speed (they are loaded anyway: locking takes no more memory); 0 = auto (half
      * of the host's memory), 1 = lock nothing (stream from pageable memory, slower). */
     uint64_t lock_budget_bytes;
+    /* Device bytes of each GPU set aside for its priority lane: a second context on a stream
+     * of the GPU's greatest priority, with one worker, that proves the CRITICAL partitions
+     * whose key fits it (a WinningPoSt's) beside the other work's kernel regions instead of
+     * after them. 0 = auto (2 GiB on a GPU of 40 GB or more, else no lane); 1 = no lane. */
+    uint64_t priority_lane_bytes;
     uint64_t result_ttl_ms;   /* finished results kept this long; 0 = 10 minutes */
     unsigned max_queued_jobs; /* unfinished jobs accepted at most; 0 = 1024 */
     /* "auto" (every CUDA device found, else the CPU) | "cpu" | "cuda" (CUDA devices only;
@@ -393,6 +405,106 @@ CZK_API int czk_request_id_valid(const char *id);
 /* The name of a job status ("COMPLETED") and of a priority ("CRITICAL"); static strings. */
 CZK_API const char *czk_job_status_name(czk_job_status s);
 CZK_API const char *czk_priority_name(czk_priority p);
+
+/* ---- timeline: where the engine's threads spent a run ---------------------------------- */
+
+/* What a span shows. The kernel region (the device lock's hold) is split into its steps from
+ * the proof's own step times, laid out in order from the lock's grant: SPMV, QUOTIENT, MSM
+ * (the five sums as one span, cut at the region's end), then REGION_REST for what is left of
+ * the region (checks, the proof's assembly; the whole region when the device gives no step
+ * times). SUBMIT and DONE are marks (t0 == t1) of a job's arrival and of its final status. */
+typedef enum czk_span_kind {
+    CZK_SPAN_SYNTH = 0,       /* a partition's witness: synthesis and staging */
+    CZK_SPAN_LOCK_WAIT = 1,   /* a worker from its pick to the device lock: reservations,
+                                 blinding scalars, waiting for the lock */
+    CZK_SPAN_SPMV = 2,        /* the witness's upload and A·w, B·w, C·w */
+    CZK_SPAN_QUOTIENT = 3,    /* the quotient (NTTs) */
+    CZK_SPAN_MSM = 4,         /* the multi-scalar sums */
+    CZK_SPAN_REGION_REST = 5, /* the rest of the kernel region */
+    CZK_SPAN_VERIFY = 6,      /* the finalizer verifying the proof */
+    CZK_SPAN_SUBMIT = 7,      /* mark: the job was submitted */
+    CZK_SPAN_DONE = 8,        /* mark: the job reached its final status */
+} czk_span_kind;
+#define CZK_SPAN_KINDS 9
+
+/* The thread a span ran on; SUBMIT and DONE marks are on the one JOBS lane. */
+typedef enum czk_lane_kind {
+    CZK_LANE_SYNTH = 0,     /* synthesis thread `lane` (the last one takes HIGH and CRITICAL) */
+    CZK_LANE_WORKER = 1,    /* prove worker `lane` (numbered device by device) */
+    CZK_LANE_FINALIZER = 2, /* finalizer `lane` */
+    CZK_LANE_JOBS = 3,
+} czk_lane_kind;
+
+/* Longest job id a span keeps (cut at a UTF-8 character's boundary), NUL excluded. */
+#define CZK_SPAN_JOB_MAX 63
+
+typedef struct czk_span {
+    uint64_t t0_ns, t1_ns; /* start and end, in ns since the engine was created */
+    int kind;              /* czk_span_kind */
+    int lane_kind;         /* czk_lane_kind */
+    uint32_t lane;         /* the thread's index among its kind */
+    uint32_t part;         /* the partition's index; marks: the job's partition count */
+    uint32_t attempt;      /* worker and verify spans: the partition's attempt (1 = first) */
+    int priority;          /* the job's czk_priority (DEFAULT shown as NORMAL) */
+    int status;            /* DONE marks: the job's final czk_job_status; else 0 */
+    char device[32];       /* worker spans: the device the attempt ran on ("cuda:0",
+                              "cuda:0/lane" for a priority lane, "cpu"); else "" */
+    char job_id[CZK_SPAN_JOB_MAX + 1];
+} czk_span;
+
+/*
+ * Starts recording spans (or starts over: spans not yet taken are dropped): every partition's
+ * synthesis, lock wait, kernel-region steps and verification, and every job's submit and done
+ * marks, at most `capacity` of them until the next czk_engine_trace_take; past that each span
+ * is counted as dropped. Off by default; while off, recording costs one relaxed atomic load at
+ * each place a span would be recorded. Returns CZK_OK, CZK_EINVAL (capacity 0 or past 2^26)
+ * or CZK_ENOMEM.
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_trace_start(czk_engine *e, size_t capacity,
+                                                          czk_err *err) CZK_NONNULL(1);
+
+/*
+ * Hands over the spans recorded since the start or the last take, in the order they were
+ * recorded (a span is recorded when it ends; marks when they happen), and empties the buffer;
+ * recording goes on until czk_engine_trace_stop. Out: *spans (czk_malloc'ed, czk_free; NULL
+ * when *n is 0), *n, and *dropped (may be NULL): the spans that did not fit since the last
+ * take. Returns CZK_OK, or CZK_ENOMEM (nothing is handed over; the spans stay).
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_trace_take(czk_engine *e, czk_span **spans,
+                                                         size_t *n, uint64_t *dropped,
+                                                         czk_err *err) CZK_NONNULL(1, 2, 3);
+
+/* Stops recording and drops the spans not taken. Idempotent. */
+CZK_API void czk_engine_trace_stop(czk_engine *e) CZK_NONNULL(1);
+
+/*
+ * Writes spans[0..n) as an SVG 1.1 timeline (no script, no external resource): one lane per
+ * synthesis thread, prove worker and finalizer that has spans, each span a rect coloured by
+ * kind with a tooltip (synthesis blue, lock wait grey, upload+SpMV orange, quotient purple,
+ * MSMs red, rest of the kernel region pink, verification green); the submit and done marks of
+ * CRITICAL jobs as black ticks across the lanes, labelled with the job id (submit dashed);
+ * a time axis in seconds since the engine's creation; a legend; and per lane its busy share:
+ * the union of its spans (lock waits left out) over the window from the first span's start to
+ * the last one's end; and per device the union of its workers' kernel regions. `title` (may be
+ * NULL) heads it. The file is written atomically (a temporary file renamed over `path`).
+ * Returns CZK_OK, CZK_EINVAL (no span), CZK_ENOMEM or CZK_EIO (the message names the path).
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_timeline_svg_write(const char *path, const czk_span *spans,
+                                                          size_t n, const char *title,
+                                                          czk_err *err) CZK_NONNULL(1);
+
+/*
+ * Rebuilds a run's spans from the engine's log lines (text[0..len), as the log callback gave
+ * them, one a line, each with any prefix such as a daemon's timestamp and level): the
+ * partition lines (see czk_log_fn) give synthesis, lock wait, kernel-region steps and
+ * verification, the job lines the submit and done marks. When the text holds several engines'
+ * runs ("engine started" lines), only the last one's. Lines that lack a field a span needs
+ * (an older czk's) give the spans they can. Out: *spans (czk_malloc'ed, czk_free; NULL when *n
+ * is 0), *n. Returns CZK_OK (*n may be 0) or CZK_ENOMEM.
+ */
+CZK_API CZK_WARN_UNUSED_RESULT int czk_timeline_from_log(const char *text, size_t len,
+                                                         czk_span **spans, size_t *n,
+                                                         czk_err *err) CZK_NONNULL(3, 4);
 
 #ifdef __cplusplus
 }

@@ -165,9 +165,9 @@ static int device_need(czk_engine *e, edevice *d, const circuit *c, uint64_t *ne
         return CZK_OK;
     czk_device_need dn;
     czk_err nerr = {0};
-    pthread_mutex_lock(&d->mu);
+    czk__gate_lock(&d->gate, CZK_PRIORITY_CRITICAL); /* a short query */
     int rc = d->dev->ops->need(d->dev, &c->pk, &c->cs, &dn, &nerr);
-    pthread_mutex_unlock(&d->mu);
+    czk__gate_unlock(&d->gate);
     if (rc != CZK_OK)
         return czk_err_set(err, rc,
                            "circuit %s cannot be planned within the %" PRIu64

@@ -41,7 +41,8 @@ static int add_device(czk_engine *e, czk_device *dev, czk_err *err) {
     dev->ops->info(dev, &d->info);
     d->mem_free = d->info.mem_free;
     d->pinned_held = d->info.pinned_held;
-    pthread_mutex_init(&d->mu, NULL);
+    czk__gate_init(&d->gate);
+    d->lane_of = d->lane = -1;
     e->n_devs++;
     return CZK_OK;
 }
@@ -57,7 +58,7 @@ static int open_cpu(czk_engine *e, czk_err *err) {
     if (rc != CZK_OK)
         return rc;
     e->fallback = dev;
-    e->fb_lock = &e->devs[0].mu;
+    e->fb_lock = &e->devs[0].gate;
     snprintf(e->backend_name, sizeof e->backend_name, "cpu");
     return CZK_OK;
 }
@@ -83,6 +84,71 @@ int czk__devices_select(const unsigned *want, size_t n_want, int present, unsign
     return CZK_OK;
 }
 
+/* The bytes of GPU `ordinal` for its priority lane: the configured figure, or by default
+ * 2 GiB on a GPU of 40 GB or more (a 32 or 64 GiB WinningPoSt's key and rows take 0.3 GB,
+ * its arena less), none on smaller cards, where every byte goes to the main device. */
+static uint64_t lane_bytes(const czk_engine *e, int ordinal) {
+    const uint64_t want = e->cfg.priority_lane_bytes;
+    if (want == 1)
+        return 0;
+    if (want != 0)
+        return want;
+    return czk_gpu_device_total_memory(ordinal) >= 40000000000ull ? 2ull << 30 : 0;
+}
+
+/* Opens GPU `ordinal`'s priority lane (its main device was added last) with `bytes` of device
+ * memory. A lane that cannot open leaves the GPU without one, with a warning. */
+static int open_lane(czk_engine *e, int ordinal, uint64_t bytes, czk_err *err) {
+    czk_device_cuda_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.vram_limit_bytes = bytes;
+    opts.register_limit_bytes = UINT64_MAX; /* its keys are small: nothing to stream */
+    opts.pinned_limit_bytes = 1;            /* its witnesses are staged by the main device */
+    opts.priority_lane = 1;
+    czk_err gerr = {0};
+    czk_device *dev = NULL;
+    int rc = czk_device_cuda_open(&dev, ordinal, &opts, &gerr);
+    if (rc != CZK_OK) {
+        czk__elog(e, CZK_LOG_WARN, "device cuda:%d: no priority lane: %s", ordinal, gerr.msg);
+        return CZK_OK;
+    }
+    if ((rc = add_device(e, dev, err)) != CZK_OK)
+        return rc;
+    czk__devices_make_lane(e, e->n_devs - 2, e->n_devs - 1);
+    czk__elog(e, CZK_LOG_INFO, "device %s priority lane vram_budget=%" PRIu64,
+              e->devs[e->n_devs - 1].info.label, e->devs[e->n_devs - 1].info.mem_budget);
+    return CZK_OK;
+}
+
+int czk__devices_make_lane(czk_engine *e, unsigned main, unsigned lane) {
+    if (main >= e->n_devs || lane >= e->n_devs || main == lane || e->devs[main].lane_of >= 0 ||
+        e->devs[lane].lane >= 0 || e->devs[lane].lane_of >= 0)
+        return CZK_EINVAL;
+    e->devs[main].lane = (int)lane;
+    e->devs[lane].lane_of = (int)main;
+    return CZK_OK;
+}
+
+unsigned czk__device_workers(const czk_engine *e, unsigned di) {
+    return e->devs[di].lane_of >= 0 ? 1 : e->cfg.workers_per_device;
+}
+
+unsigned czk__worker_device(const czk_engine *e, unsigned index) {
+    for (unsigned di = 0; di < e->n_devs; di++) {
+        const unsigned n = czk__device_workers(e, di);
+        if (index < n)
+            return di;
+        index -= n;
+    }
+    return 0;
+}
+
+int czk__lane_takes(const czk_engine *e, unsigned di, const part *p) {
+    const edevice *d = &e->devs[di];
+    return d->lane_of >= 0 && p->job->prio >= CZK_PRIORITY_CRITICAL && !d->down &&
+           !((p->failed_devs >> di) & 1) && czk__lane_fits(d, p->job->c->dev_bytes);
+}
+
 /* The CPU as the fallback of an engine whose devices are GPUs (or stand in for them). */
 static int open_fallback(czk_engine *e, czk_err *err) {
     czk_device *cpu = NULL;
@@ -94,7 +160,7 @@ static int open_fallback(czk_engine *e, czk_err *err) {
     e->gpu = 1;
     e->fallback = cpu;
     czk__engine_set_lean(e);
-    e->fb_lock = &e->cpu_mu;
+    e->fb_lock = &e->cpu_gate;
     return CZK_OK;
 }
 
@@ -104,7 +170,7 @@ int czk__devices_open(czk_engine *e, const char *backend, const unsigned *ordina
     char why[200] = "no CUDA device is present";
     if (ndev < 0)
         ndev = 0;
-    const size_t room = ndev > 0 ? (size_t)ndev : 1;
+    const size_t room = ndev > 0 ? 2 * (size_t)ndev : 1; /* a lane beside each GPU */
     unsigned *sel = czk_calloc(room + n_ordinals, sizeof *sel);
     e->devs = czk_calloc(room, sizeof *e->devs);
     if (e->devs == NULL || sel == NULL) {
@@ -121,9 +187,11 @@ int czk__devices_open(czk_engine *e, const char *backend, const unsigned *ordina
     }
     for (size_t k = 0; k < nsel; k++) {
         const int i = (int)sel[k];
+        const uint64_t lane = lane_bytes(e, i);
         czk_device_cuda_opts opts;
         memset(&opts, 0, sizeof opts);
         opts.vram_limit_bytes = e->cfg.vram_budget_bytes;
+        opts.vram_reserve_bytes = lane;
         opts.register_limit_bytes = e->cfg.lock_budget_bytes;
         /* The pinned budget is shared by the devices (czk_engine_create sets it aside). */
         opts.pinned_limit_bytes = e->cfg.pinned_budget_bytes / (uint64_t)nsel;
@@ -145,6 +213,10 @@ int czk__devices_open(czk_engine *e, const char *backend, const unsigned *ordina
         czk__elog(e, CZK_LOG_INFO,
                   "device %s %s vram_total=%" PRIu64 " vram_free=%" PRIu64 " vram_budget=%" PRIu64,
                   in->label, in->name, in->mem_total, in->mem_free, in->mem_budget);
+        if (lane > 0 && (rc = open_lane(e, i, lane, err)) != CZK_OK) {
+            czk_free(sel);
+            return rc;
+        }
     }
     czk_free(sel);
     if (e->n_devs > 0) {
@@ -175,12 +247,25 @@ int czk__devices_adopt(czk_engine *e, czk_device **devs, unsigned n, czk_err *er
         czk_device_close(devs[i]);
     if (rc != CZK_OK)
         return rc;
+    /* A device labelled as CUDA labels a lane ("…/lane") is the lane of the one before it. */
+    for (unsigned k = 1; k < e->n_devs && rc == CZK_OK; k++) {
+        const char *l = e->devs[k].info.label;
+        const size_t len = strlen(l);
+        if (len > 5 && strcmp(l + len - 5, "/lane") == 0 &&
+            czk__devices_make_lane(e, k - 1, k) != CZK_OK)
+            rc = czk_err_set(err, CZK_EINVAL, "device %s cannot be a lane of %s", l,
+                             e->devs[k - 1].info.label);
+    }
+    if (rc != CZK_OK)
+        return rc;
     rc = open_fallback(e, err);
     snprintf(e->backend_name, sizeof e->backend_name, "test x%u", e->n_devs);
     return rc;
 }
 
 int czk__part_fits_device(const czk_engine *e, const part *p, int di) {
+    if (di >= 0 && e->devs[di].lane_of >= 0)
+        return czk__lane_takes(e, (unsigned)di, p);
     if (di >= 0)
         return !e->devs[di].down && !((p->failed_devs >> di) & 1);
     for (unsigned k = 0; k < e->n_devs; k++)
@@ -224,6 +309,13 @@ void czk__device_count(czk_engine *e, part *p, int rc, int final) {
     __atomic_store_n(&d->down, 1, __ATOMIC_RELAXED); /* synthesis reads it without e->mu */
     czk__set_msg(d->down_why, sizeof d->down_why, "%s (partition %u of job %s)", p->err, p->idx,
                  p->job->id);
+    /* A GPU's main device and its lane are one card: a fault of either takes both. */
+    const int twin = d->lane >= 0 ? d->lane : d->lane_of;
+    if (twin >= 0 && !e->devs[twin].down) {
+        __atomic_store_n(&e->devs[twin].down, 1, __ATOMIC_RELAXED);
+        czk__set_msg(e->devs[twin].down_why, sizeof e->devs[twin].down_why, "%s: %s", d->info.label,
+                     d->down_why);
+    }
     czk__elog(e, CZK_LOG_WARN,
               "device %s out of service after %u failed attempt%s in a row: %s; its partitions "
               "go to the other devices%s",
@@ -234,7 +326,7 @@ void czk__device_count(czk_engine *e, part *p, int rc, int final) {
 
 void czk__devices_close(czk_engine *e) {
     for (unsigned i = 0; i < e->n_devs; i++)
-        pthread_mutex_destroy(&e->devs[i].mu);
+        czk__gate_destroy(&e->devs[i].gate);
     czk_free(e->devs);
     e->devs = NULL;
     e->n_devs = 0;

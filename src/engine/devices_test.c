@@ -20,6 +20,7 @@
 #include "groth16/device.h"
 #include "tests/test.h"
 #include "util/alloc.h"
+#include "util/timer.h"
 
 /* What a fake device did; outlives the device (the engine closes it). */
 typedef struct fake_stats {
@@ -38,6 +39,7 @@ typedef struct fake_dev {
     int fail_mode;
     int fail_after; /* proofs before the failures start */
     unsigned delay_ms;
+    int lane; /* labelled as a priority lane ("fake:N/lane") */
     fake_stats *st;
 } fake_dev;
 
@@ -56,7 +58,7 @@ static void fake_info(czk_device *d, czk_device_info *out) {
     fake_dev *f = (fake_dev *)d;
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "fake device %u", f->index);
-    snprintf(out->label, sizeof out->label, "fake:%u", f->index);
+    snprintf(out->label, sizeof out->label, "fake:%u%s", f->index, f->lane ? "/lane" : "");
     out->ordinal = (int)f->index;
     out->mem_total = out->mem_free = out->mem_budget = 64u << 20;
 }
@@ -103,7 +105,7 @@ static int fake_prove(czk_device *d, czk_device_key *key, const czk_groth16_pk *
         return czk_err_set(err, CZK_EINTERNAL, "fake:%u: asked to prove with another key",
                            f->index);
     }
-    struct timespec ts = {0, (long)f->delay_ms * 1000000L};
+    struct timespec ts = {(time_t)(f->delay_ms / 1000), (long)(f->delay_ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
     int done = __atomic_load_n(&f->st->proofs, __ATOMIC_RELAXED);
     if (f->fail_mode == FAIL_FAULT && done >= f->fail_after) {
@@ -420,4 +422,186 @@ CZK_TEST(engine_devices_select) {
     cfg.backend = "cpu";
     CHECK(czk_engine_create(&e, &cfg, &err) == CZK_OK);
     czk_engine_destroy(e);
+}
+
+/* A priority lane (a second device on one GPU, as czk__devices_open opens beside each large
+ * GPU): a CRITICAL job proves there while the main device is in a long kernel region of a
+ * NORMAL job, instead of after it; the NORMAL job's partitions never go to the lane. */
+CZK_TEST(engine_priority_lane_beside_long_proofs) {
+    fake_stats st[2];
+    czk_etest_logcap cap;
+    czk_etest_cap_init(&cap);
+    czk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    czk_engine_config cfg = czk_etest_config();
+    cfg.workers_per_device = 1;
+    cfg.synth_threads = 1;
+    cfg.log = czk_etest_cap_log;
+    cfg.log_arg = &cap;
+    czk_device *devs[2] = {fake_open(0, FAIL_NEVER, 0, 2500, &st[0]),
+                           fake_open(1, FAIL_NEVER, 0, 10, &st[1])};
+    CHECK(devs[0] != NULL && devs[1] != NULL);
+    ((fake_dev *)devs[1])->lane = 1;
+    czk_engine *e = NULL;
+    czk_err err = {0};
+    CHECK_EQ_INT(czk__engine_create_on_devices(&e, &cfg, devs, 2, &err), CZK_OK);
+    CHECK_EQ_INT(czk_engine_register_synthetic(e, "porep8", 8, &err), CZK_OK);
+    CHECK_EQ_INT(czk_engine_preload(e, "porep8", NULL, NULL, &err), CZK_OK);
+    CHECK_EQ_INT(czk__engine_circuit_vk(e, "porep8", &vk), CZK_OK);
+    CHECK_EQ_INT(czk_etest_submit_synth(e, "c2", "porep8", CZK_PRIORITY_NORMAL, 2, 51, NULL),
+                 CZK_OK);
+    /* Wait for the main device's first long region to begin. */
+    for (int i = 0; i < 500 && !czk_etest_cap_has(&cap, "job=c2", "synth_ms"); i++) {
+        struct timespec ts = {0, 10000000L};
+        nanosleep(&ts, NULL);
+    }
+    struct timespec ts = {0, 200000000L};
+    nanosleep(&ts, NULL);
+    uint64_t t0 = czk_time_ns();
+    int rc_win = czk_etest_submit_synth(e, "win", "porep8", CZK_PRIORITY_CRITICAL, 1, 52, NULL);
+    if (rc_win == CZK_OK)
+        rc_win = czk_etest_await_verify(e, "win", &vk, 1);
+    uint64_t win_ms = (czk_time_ns() - t0) / 1000000u;
+    int rc_c2 = czk_etest_await_verify(e, "c2", &vk, 2);
+    czk_engine_status s;
+    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
+    const unsigned n_devs = s.n_devices;
+    const int lane_label = n_devs == 2 && s.devices[1].workers == 1 &&
+                           strcmp(s.devices[1].name, "fake device 1 (priority lane)") == 0;
+    czk_engine_status_clear(&s);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    int win_on_lane = czk_etest_cap_has(&cap, "job=win", "backend=fake:1/lane");
+    int c2_on_lane = czk_etest_cap_has(&cap, "job=c2", "backend=fake:1/lane");
+    czk_etest_cap_free(&cap);
+    CHECK_EQ_INT(rc_win, CZK_OK);
+    CHECK_EQ_INT(rc_c2, CZK_OK);
+    CHECK(lane_label);
+    CHECK(win_on_lane);
+    CHECK(!c2_on_lane);
+    CHECK_EQ_INT(st[1].proofs, 1);
+    CHECK_EQ_INT(st[0].proofs, 2);
+    /* The main device's region had at least 2.3 s left when "win" arrived. */
+    if (win_ms >= 2000)
+        fprintf(stderr, "win took %llu ms\n", (unsigned long long)win_ms);
+    CHECK(win_ms < 2000);
+}
+
+/* An engine on two fake devices (device 1 out of memory for every partition when nomem) with
+ * a host budget of `budget` bytes (0: the tests' 1 GiB), porep8 registered; a vk when wanted. */
+static int budget_engine(czk_engine **e, fake_stats st[2], uint64_t budget, int nomem,
+                         czk_err *err) {
+    czk_engine_config cfg = czk_etest_config();
+    cfg.workers_per_device = 1;
+    cfg.synth_threads = 2;
+    cfg.pinned_budget_bytes = 1; /* a GPU engine sets pinned memory aside: as good as none */
+    if (budget != 0)
+        cfg.host_budget_bytes = budget + 1;
+    czk_device *devs[2] = {fake_open(0, FAIL_NEVER, 0, 20, &st[0]),
+                           fake_open(1, nomem ? FAIL_NOMEM : FAIL_NEVER, 0, 20, &st[1])};
+    if (devs[0] == NULL || devs[1] == NULL)
+        return CZK_ENOMEM;
+    int rc = czk__engine_create_on_devices(e, &cfg, devs, 2, err);
+    if (rc == CZK_OK)
+        rc = czk_engine_register_synthetic(*e, "porep8", 8, err);
+    if (rc == CZK_OK)
+        rc = czk_engine_preload(*e, "porep8", NULL, NULL, err);
+    return rc;
+}
+
+static int reserved_at_most(czk_engine *e, uint64_t limit, uint64_t *peak) {
+    czk_engine_status s;
+    if (czk_engine_get_status(e, &s) != CZK_OK)
+        return 0;
+    if (s.host_reserved_bytes > *peak)
+        *peak = s.host_reserved_bytes;
+    czk_engine_status_clear(&s);
+    return *peak <= limit;
+}
+
+/*
+ * Never killed, only refused or queued (issue 29): with a host budget below the key and one
+ * partition a job is refused at submit, the message naming the figures; with room for the key
+ * and one partition but not two, a job of six partitions is queued through, one partition's
+ * working set at a time, and completes; a device that runs out of memory mid-proof has its
+ * partitions retried on the other device, none lost.
+ */
+CZK_TEST(engine_memory_budgets_refuse_queue_retry) {
+    fake_stats st[2];
+    czk_err err = {0};
+    czk_engine *e = NULL;
+    /* The figures, from an engine with room. */
+    CHECK_EQ_INT(budget_engine(&e, st, 0, 0, &err), CZK_OK);
+    pthread_mutex_lock(&e->mu);
+    const circuit *c = czk__find_circuit(e, "porep8");
+    const uint64_t key = c->bytes, need = czk__part_need(e, c), floor = czk__part_floor(e, c);
+    const uint64_t room = czk__scratch_headroom(e);
+    pthread_mutex_unlock(&e->mu);
+    czk_engine_destroy(e);
+    CHECK(key > 0 && need > 0 && floor > 0 && floor <= need + room);
+
+    /* Below the key and one partition: refused at submit (the job is FAILED before any of it
+     * runs, the message naming the figures). */
+    CHECK_EQ_INT(budget_engine(&e, st, key + floor - 1, 0, &err), CZK_OK);
+    uint64_t t0 = czk_time_ns();
+    int rc = czk_etest_submit_synth(e, "small", "porep8", CZK_PRIORITY_NORMAL, 1, 71, NULL);
+    czk_job_result res;
+    czk_engine_await(e, "small", 0, &res, NULL);
+    uint64_t ms = (czk_time_ns() - t0) / 1000000u;
+    czk_job_status small = res.status;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", res.error);
+    czk_job_result_clear(&res);
+    czk_engine_status s;
+    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
+    uint64_t started = s.partitions_proved + s.partitions_failed;
+    czk_engine_status_clear(&s);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(rc, CZK_OK);
+    CHECK_EQ_INT(small, CZK_JOB_FAILED);
+    CHECK_EQ_INT(started, 0);
+    CHECK(ms < 1000);
+    char fig[160];
+    snprintf(fig, sizeof fig, "needs %llu bytes (key %llu + one partition %llu)",
+             (unsigned long long)(key + floor), (unsigned long long)key, (unsigned long long)floor);
+    CHECKF(strstr(msg, fig) != NULL && strstr(msg, "host budget of") != NULL, "%s", msg);
+
+    /* Room for one partition in flight, not two: queued through, within the budget. */
+    const uint64_t one = key + need + room + need / 2;
+    CHECK_EQ_INT(budget_engine(&e, st, one, 0, &err), CZK_OK);
+    czk_groth16_vk vk;
+    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+    CHECK_EQ_INT(czk_etest_submit_synth(e, "queued", "porep8", CZK_PRIORITY_NORMAL, 6, 73, NULL),
+                 CZK_OK);
+    uint64_t peak = 0;
+    int within = 1;
+    for (int i = 0; i < 200; i++) {
+        within &= reserved_at_most(e, one, &peak);
+        struct timespec ts = {0, 2000000L};
+        nanosleep(&ts, NULL);
+    }
+    int rc_q = czk_etest_await_verify(e, "queued", &vk, 6);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(rc_q, CZK_OK);
+    CHECKF(within, "reserved %llu of a %llu budget", (unsigned long long)peak,
+           (unsigned long long)one);
+    CHECK(peak > key); /* partitions did hold memory */
+    CHECK_EQ_INT(st[0].proofs + st[1].proofs, 6);
+
+    /* Device 1 out of memory mid-proof: every partition it took is proved on device 0. */
+    CHECK_EQ_INT(budget_engine(&e, st, 0, 1, &err), CZK_OK);
+    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+    CHECK_EQ_INT(czk_etest_submit_synth(e, "oom", "porep8", CZK_PRIORITY_NORMAL, 6, 74, NULL),
+                 CZK_OK);
+    int rc_o = czk_etest_await_verify(e, "oom", &vk, 6);
+    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
+    uint64_t retried = s.partitions_retried, failed = s.partitions_failed;
+    czk_engine_status_clear(&s);
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(rc_o, CZK_OK);
+    CHECK_EQ_INT(st[0].proofs, 6);
+    CHECK_EQ_INT((int)retried, st[1].faults);
+    CHECK_EQ_INT(failed, 0);
 }

@@ -28,10 +28,11 @@
  *
  * Locks, in order (a thread holding one may take only those below it):
  *   1. e->mu: every field of the engine, its circuits, jobs and partitions, except as noted;
- *      or one device lock (devs[i].mu, or e->cpu_mu for retries on the CPU fallback of a
- *      GPU engine), held only around a device's calls (attach, need, prove). e->mu and a
- *      device lock are never held together, nor two device locks — except in unload, which
- *      takes a device lock under e->mu to detach a key no proof is using.
+ *      or one device lock (devs[i].gate, or e->cpu_gate for retries on the CPU fallback of
+ *      a GPU engine; granted by priority, gate.h), held only around a device's calls
+ *      (attach, need, prove). e->mu and a device lock are never held together, nor two device
+ *      locks, except in unload, which takes a device lock under e->mu to detach a key no proof
+ *      is using.
  *   2. e->log_mu: a leaf guarding the queue of log lines (taken under either of the above).
  * Circuit keys (pk, cs, pvk) are read outside e->mu by threads whose job holds a reference
  * (circuit.refs), which keeps the circuit loaded. Partition witnesses are touched outside
@@ -88,7 +89,7 @@ static void engine_free(czk_engine *e) {
     czk_pool_destroy(e->pool);
     czk_free(e->threads);
     pthread_mutex_destroy(&e->mu);
-    pthread_mutex_destroy(&e->cpu_mu);
+    czk__gate_destroy(&e->cpu_gate);
     pthread_cond_destroy(&e->vram_cv);
     pthread_mutex_destroy(&e->log_mu);
     pthread_cond_destroy(&e->log_cv);
@@ -144,9 +145,15 @@ static void abort_threads(czk_engine *e) {
 
 static int start_threads(czk_engine *e, czk_err *err) {
     const czk_engine_config *cfg = &e->cfg;
-    e->n_workers = e->n_devs * cfg->workers_per_device;
+    e->n_workers = 0;
+    for (unsigned di = 0; di < e->n_devs; di++)
+        e->n_workers += czk__device_workers(e, di);
     e->worker_job = czk_calloc(e->n_workers, sizeof(char *));
-    unsigned want = cfg->synth_threads + e->n_workers + cfg->finalizer_threads;
+    /* The synthesis threads, one more that takes only HIGH and CRITICAL partitions (so that a
+     * WinningPoSt never waits for a PoRep partition's seconds of synthesis to end: issue 29),
+     * the workers, the finalizers. */
+    const unsigned n_synth = cfg->synth_threads + 1;
+    unsigned want = n_synth + e->n_workers + cfg->finalizer_threads;
     e->threads = czk_calloc(want, sizeof(pthread_t));
     if (e->worker_job == NULL || e->threads == NULL)
         return czk_err_set(err, CZK_ENOMEM, "cannot allocate thread tables");
@@ -157,17 +164,18 @@ static int start_threads(czk_engine *e, czk_err *err) {
     }
     for (unsigned i = 0; i < want; i++) {
         int prc;
-        if (i < cfg->synth_threads) {
-            prc = pthread_create(&e->threads[i], NULL, czk__synth_main, e);
-        } else if (i < cfg->synth_threads + e->n_workers) {
+        if (i < n_synth + e->n_workers) {
             czk__worker_arg *wa = czk_malloc(sizeof *wa);
             if (wa == NULL) {
                 prc = ENOMEM;
             } else {
+                const int synth = i < n_synth;
                 wa->e = e;
-                wa->index = i - cfg->synth_threads;
-                wa->dev = wa->index / cfg->workers_per_device;
-                prc = pthread_create(&e->threads[i], NULL, czk__worker_main, wa);
+                wa->index = synth ? i : i - n_synth;
+                wa->dev = synth ? 0 : czk__worker_device(e, wa->index);
+                wa->min_prio = synth && i == cfg->synth_threads ? CZK_PRIORITY_HIGH : 0;
+                prc = pthread_create(&e->threads[i], NULL,
+                                     synth ? czk__synth_main : czk__worker_main, wa);
                 if (prc != 0)
                     czk_free(wa);
             }
@@ -223,7 +231,7 @@ static int create(czk_engine **out, const czk_engine_config *cfg_in, czk_device 
     e->t_create_ns = czk_time_ns();
     atomic_init(&e->inject, 0);
     pthread_mutex_init(&e->mu, NULL);
-    pthread_mutex_init(&e->cpu_mu, NULL);
+    czk__gate_init(&e->cpu_gate);
     pthread_mutex_init(&e->log_mu, NULL);
     pthread_cond_init(&e->log_cv, NULL);
     pthread_condattr_t ca;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "czk.h"
+#include "engine/gate.h"
 #include "engine/kind.h"
 #include "groth16/backend.h"
 #include "groth16/device.h"
@@ -47,6 +48,7 @@ typedef struct circuit {
     uint64_t est_bytes;  /* before the first load: an estimate; after: the loaded size */
     uint64_t part_bytes; /* a partition's working set on the CPU prover; 0 until known */
     uint64_t w_bytes;    /* of which its witness (n_vars Fr) */
+    uint64_t dev_bytes;  /* once loaded: key and rows, what a device keeps of it at most */
     int device_rows;     /* the kind's estimate said so: rows only on devices, no CPU scratch */
     /* A witness of this circuit did not pack small (CZK_EUNSUPPORTED): its values are not
      * bit-heavy, so later witnesses are made straight in staging memory without trying.
@@ -102,6 +104,10 @@ typedef struct part {
     czk_witness_pack_mem wp_mem;
     czk_device *wp_dev;
     const char *dev_label; /* the device of the latest attempt, for the log */
+    /* For the timeline (trace.c): the threads that synthesized it, ran its latest attempt and
+     * verified it, and when synthesis and verification started, from the engine's creation. */
+    unsigned synth_thread, worker, finalizer;
+    uint64_t synth_at_ns, verify_at_ns;
 } part;
 
 typedef struct job {
@@ -172,7 +178,7 @@ typedef struct logline {
 typedef struct edevice {
     czk_device *dev; /* guarded by e->mu (czk__engine_set_backends replaces it) */
     czk_device_info info;
-    pthread_mutex_t mu; /* the device lock */
+    czk__gate gate; /* the device lock, granted by priority (gate.h) */
     /* guarded by e->mu */
     uint64_t mem_free; /* as of creation or the latest proof */
     uint64_t pinned_held;
@@ -186,6 +192,11 @@ typedef struct edevice {
     int down;
     char down_why[200];
     int inject_fault; /* czk__engine_inject_device_fault: the next attempt here is a fault */
+    /* Priority lanes (czk_engine_config.priority_lane_bytes): a lane is a second device on
+     * the same GPU that takes only the CRITICAL partitions whose key fits it, and its GPU's
+     * main device leaves those to it. lane_of: the main device's index, or -1; lane: this
+     * device's lane, or -1. */
+    int lane_of, lane;
 } edevice;
 
 struct czk_engine {
@@ -194,13 +205,13 @@ struct czk_engine {
     czk_pool *pool;
     edevice *devs;
     unsigned n_devs;
-    int gpu;                  /* the devices are GPUs (pinned staging set aside, keys attached) */
-    int lean;                 /* a device proves whole partitions: lean reservations (budget.c) */
-    czk_device *fallback;     /* guarded by mu: a retry runs here, under *fb_lock */
-    pthread_mutex_t *fb_lock; /* &devs[0].mu on the CPU, else &cpu_mu */
-    czk_device **owned_devs;  /* every device opened (devices.c), closed at the end */
+    int gpu;                 /* the devices are GPUs (pinned staging set aside, keys attached) */
+    int lean;                /* a device proves whole partitions: lean reservations (budget.c) */
+    czk_device *fallback;    /* guarded by mu: a retry runs here, under *fb_lock */
+    czk__gate *fb_lock;      /* &devs[0].gate on the CPU, else &cpu_gate */
+    czk_device **owned_devs; /* every device opened (devices.c), closed at the end */
     size_t n_owned;
-    pthread_mutex_t cpu_mu;
+    czk__gate cpu_gate;
     pthread_cond_t vram_cv; /* with mu: a device's VRAM reservation shrank */
 
     pthread_mutex_t mu;
@@ -238,6 +249,15 @@ struct czk_engine {
     pthread_t *threads;
     unsigned n_threads;
     unsigned n_workers;
+
+    /* The span recorder (trace.c): trace_on is read without a lock where spans are made, so
+     * that recording costs one load while off; trace_mu, a leaf, guards the four after it. */
+    atomic_int trace_on;
+    pthread_mutex_t trace_mu;
+    czk_span *trace;
+    size_t trace_n, trace_alloc, trace_cap;
+    uint64_t trace_dropped;
+    atomic_uint fin_next; /* the finalizers' indices, taken as they start */
 };
 
 extern const char *const czk__prio_names[CZK_PRIORITY_COUNT];
@@ -249,6 +269,21 @@ int czk__log_start(czk_engine *e, czk_err *err);
 void czk__log_stop(czk_engine *e);
 /* snprintf; messages that embed other messages are cut, by design. */
 void czk__set_msg(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- trace.c: the span recorder (czk_engine_trace_start) and the timeline's fields ---- */
+void czk__trace_init(czk_engine *e);
+void czk__trace_free(czk_engine *e);
+/* Under e->mu, where each step's times are known (absolute czk_time_ns): note on p what the
+ * partition line shows of it, and record its spans while tracing. Synthesis ran [t0, t1] on
+ * synthesis thread `thread`; worker `worker` picked p at t0, took the device lock at t1 and
+ * left it at t2 (t2 == t1: the kernel region did not run); finalizer `fin` verified it over
+ * [t0, t1] (recorded when the attempt proved). */
+void czk__trace_synth(czk_engine *e, part *p, unsigned thread, uint64_t t0, uint64_t t1);
+void czk__trace_attempt(czk_engine *e, part *p, unsigned worker, uint64_t t0, uint64_t t1,
+                        uint64_t t2);
+void czk__trace_verify(czk_engine *e, part *p, unsigned fin, uint64_t t0, uint64_t t1);
+/* A job's submit (done = 0) or final-status mark, at j->t_submit_ns or j->t_done_ns. */
+void czk__trace_job(czk_engine *e, const job *j, int done);
 
 /* ---- budget.c (under e->mu) ---- */
 int czk__budget_defaults(czk_engine_config *cfg, czk_err *err);
@@ -293,7 +328,7 @@ void czk__job_finish(czk_engine *e, job *j, czk_job_status st, const char *fmt, 
 int czk__part_return(czk_engine *e, part *p);
 void czk__job_free(job *j);
 void czk__prune(czk_engine *e);
-part *czk__pick(czk_engine *e, int state, int skip_loading);
+part *czk__pick(czk_engine *e, int state, int skip_loading, int min_prio);
 /* A device's host_alloc/host_free with the device as a plain context (witness packs). */
 void *czk__dev_alloc(void *ctx, size_t bytes);
 void czk__dev_free(void *ctx, void *p, size_t bytes);
@@ -313,6 +348,19 @@ int czk__devices_open(czk_engine *e, const char *backend, const unsigned *ordina
                       size_t n_ordinals, czk_err *err);
 /* As czk__devices_open, with the given devices standing in for GPUs (the test hook below). */
 int czk__devices_adopt(czk_engine *e, czk_device **devs, unsigned n, czk_err *err);
+/* Makes device `lane` (adopted by the test hook) the priority lane of device `main`. */
+int czk__devices_make_lane(czk_engine *e, unsigned main, unsigned lane);
+/* Prove workers of device di (one on a lane, else workers_per_device), and the device of
+ * worker `index` (workers are numbered device by device). */
+unsigned czk__device_workers(const czk_engine *e, unsigned di);
+unsigned czk__worker_device(const czk_engine *e, unsigned index);
+/* Whether a circuit whose key and rows take dev_bytes fits lane d: half of the lane for them,
+ * half for a partition's arena and tables. */
+static inline int czk__lane_fits(const edevice *d, uint64_t dev_bytes) {
+    return dev_bytes > 0 && dev_bytes <= d->info.mem_budget / 2;
+}
+/* Whether lane device di takes p: a CRITICAL partition whose key fits the lane's memory. */
+int czk__lane_takes(const czk_engine *e, unsigned di, const part *p);
 void czk__devices_close(czk_engine *e);
 /*
  * The CUDA ordinals to open: `want` (n_want of them; NULL = every one of the `present`), in
@@ -331,10 +379,13 @@ void czk__device_count(czk_engine *e, part *p, int rc, int final);
 
 /* ---- the threads: synth.c, workers.c, finalize.c ---- */
 void *czk__synth_main(void *arg);
+/* A synthesis thread's or a prove worker's start: its index among its kind, its device (a
+ * worker's), and the lowest job priority it takes (the urgent synthesis thread's HIGH). */
 typedef struct czk__worker_arg {
     czk_engine *e;
     unsigned index;
     unsigned dev;
+    int min_prio;
 } czk__worker_arg;
 void *czk__worker_main(void *arg);
 void *czk__fin_main(void *arg);

@@ -24,6 +24,10 @@ CZK_TEST_ENTRY(engine_injected_device_fault, 60)
 CZK_TEST_ENTRY(engine_all_devices_fail_cpu_proves, 60)
 CZK_TEST_ENTRY(engine_device_without_memory_stays, 60)
 CZK_TEST_ENTRY(engine_devices_select, 20)
+CZK_TEST_ENTRY(engine_priority_lane_beside_long_proofs, 60)
+CZK_TEST_ENTRY(engine_memory_budgets_refuse_queue_retry, 60)
+/* src/engine/gate_test.c */
+CZK_TEST_ENTRY(engine_gate_priority_order, 20)
 /* src/engine/status_test.c */
 CZK_TEST_ENTRY(engine_metrics_prometheus, 60)
 CZK_TEST_ENTRY(engine_metrics_checker_rejects, 10)

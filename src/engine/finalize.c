@@ -99,7 +99,7 @@ void *czk__fin_main(void *arg) {
             czk__prune(e);
             last_prune = now;
         }
-        part *p = czk__pick(e, P_QUEUED_FIN, 0);
+        part *p = czk__pick(e, P_QUEUED_FIN, 0, 0);
         if (p == NULL) {
             struct timespec ts;
             czk__timespec_after(&ts, CZK__PRUNE_PERIOD_NS);

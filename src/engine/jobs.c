@@ -331,10 +331,10 @@ void czk__prune(czk_engine *e) {
 
 /* The best partition in `state`: highest priority, then oldest job, then lowest index.
  * With `skip_loading`, partitions whose circuit is being loaded are passed over. */
-part *czk__pick(czk_engine *e, int state, int skip_loading) {
+part *czk__pick(czk_engine *e, int state, int skip_loading, int min_prio) {
     part *best = NULL;
     for (job *j = e->jobs; j != NULL; j = j->next) {
-        if (czk__job_final(j) || (best != NULL && j->prio <= best->job->prio))
+        if (czk__job_final(j) || j->prio < min_prio || (best != NULL && j->prio <= best->job->prio))
             continue;
         if (skip_loading && j->c->state == C_LOADING)
             continue;

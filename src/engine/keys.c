@@ -57,13 +57,13 @@ void czk__unload_circuit(czk_engine *e, circuit *c) {
         if (!(__atomic_load_n(&c->resident_devs, __ATOMIC_ACQUIRE) & (1ull << i)))
             continue;
         edevice *d = &e->devs[i];
-        pthread_mutex_lock(&d->mu);
+        czk__gate_lock(&d->gate, CZK_PRIORITY_CRITICAL);
         if (d->dev->ops->detach != NULL)
             d->dev->ops->detach(d->dev, c->dev_key[i]);
         c->dev_key[i] = NULL;
         __atomic_fetch_and(&c->resident_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
         __atomic_fetch_and(&c->circuit_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
-        pthread_mutex_unlock(&d->mu);
+        czk__gate_unlock(&d->gate);
         czk__elog(e, CZK_LOG_INFO, "key released circuit=%s device=%s", c->id, d->info.label);
     }
     drop_loaded(c);
@@ -78,15 +78,16 @@ void czk__unload_circuit(czk_engine *e, circuit *c) {
  * device's lock in turn: devices answer under it. Called with no engine lock. */
 static uint64_t attach_host_bytes(czk_engine *e, const czk_groth16_pk *pk, const czk_r1cs *cs) {
     uint64_t sum = 0;
+    const uint64_t dev_bytes = pk_bytes(pk) + czk_r1cs_bytes(cs);
     for (unsigned i = 0; i < e->n_devs; i++) {
         edevice *d = &e->devs[i];
-        if (d->dev->ops->attach == NULL)
+        if (d->dev->ops->attach == NULL || (d->lane_of >= 0 && !czk__lane_fits(d, dev_bytes)))
             continue;
         czk_device_need dn;
-        pthread_mutex_lock(&d->mu);
+        czk__gate_lock(&d->gate, CZK_PRIORITY_CRITICAL);
         if (d->dev->ops->need(d->dev, pk, cs, &dn, NULL) == CZK_OK)
             sum += dn.attach_host_bytes;
-        pthread_mutex_unlock(&d->mu);
+        czk__gate_unlock(&d->gate);
     }
     return sum;
 }
@@ -132,6 +133,7 @@ static int load_unlocked(czk_engine *e, circuit *c, czk_err *err) {
     c->bytes = actual;
     c->est_bytes = actual;
     c->w_bytes = (uint64_t)pk.n_vars * sizeof(czk_fr);
+    c->dev_bytes = pk_bytes(&pk) + czk_r1cs_bytes(&cs);
     c->part_bytes = part_bytes_for(c, pk.domain_size, pk.n_vars);
     c->state = C_HOT;
     c->last_used_ns = czk_time_ns();

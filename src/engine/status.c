@@ -98,19 +98,20 @@ int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
         cs->ref_count = c->refs;
         cs->synthetic = strcmp(c->kind->name, "synthetic") == 0;
     }
-    for (unsigned k = 0; k < e->n_devs; k++) {
+    for (unsigned k = 0, w0 = 0; k < e->n_devs; w0 += czk__device_workers(e, k), k++) {
         const edevice *dv = &e->devs[k];
         czk_device_status *d = &st->devices[st->n_devices++];
         d->ordinal = dv->info.ordinal >= 0 ? (uint32_t)dv->info.ordinal : 0;
-        snprintf(d->name, sizeof d->name, "%s", dv->info.name);
+        snprintf(d->name, sizeof d->name, "%.100s%s", dv->info.name,
+                 dv->lane_of >= 0 ? " (priority lane)" : "");
         d->vram_total_bytes = dv->info.mem_total;
         d->vram_free_bytes = dv->mem_free;
-        d->workers = e->cfg.workers_per_device;
+        d->workers = czk__device_workers(e, k);
         d->partitions_proved = dv->n_proved;
         d->partitions_failed = dv->n_failed;
         d->failed = dv->down;
         snprintf(d->failure, sizeof d->failure, "%s", dv->down ? dv->down_why : "");
-        for (unsigned i = k * d->workers; i < (k + 1) * d->workers; i++) {
+        for (unsigned i = w0; i < w0 + d->workers; i++) {
             if (e->worker_job[i][0] == '\0')
                 continue;
             if (d->busy_workers++ == 0)

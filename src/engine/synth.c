@@ -16,11 +16,12 @@
 #include "util/timer.h"
 
 /* The device whose staging memory holds p's witness (workers of any device may pick p, but
- * staging comes from one: spread by index over the devices in service). */
+ * staging comes from one: spread by index over the devices in service; never a priority lane,
+ * which keeps none: its GPU's main device stages for it, in memory both can read). */
 static czk_device *part_device(const czk_engine *e, const part *p) {
     const unsigned n = e->n_devs;
     for (unsigned k = 0, i = p->idx % n; k < n; k++, i = (i + 1) % n)
-        if (!__atomic_load_n(&e->devs[i].down, __ATOMIC_RELAXED))
+        if (!__atomic_load_n(&e->devs[i].down, __ATOMIC_RELAXED) && e->devs[i].lane_of < 0)
             return e->devs[i].dev;
     return e->devs[p->idx % n].dev;
 }
@@ -229,10 +230,13 @@ static void synth_starved(czk_engine *e, part *p, const char *what) {
 }
 
 void *czk__synth_main(void *arg) {
-    czk_engine *e = arg;
+    czk__worker_arg *sa = arg;
+    czk_engine *e = sa->e;
+    const int min_prio = sa->min_prio;
+    czk_free(sa);
     pthread_mutex_lock(&e->mu);
     while (!e->quit) {
-        part *p = czk__pick(e, P_QUEUED_SYNTH, 1);
+        part *p = czk__pick(e, P_QUEUED_SYNTH, 1, min_prio);
         if (p == NULL) {
             pthread_cond_wait(&e->synth_cv, &e->mu);
             continue;

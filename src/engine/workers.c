@@ -61,12 +61,16 @@ static int take_injected(czk_engine *e) {
  */
 static part *pick_for(czk_engine *e, unsigned di, int *on_fallback) {
     part *best = NULL;
+    const int lane = e->devs[di].lane;
     for (job *j = e->jobs; j != NULL; j = j->next) {
         if (czk__job_final(j) || (best != NULL && j->prio <= best->job->prio))
             continue;
         for (size_t i = 0; i < j->n_parts; i++) {
             part *p = &j->parts[i];
             if (p->state != P_QUEUED_PROVE)
+                continue;
+            /* The lane of this device's GPU proves it beside this device's kernels. */
+            if (lane >= 0 && czk__lane_takes(e, (unsigned)lane, p))
                 continue;
             if (czk__part_fits_device(e, p, (int)di) || czk__part_fits_device(e, p, -1)) {
                 best = p;
@@ -96,7 +100,8 @@ void *czk__worker_main(void *arg) {
         circuit *c = j->c;
         czk_device *dev = on_fallback ? e->fallback : d->dev;
         p->on_dev = on_fallback ? -1 : (int)di;
-        pthread_mutex_t *lock = on_fallback ? e->fb_lock : &d->mu;
+        czk__gate *lock = on_fallback ? e->fb_lock : &d->gate;
+        const czk_priority prio = j->prio;
         p->dev_label = on_fallback ? "cpu" : d->info.label;
         p->state = P_PROVING;
         p->attempts++;
@@ -128,7 +133,7 @@ void *czk__worker_main(void *arg) {
             if (rc != CZK_OK) {
                 czk_err_set(&err, rc, "cannot draw blinding scalars");
             } else {
-                pthread_mutex_lock(lock);
+                czk__gate_lock(lock, prio);
                 if (!on_fallback)
                     czk__key_attach(e, di, c);
                 czk_device_key *key = on_fallback ? NULL : c->dev_key[di];
@@ -141,7 +146,7 @@ void *czk__worker_main(void *arg) {
                     dev->ops->info(dev, &info);
                     sampled = 1;
                 }
-                pthread_mutex_unlock(lock);
+                czk__gate_unlock(lock);
             }
             czk_memclear_explicit(&r, sizeof r);
             czk_memclear_explicit(&s, sizeof s);

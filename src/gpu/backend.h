@@ -176,6 +176,9 @@ typedef struct czk_gpu_plan_opts {
      * stream from pageable memory, several times slower). They are already in host memory:
      * locking them takes no more of it. */
     size_t register_limit_bytes;
+    /* Device bytes of the free memory at creation left to another backend on the same device
+     * (the engine's priority lane): the budget is planned from what remains. */
+    size_t vram_reserve_bytes;
     /* CZK_GPU_PLAN_* bits. */
     unsigned flags;
 } czk_gpu_plan_opts;
@@ -184,6 +187,10 @@ typedef struct czk_gpu_plan_opts {
 /* Never place a key's points on the device: attach keys for streamed proofs only (to leave
  * the device's memory to other work; tests use it to reach the streamed path). */
 #define CZK_GPU_PLAN_STREAM_KEYS 1u
+/* Run on a stream of the device's greatest priority: the GPU's block scheduler then starts
+ * this backend's blocks before those of other streams that wait for an SM, so its proofs run
+ * beside a long kernel region of another backend instead of after it (the priority lane). */
+#define CZK_GPU_PLAN_PRIORITY_STREAM 2u
 
 /*
  * A device-memory plan (doc/DESIGN.md §3): the working sets of the h step and of the largest

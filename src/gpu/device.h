@@ -45,6 +45,12 @@ typedef struct czk_device_cuda_opts {
     /* Host bytes of streamed keys and circuits it may page-lock in place: 0 = the default,
      * half of the host's physical memory; (uint64_t)-1 = none. */
     uint64_t register_limit_bytes;
+    /* Device bytes of the free memory at open left out of this device's budget, for a
+     * priority lane opened on the same ordinal after it. */
+    uint64_t vram_reserve_bytes;
+    /* 1: a priority lane (label "cuda:N/lane"): a stream of the device's greatest priority,
+     * so that its proofs run beside another device's long kernel regions on the same GPU. */
+    int priority_lane;
 } czk_device_cuda_opts;
 
 /* 1 when this czk was built with the CUDA backend, else 0. */
@@ -52,6 +58,10 @@ int czk_gpu_built(void);
 
 /* CUDA devices present; 0 without a driver or a device, or without CUDA. */
 int czk_gpu_device_count(void);
+
+/* The memory of CUDA device `ordinal` in bytes, from its properties (no context is made); 0
+ * when it cannot be read or without CUDA. */
+uint64_t czk_gpu_device_total_memory(int ordinal);
 
 /*
  * Opens CUDA device `ordinal` (0-based) as a prover device. opts may be NULL (defaults).

@@ -216,6 +216,9 @@ int czk_device_cuda_open(czk_device **out, int ordinal, const czk_device_cuda_op
         po.register_limit_bytes = opts->register_limit_bytes == UINT64_MAX
                                       ? CZK_GPU_REGISTER_NONE
                                       : (size_t)opts->register_limit_bytes;
+        po.vram_reserve_bytes = (size_t)opts->vram_reserve_bytes;
+        if (opts->priority_lane)
+            po.flags |= CZK_GPU_PLAN_PRIORITY_STREAM;
     }
     rc = czk_gpu_backend_create(&c->be, ordinal, &po, err);
     /* Free memory once the backend's context exists (its stream, events and the driver's
@@ -236,10 +239,13 @@ int czk_device_cuda_open(czk_device **out, int ordinal, const czk_device_cuda_op
         c->base.flags |= CZK_DEVICE_PINNED;
     c->ordinal = ordinal;
     czk_gpu_describe(czk_gpu_backend_context(c->be), c->name, sizeof c->name);
-    snprintf(c->label, sizeof c->label, "cuda:%d", ordinal);
+    snprintf(c->label, sizeof c->label, "cuda:%d%s", ordinal,
+             opts != NULL && opts->priority_lane ? "/lane" : "");
     c->mem_total = total_b;
     c->mem_free = free_b;
     c->mem_budget = free_b;
+    if (opts != NULL && opts->vram_reserve_bytes > 0)
+        c->mem_budget = opts->vram_reserve_bytes < free_b ? free_b - opts->vram_reserve_bytes : 0;
     if (opts != NULL && opts->vram_limit_bytes != 0 && opts->vram_limit_bytes < c->mem_budget)
         c->mem_budget = opts->vram_limit_bytes;
     *out = &c->base;

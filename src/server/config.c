@@ -104,6 +104,10 @@ static const cfg_key keys[] = {
     {"gpus.vram_budget", CFG_BYTES, OFF(vram_budget), "auto", 0, UINT64_MAX, NULL,
      "device memory each GPU may use (keys, circuits, working sets); auto = what is free at "
      "start; 16GiB makes an H200 plan as a 16 GB card would"},
+    {"gpus.priority_lane", CFG_BYTES, OFF(priority_lane), "auto", 0, UINT64_MAX, NULL,
+     "device memory of each GPU set aside for a second, high-priority stream that proves "
+     "CRITICAL jobs (WinningPoSt) beside running C2 kernels; auto = 2GiB on a GPU of 40 GB or "
+     "more, 1 = none"},
     {"gpus.workers_per_device", CFG_UINT, OFF(workers_per_device), "2", 1, 64, NULL,
      "prove workers per device: two hide one's CPU work behind the other's kernels"},
     {"gpus.gpu_workers_per_device", CFG_UINT, OFF(workers_per_device), NULL, 1, 64, NULL,

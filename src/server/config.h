@@ -33,6 +33,7 @@ typedef struct czk_server_config {
     uint64_t pinned_budget;       /* memory.pinned_budget: 0 = auto */
     uint64_t lock_budget;         /* memory.lock_budget: 0 = auto */
     uint64_t vram_budget;         /* gpus.vram_budget: device bytes per GPU, 0 = auto */
+    uint64_t priority_lane;       /* gpus.priority_lane: 0 = auto, 1 = none */
     uint64_t workers_per_device;  /* gpus.workers_per_device (cuzk: gpu_workers_per_device) */
     uint64_t prove_threads;       /* gpus.gpu_threads: 0 = auto */
     char *backend;                /* gpus.backend: auto | cpu | cuda */

@@ -358,6 +358,7 @@ int czk_server_daemon_main(int argc, char **argv) {
         cfg.total_budget != 0 ? cfg.total_budget : auto_budget(cfg.safety_margin);
     ec.pinned_budget_bytes = cfg.pinned_budget;
     ec.vram_budget_bytes = cfg.vram_budget;
+    ec.priority_lane_bytes = cfg.priority_lane;
     ec.lock_budget_bytes = cfg.lock_budget;
     ec.result_ttl_ms = cfg.result_ttl_ms;
     ec.max_queued_jobs = (unsigned)cfg.max_queued_jobs;

@@ -22,6 +22,15 @@ extern "C" int czk_gpu_device_count(void) {
     return n;
 }
 
+extern "C" uint64_t czk_gpu_device_total_memory(int ordinal) {
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, ordinal) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return (uint64_t)prop.totalGlobalMem;
+}
+
 int czk__gpu_enter(czk_gpu *g, czk_err *err) {
     int rc = CZK_OK;
     CZK_CUDA_TRY(err, cudaSetDevice(g->device));
@@ -56,6 +65,21 @@ extern "C" int czk_gpu_create(czk_gpu **out, int device, czk_err *err) {
     g = NULL;
 out:
     czk_gpu_destroy(g);
+    return rc;
+}
+
+int czk__gpu_stream_prioritize(czk_gpu *g, czk_err *err) {
+    int rc = CZK_OK, least = 0, greatest = 0;
+    cudaStream_t s = NULL;
+    CZK_TRY(czk__gpu_enter(g, err));
+    CZK_CUDA_TRY(err, cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CZK_CUDA_TRY(err, cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest));
+    CZK_CUDA_TRY(err, cudaStreamDestroy(g->stream));
+    g->stream = s;
+    s = NULL;
+out:
+    if (s != NULL)
+        (void)cudaStreamDestroy(s);
     return rc;
 }
 

@@ -547,8 +547,12 @@ extern "C" int czk_gpu_backend_create(czk_backend **out, int device, const czk_g
                             : host_memory() / 2;
     b->stream_keys = opts != NULL && (opts->flags & CZK_GPU_PLAN_STREAM_KEYS) != 0;
     CZK_TRY(czk_gpu_create(&b->g, device, err));
+    if (opts != NULL && (opts->flags & CZK_GPU_PLAN_PRIORITY_STREAM) != 0)
+        CZK_TRY(czk__gpu_stream_prioritize(b->g, err));
     CZK_TRY(czk_gpu_mem_info(b->g, &free_b, &total_b, err));
     avail = free_b;
+    if (opts != NULL && opts->vram_reserve_bytes > 0)
+        avail = opts->vram_reserve_bytes < avail ? avail - opts->vram_reserve_bytes : 0;
     if (opts != NULL && opts->vram_limit_bytes > 0 && opts->vram_limit_bytes < avail)
         avail = opts->vram_limit_bytes;
     /* Keep 1/32 and 64 MiB back for the driver, CUDA's own allocations and fragmentation,

@@ -99,6 +99,10 @@ int czk__gpu_ntt_fused(czk_gpu *g, void *d, unsigned lg, bool inverse, const czk
                        const czk_fr *post_base, const czk_fr *post_c, const void *mul,
                        const void *add, void *out, czk_err *err);
 
+/* Replaces g's stream (idle: called right after czk_gpu_create) by one of the device's
+ * greatest priority (CZK_GPU_PLAN_PRIORITY_STREAM). */
+int czk__gpu_stream_prioritize(czk_gpu *g, czk_err *err);
+
 /* Makes g's device current for the calling thread. */
 int czk__gpu_enter(czk_gpu *g, czk_err *err);
 

@@ -14,6 +14,11 @@ int czk_gpu_device_count(void) {
     return 0;
 }
 
+uint64_t czk_gpu_device_total_memory(int ordinal) {
+    (void)ordinal;
+    return 0;
+}
+
 int czk_device_cuda_open(czk_device **out, int ordinal, const czk_device_cuda_opts *opts,
                          czk_err *err) {
     (void)ordinal, (void)opts;
