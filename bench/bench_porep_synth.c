@@ -3,13 +3,15 @@
  * engine fed one H200 at 2.3 s per 32 GiB partition while the GPU needs 1.2 s, its synthesis
  * taking 4.1-4.8 s against the 1.3 s witness of bench_gpu_porep).
  *
- *   bench_porep_synth [--size 32GiB] [--runs N] [--seed S]
+ *   bench_porep_synth [--size 32GiB] [--runs N] [--seed S] [--threads N]
  *
  * A virtual C1 output (czk_seal_virtual), the partition's sizes from a COUNT pass, then per
  * run, one thread as an engine synthesis thread has: the witness into a fresh buffer
  * (czk_malloc: its pages are faulted in by the writes), the same into a buffer written
  * before (warm), the buffer's first touch alone (a memset of a fresh buffer), and the witness
- * pack the engine builds for a GPU (czk_witness_pack_build into plain memory). Medians.
+ * pack the engine builds for a GPU (czk_witness_pack_build into plain memory). Then the
+ * witness (fresh and warm) and the pack again over a pool of --threads ways (default: the
+ * online CPUs), as the engine runs them on its prover pool when no proof holds it. Medians.
  */
 #include "czk.h"
 
@@ -25,6 +27,7 @@
 #include "filecoin/vanilla.h"
 #include "groth16/witness_pack.h"
 #include "util/alloc.h"
+#include "util/pool.h"
 #include "util/rng.h"
 #include "util/timer.h"
 
@@ -50,6 +53,7 @@ int main(int argc, char **argv) {
     const char *size = "32GiB";
     int runs = 3;
     uint64_t seed = 1;
+    long threads = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--size") == 0)
             size = argv[i + 1];
@@ -57,11 +61,15 @@ int main(int argc, char **argv) {
             runs = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--seed") == 0)
             seed = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--threads") == 0)
+            threads = atol(argv[i + 1]);
         else
             argc = 0;
     }
-    if (argc == 0 || runs < 1 || runs > MAX_RUNS || (argc > 1 && argc % 2 == 0)) {
-        fprintf(stderr, "usage: bench_porep_synth [--size 32GiB] [--runs N] [--seed S]\n");
+    if (argc == 0 || runs < 1 || runs > MAX_RUNS || threads < 0 || threads > 1024 ||
+        (argc > 1 && argc % 2 == 0)) {
+        fprintf(stderr, "usage: bench_porep_synth [--size 32GiB] [--runs N] [--seed S] "
+                        "[--threads N]\n");
         return 2;
     }
     czk_err err = {0};
@@ -97,8 +105,15 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_porep_synth: virtual C1: %s\n", err.msg);
         return 1;
     }
+    czk_pool *pool = NULL;
+    if (czk_pool_create(&pool, (unsigned)threads) != CZK_OK) {
+        fprintf(stderr, "bench_porep_synth: cannot start a pool of %ld threads\n", threads);
+        czk_c1_clear(&c1);
+        return 1;
+    }
     double fresh[MAX_RUNS], warm[MAX_RUNS], touch[MAX_RUNS], pack[MAX_RUNS];
-    size_t pack_bytes = 0;
+    double pfresh[MAX_RUNS], pwarm[MAX_RUNS], ppack[MAX_RUNS];
+    size_t pack_bytes = 0, ppack_bytes = 0;
     czk_fr *w = czk_malloc(bytes);
     int rc = w != NULL ? CZK_OK : CZK_ENOMEM;
     if (rc == CZK_OK)
@@ -110,13 +125,13 @@ int main(int argc, char **argv) {
             rc = CZK_ENOMEM;
             break;
         }
-        rc = czk_porep_witness(&shape, &c1, 0, f, n_in, n_aux, &err);
+        rc = czk_porep_witness(&shape, &c1, 0, f, n_in, n_aux, NULL, &err);
         fresh[r] = bench_secs(t0);
         czk_free(f);
         if (rc != CZK_OK)
             break;
         t0 = czk_time_ns();
-        rc = czk_porep_witness(&shape, &c1, 0, w, n_in, n_aux, &err);
+        rc = czk_porep_witness(&shape, &c1, 0, w, n_in, n_aux, NULL, &err);
         warm[r] = bench_secs(t0);
         t0 = czk_time_ns();
         f = czk_malloc(bytes);
@@ -129,12 +144,39 @@ int main(int argc, char **argv) {
         memset(&mem, 0, sizeof mem);
         t0 = czk_time_ns();
         if (rc == CZK_OK)
-            rc = czk_witness_pack_build(&wp, &mem, w, n, bytes / 4, pack_alloc, pack_free, NULL);
+            rc = czk_witness_pack_build(&wp, &mem, w, n, bytes / 4, pack_alloc, pack_free, NULL,
+                                        NULL);
         pack[r] = bench_secs(t0);
         pack_bytes = mem.bytes[0] + mem.bytes[1];
         czk_witness_pack_release(&mem, pack_free, NULL);
+        /* The same over the pool. */
+        if (rc != CZK_OK)
+            break;
+        t0 = czk_time_ns();
+        f = czk_malloc(bytes);
+        if (f == NULL) {
+            rc = CZK_ENOMEM;
+            break;
+        }
+        rc = czk_porep_witness(&shape, &c1, 0, f, n_in, n_aux, pool, &err);
+        pfresh[r] = bench_secs(t0);
+        czk_free(f);
+        if (rc != CZK_OK)
+            break;
+        t0 = czk_time_ns();
+        rc = czk_porep_witness(&shape, &c1, 0, w, n_in, n_aux, pool, &err);
+        pwarm[r] = bench_secs(t0);
+        t0 = czk_time_ns();
+        if (rc == CZK_OK)
+            rc = czk_witness_pack_build(&wp, &mem, w, n, bytes / 4, pack_alloc, pack_free, NULL,
+                                        pool);
+        ppack[r] = bench_secs(t0);
+        ppack_bytes = mem.bytes[0] + mem.bytes[1];
+        czk_witness_pack_release(&mem, pack_free, NULL);
     }
     czk_free(w);
+    const unsigned ways = czk_pool_ways(pool);
+    czk_pool_destroy(pool);
     czk_c1_clear(&c1);
     if (rc != CZK_OK) {
         fprintf(stderr, "bench_porep_synth: %s\n", err.msg[0] ? err.msg : czk_strerror(rc));
@@ -144,5 +186,13 @@ int main(int argc, char **argv) {
            "%.3f s; first touch of a fresh buffer %.3f s; pack %.3f s (%.1f MiB)\n",
            runs, bench_median(fresh, runs), bench_median(warm, runs), bench_median(touch, runs),
            bench_median(pack, runs), (double)pack_bytes / (1 << 20));
+    printf("pool of %u ways, median of %d: witness into a fresh buffer %.3f s, into a warm one "
+           "%.3f s; pack %.3f s (%.1f MiB)\n",
+           ways, runs, bench_median(pfresh, runs), bench_median(pwarm, runs),
+           bench_median(ppack, runs), (double)ppack_bytes / (1 << 20));
+    printf("speedup over one thread: witness fresh %.2fx, warm %.2fx; pack %.2fx\n",
+           bench_median(fresh, runs) / bench_median(pfresh, runs),
+           bench_median(warm, runs) / bench_median(pwarm, runs),
+           bench_median(pack, runs) / bench_median(ppack, runs));
     return 0;
 }

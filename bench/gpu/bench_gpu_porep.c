@@ -203,7 +203,7 @@ int main(int argc, char **argv) {
         czk_fr_random(&s, &rng);
         uint64_t a = czk_time_ns();
         rc = czk_porep_witness(&shape, &c1, 0, w, dims.n_public + 1,
-                               dims.n_vars - dims.n_public - 1, &err);
+                               dims.n_vars - dims.n_public - 1, pool, &err);
         uint64_t b = czk_time_ns();
         if (rc == CZK_OK)
             rc = czk_groth16_prove_ex(&proof, &pk, &rep.block, w, NULL, key, &r, &s, be, pool, &tm,

@@ -59,7 +59,7 @@ static int stage_pack(czk_engine *e, part *p) {
     if (d == NULL || n == 0 || __atomic_load_n(&c->no_pack, __ATOMIC_RELAXED))
         return 0;
     int rc = czk_witness_pack_build(&p->wp, &p->wp_mem, p->w, n, n * sizeof(czk_fr) / 4,
-                                    czk__dev_alloc, czk__dev_free, d);
+                                    czk__dev_alloc, czk__dev_free, d, e->pool);
     if (rc == CZK_EUNSUPPORTED)
         __atomic_store_n(&c->no_pack, 1, __ATOMIC_RELAXED);
     if (rc != CZK_OK)

@@ -372,6 +372,24 @@ int czk_cs_bind_values(czk_cs *cs, czk_fr *inputs, size_t n_inputs, czk_fr *aux,
     return CZK_OK;
 }
 
+int czk_cs_witness_at(czk_cs *cs, size_t next_input, size_t next_aux) {
+    if (cs->status != CZK_OK)
+        return cs->status;
+    /* Only the counters move: a WITNESS-mode system keeps no bitmaps, digest or rows that
+     * would have to start at the new indices, and its values are the caller's. */
+    if (!cs->bound || cs->n_inputs != 1 || cs->n_aux != 0 || cs->n_rows != 0)
+        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL,
+                                    "czk_cs_witness_at: not a freshly bound WITNESS-mode system"));
+    if (next_input == 0 || next_input > cs->in_ext_cap + 1 || next_aux > cs->aux_cap)
+        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL,
+                                    "czk_cs_witness_at: input %zu or aux %zu is beyond the "
+                                    "caller's %zu inputs and %zu aux",
+                                    next_input, next_aux, cs->in_ext_cap + 1, cs->aux_cap));
+    cs->n_inputs = next_input;
+    cs->n_aux = next_aux;
+    return CZK_OK;
+}
+
 int czk_cs_reserve(czk_cs *cs, size_t n_inputs, size_t n_aux) {
     int rc = CZK_OK;
     if (cs->status != CZK_OK)

@@ -160,6 +160,23 @@ int czk_cs_alloc_input(czk_cs *cs, czk_var *out, const czk_fr *value);
 int czk_cs_bind_values(czk_cs *cs, czk_fr *inputs, size_t n_inputs, czk_fr *aux, size_t n_aux);
 
 /*
+ * WITNESS mode, values bound: makes the next input `next_input` and the next aux `next_aux`,
+ * so that this system synthesises a later part of a circuit (one PoRep challenge, on a thread
+ * of its own) after another system made the earlier part into the same caller memory. The
+ * variables below the two indices then exist: gadgets may name them, and czk_cs_value reads
+ * their values from the bound arrays, as the earlier part wrote them (the caller orders those
+ * writes before this system's reads, as a pool's loop does). Nothing below is ever written.
+ * Bind the arrays up to where this part must end, not beyond: an allocation past them then
+ * fails (sticky) instead of writing into a neighbouring part's range. Counts are absolute
+ * (czk_cs_get_stats gives next_input + the inputs made, next_aux + the aux made), except
+ * n_rows, which counts this system's rows alone (so does a CHECK failure's row). Call it right
+ * after czk_cs_bind_values, before anything is allocated. Returns CZK_OK, or CZK_EINVAL (not
+ * bound, variables already allocated, next_input = 0 (ONE is input 0), or an index beyond the
+ * bound arrays).
+ */
+int czk_cs_witness_at(czk_cs *cs, size_t next_input, size_t next_aux);
+
+/*
  * Allocates n consecutive aux at once, for gadgets that compute a block of values together (a
  * Poseidon hash's 505 aux): *first gets the first variable, and *vals (with values) the n
  * value slots, which the caller fills before the next allocation (the pointer is valid until

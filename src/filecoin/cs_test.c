@@ -737,6 +737,75 @@ CZK_TEST(cs_witness_mode_values_only) {
 }
 
 /*
+ * czk_cs_witness_at: a second system continues a first one's synthesis in the same caller
+ * memory: it reads the earlier variables' values, writes only past its start, counts from it,
+ * and stops at the end of what it is bound to; misuse is refused.
+ */
+CZK_TEST(cs_witness_at) {
+    czk_cs *cs = NULL, *cs2 = NULL;
+    czk_err err = {0};
+    czk_fr in[3], aux[6], two, three, five;
+    memset(in, 0xa5, sizeof in);
+    memset(aux, 0xa5, sizeof aux);
+    czk_fr_set_u64(&two, 2);
+    czk_fr_set_u64(&three, 3);
+    czk_fr_add(&five, &two, &three);
+    /* The first part: aux 0, 1 and input 1. */
+    czk_var a, b, x, s, y;
+    CHECK(czk_cs_create(&cs, CZK_CS_WITNESS, 0, &err) == CZK_OK);
+    CHECK(czk_cs_bind_values(cs, in, 3, aux, 6) == CZK_OK);
+    CHECK(czk_gadget_num_alloc(cs, &a, &two) == CZK_OK);
+    CHECK(czk_gadget_num_alloc(cs, &b, &three) == CZK_OK);
+    CHECK(czk_cs_alloc_input(cs, &x, &five) == CZK_OK);
+    CHECK_EQ_INT(czk_cs_witness_at(cs, 2, 2), CZK_EINVAL); /* variables allocated already */
+    czk_cs_destroy(cs);
+    /* The second part, from input 2 and aux 2, bound up to aux 4: a + b into aux 2, the ONE
+     * input's neighbour read back. */
+    CHECK(czk_cs_create(&cs2, CZK_CS_WITNESS, 0, &err) == CZK_OK);
+    CHECK(czk_cs_bind_values(cs2, in, 2, aux, 4) == CZK_OK);
+    CHECK_EQ_INT(czk_cs_witness_at(cs2, 2, 2), CZK_OK);
+    CHECK(czk_fr_equal(czk_cs_value(cs2, x), &five));
+    CHECK(czk_fr_is_one(czk_cs_value(cs2, CZK_VAR_ONE)));
+    CHECK(czk_gadget_add(cs2, &s, a, b) == CZK_OK);
+    CHECK_EQ_INT(s, 2);
+    CHECK(czk_fr_equal(&aux[2], &five));
+    CHECK(czk_cs_alloc_input(cs2, &y, &two) == CZK_OK);
+    CHECK_EQ_INT(czk_var_index(y), 2);
+    CHECK(czk_fr_equal(&in[1], &two));
+    czk_cs_stats st;
+    czk_cs_get_stats(cs2, &st);
+    CHECK(st.n_inputs == 3 && st.n_aux == 3 && st.n_rows == 1);
+    CHECK(czk_cs_alloc(cs2, &y, &two) == CZK_OK);                /* aux 3: the last bound */
+    CHECK_EQ_INT(czk_cs_alloc(cs2, &y, &two), CZK_EINVAL);       /* aux 4: beyond */
+    CHECK_EQ_INT(czk_cs_alloc_input(cs2, &y, &two), CZK_EINVAL); /* sticky */
+    czk_fr pat;
+    memset(&pat, 0xa5, sizeof pat);
+    CHECK(memcmp(&aux[4], &pat, sizeof pat) == 0 && memcmp(&aux[5], &pat, sizeof pat) == 0);
+    CHECK(memcmp(&in[2], &pat, sizeof pat) == 0);
+    czk_cs_destroy(cs2);
+    /* Refusals: not bound (WITNESS or not), input 0, beyond the bound arrays. */
+    static const czk_cs_mode modes[] = {CZK_CS_WITNESS, CZK_CS_COUNT};
+    for (int m = 0; m < 2; m++) {
+        CHECK(czk_cs_create(&cs, modes[m], 0, &err) == CZK_OK);
+        CHECK_EQ_INT(czk_cs_witness_at(cs, 1, 0), CZK_EINVAL);
+        czk_cs_destroy(cs);
+    }
+    static const size_t bad[][2] = {{0, 0}, {4, 0}, {1, 7}};
+    for (int k = 0; k < 3; k++) {
+        CHECK(czk_cs_create(&cs, CZK_CS_WITNESS, 0, &err) == CZK_OK);
+        CHECK(czk_cs_bind_values(cs, in, 2, aux, 6) == CZK_OK);
+        CHECK_EQ_INT(czk_cs_witness_at(cs, bad[k][0], bad[k][1]), CZK_EINVAL);
+        CHECK_EQ_INT(czk_cs_status(cs), CZK_EINVAL);
+        czk_cs_destroy(cs);
+    }
+    CHECK(czk_cs_create(&cs, CZK_CS_WITNESS, 0, &err) == CZK_OK);
+    CHECK(czk_cs_bind_values(cs, in, 2, aux, 6) == CZK_OK);
+    CHECK_EQ_INT(czk_cs_witness_at(cs, 3, 6), CZK_OK); /* at the very end: nothing more fits */
+    CHECK_EQ_INT(czk_cs_alloc(cs, &y, &two), CZK_EINVAL);
+    czk_cs_destroy(cs);
+}
+
+/*
  * The exact pick sequence of insert_2/4/8 (FILECOIN.md §2): every row checked against a table of
  * (cond, a, b) operands. Symbols: 0 = the element, 1..7 = siblings, 8..10 = bits b0..b2,
  * 11 = nor(b0,b1), 12 = and(b0,b1), 100 + k = the output of pick k.

@@ -17,7 +17,7 @@
  *   6. Poseidon-L of the L labels, its inclusion into comm_c.
  * Every inclusion is private and packs its path into one public input.
  *
- * Thread-safety: as the czk_cs used; nothing global.
+ * Thread-safety: as the czk_cs used; nothing global. czk_porep_witness makes its own systems.
  */
 #ifndef CZK_FILECOIN_POREP_H
 #define CZK_FILECOIN_POREP_H
@@ -29,6 +29,7 @@
 #include "filecoin/cs.h"
 #include "filecoin/por.h"
 #include "filecoin/porep_types.h"
+#include "util/pool.h"
 #include "util/status.h"
 
 #ifdef __cplusplus
@@ -70,12 +71,23 @@ int czk_porep_synthesize(czk_cs *cs, const czk_porep_shape *shape, const czk_c1 
  * makes it, in czk's numbering: w[0] = ONE, the n_inputs − 1 inputs, then the n_aux aux (a
  * prover has them from its recorded system). The system's values are bound to w (nothing is
  * copied); a synthesis that makes more or fewer variables than the layout fails (CZK_EINVAL)
- * without writing outside w. Sequential: the challenges share the global part's variables.
+ * without writing outside w.
+ *
+ * pool NULL: sequential, on the calling thread. With a pool, the global part runs on the
+ * calling thread, then the challenges over the pool, each in a system of its own
+ * (czk_cs_witness_at) writing its own range of w, so the witness is bit for bit the sequential
+ * one. The ranges come from the layout: every challenge makes the same numbers of inputs and
+ * aux, so the layout less the global part must split evenly into the challenges, and each
+ * challenge must end exactly where its range does; a layout that does not is refused
+ * (CZK_EINVAL) and no challenge writes outside its range. Of several failing challenges the
+ * lowest one's error is returned. The pool's loop is one czk_pool_run (it waits for a loop
+ * running on the pool, and runs inline when called from inside one).
+ *
  * Returns CZK_OK, CZK_EINVAL (a C1 that does not fit, a layout that does not match) or
  * CZK_ENOMEM, with err filled; on failure w holds partial values, which the caller clears.
  */
 int czk_porep_witness(const czk_porep_shape *shape, const czk_c1 *c1, uint32_t partition, czk_fr *w,
-                      size_t n_inputs, size_t n_aux, czk_err *err);
+                      size_t n_inputs, size_t n_aux, czk_pool *pool, czk_err *err);
 
 #ifdef __cplusplus
 }

@@ -212,7 +212,7 @@ static void check_2k_satisfied(czk_test_ctx *t, uint64_t abi) {
     size_t ni = czk_porep_n_inputs(&shape), na = porep_table[0].aux;
     czk_fr *w = czk_malloc((ni + na) * sizeof *w);
     CHECK(w != NULL);
-    CHECKF(czk_porep_witness(&shape, &c1, 0, w, ni, na, &e) == CZK_OK, "%s", e.msg);
+    CHECKF(czk_porep_witness(&shape, &c1, 0, w, ni, na, NULL, &e) == CZK_OK, "%s", e.msg);
     /* The recorded system is satisfied by it. */
     czk_r1cs r;
     CHECKF(czk_circuit_porep_record(&r, NULL, &shape, &e) == CZK_OK, "%s", e.msg);
@@ -227,7 +227,7 @@ static void check_2k_satisfied(czk_test_ctx *t, uint64_t abi) {
     for (size_t i = 0; i < 39; i++)
         CHECKF(czk_fr_equal(&pub[i], &w[1 + i]), "public input %zu", i);
     /* A witness of the wrong layout is refused. */
-    CHECK_EQ_INT(czk_porep_witness(&shape, &c1, 0, w, ni, na - 1, NULL), CZK_EINVAL);
+    CHECK_EQ_INT(czk_porep_witness(&shape, &c1, 0, w, ni, na - 1, NULL, NULL), CZK_EINVAL);
     czk_free(w);
     czk_c1_clear(&c1);
 }
@@ -336,6 +336,159 @@ CZK_TEST(porep_virtual_32g_partition_satisfied) {
     CHECKF(czk_seal_virtual(&c1, ty, prover, 5, ticket, seed, &t->rng, &e) == CZK_OK, "%s", e.msg);
     size_t bad = SIZE_MAX;
     CHECKF(check_partition(&c1, 9, &bad, &e) == CZK_OK, "row %zu: %s", bad, e.msg);
+    czk_c1_clear(&c1);
+}
+
+/* ---- the witness over a pool ------------------------------------------------------------ */
+
+/* The global part's counts (inputs with ONE, aux) of `shape`: a circuit of no challenges. */
+static int porep_global_counts(const czk_porep_shape *shape, size_t *g_in, size_t *g_aux) {
+    czk_porep_shape s0 = *shape;
+    s0.challenges = 0;
+    czk_cs *cs = NULL;
+    int rc = czk_cs_create(&cs, CZK_CS_COUNT, 0, NULL);
+    if (rc == CZK_OK)
+        rc = czk_porep_synthesize(cs, &s0, NULL, 0);
+    if (rc == CZK_OK) {
+        czk_cs_stats st;
+        czk_cs_get_stats(cs, &st);
+        *g_in = (size_t)st.n_inputs;
+        *g_aux = (size_t)st.n_aux;
+    }
+    czk_cs_destroy(cs);
+    return rc;
+}
+
+/* A byte pattern no witness value has (its limbs are above r), so that a value left unwritten
+ * cannot pass for a written one. */
+#define UNWRITTEN 0xa5
+
+/*
+ * Partition 0's witness of c1 over pools of 1, 2, 3 and 5 ways (NULL-terminated `ways` of
+ * them) is the sequential one (pool NULL), byte for byte, for a layout of na aux.
+ */
+static void check_pooled_witness(czk_test_ctx *t, const czk_porep_shape *shape, const czk_c1 *c1,
+                                 size_t na) {
+    static const unsigned ways[] = {1, 2, 3, 5};
+    const size_t ni = czk_porep_n_inputs(shape), n = ni + na;
+    czk_err e = {0};
+    czk_fr *want = czk_malloc(n * sizeof(czk_fr)), *got = czk_malloc(n * sizeof(czk_fr));
+    CHECK(want != NULL && got != NULL);
+    CHECKF(czk_porep_witness(shape, c1, 0, want, ni, na, NULL, &e) == CZK_OK, "%s", e.msg);
+    for (size_t k = 0; k < sizeof ways / sizeof ways[0] && t->failures == 0; k++) {
+        czk_pool *pool = NULL;
+        CHECK_EQ_INT(czk_pool_create(&pool, ways[k]), CZK_OK);
+        memset(got, UNWRITTEN, n * sizeof(czk_fr));
+        int rc = czk_porep_witness(shape, c1, 0, got, ni, na, pool, &e);
+        czk_pool_destroy(pool);
+        CHECKF(rc == CZK_OK, "%u ways: %s", ways[k], e.msg);
+        size_t i = 0;
+        while (i < n && memcmp(&got[i], &want[i], sizeof(czk_fr)) == 0)
+            i++;
+        CHECKF(i == n, "%u challenges, %u ways: variable %zu of %zu differs", shape->challenges,
+               ways[k], i, n);
+    }
+    czk_free(want);
+    czk_free(got);
+}
+
+/*
+ * A sealed 2 KiB sector's witness over pools equals the sequential one, for its two challenges
+ * and for five (the sector's proofs repeated, each copy's data leaf and node changed so that no
+ * two challenges are alike: the witness does not need them to satisfy the rows), where the
+ * ranges of challenges past the first two and pools with more ways than challenges are used.
+ */
+CZK_TEST(porep_2k_witness_pooled) {
+    czk_c1 c1 = {0};
+    czk_porep_sector_ids ids;
+    czk_err e = {0};
+    CHECKF(seal_2k(t, &c1, &ids, &e) == CZK_OK, "%s", e.msg);
+    czk_porep_shape shape;
+    CHECK_EQ_INT(czk_porep_shape_init(&shape, 2 * KIB, NULL), CZK_OK);
+    CHECK_EQ_INT(shape.challenges, 2);
+    check_pooled_witness(t, &shape, &c1, porep_table[0].aux);
+
+    size_t g_in, g_aux;
+    CHECK_EQ_INT(porep_global_counts(&shape, &g_in, &g_aux), CZK_OK);
+    const size_t per_aux = (porep_table[0].aux - g_aux) / 2;
+    enum { C5 = 5 };
+    czk_c1 c5 = c1;
+    c5.n_partitions = 1;
+    c5.n_challenges = C5;
+    c5.proofs = czk_malloc(C5 * sizeof *c5.proofs);
+    CHECK(c5.proofs != NULL);
+    for (uint32_t i = 0; i < C5; i++) {
+        c5.proofs[i] = *czk_c1_at(&c1, 0, i % 2);
+        czk_fr d;
+        czk_fr_set_u64(&d, i);
+        czk_fr_add(&c5.proofs[i].comm_d_proof.leaf, &c5.proofs[i].comm_d_proof.leaf, &d);
+        c5.proofs[i].labeling[0].node += 17 * i;
+    }
+    shape.challenges = C5;
+    check_pooled_witness(t, &shape, &c5, g_aux + C5 * per_aux);
+    czk_free(c5.proofs);
+    czk_c1_clear(&c1);
+}
+
+/* A virtual 8 MiB sector's witness over pools equals the sequential one. */
+CZK_TEST(porep_8m_witness_pooled) {
+    const czk_porep_type *ty = czk_porep_type_from_abi(6, NULL);
+    CHECK(ty != NULL && ty->sector_size == 8 * MIB);
+    uint8_t prover[32], ticket[32], seed[32];
+    czk_vanilla_prover_id(prover, 1234);
+    czk_rng_bytes(&t->rng, ticket, 32);
+    czk_rng_bytes(&t->rng, seed, 32);
+    czk_c1 c1 = {0};
+    czk_err e = {0};
+    CHECKF(czk_seal_virtual(&c1, ty, prover, 3, ticket, seed, &t->rng, &e) == CZK_OK, "%s", e.msg);
+    czk_porep_shape shape;
+    CHECK_EQ_INT(czk_porep_shape_init(&shape, 8 * MIB, NULL), CZK_OK);
+    check_pooled_witness(t, &shape, &c1, porep_table[1].aux);
+    czk_c1_clear(&c1);
+}
+
+/*
+ * Layouts that do not fit the circuit are refused over a pool, and nothing past the layout is
+ * written: aux one short (the challenges' share no longer splits evenly), one short per
+ * challenge (each challenge runs out of room), one more per challenge, and one input more per
+ * challenge (each ends short of its range). The error is the first challenge's.
+ */
+CZK_TEST(porep_witness_layout_refused) {
+    czk_c1 c1 = {0};
+    czk_porep_sector_ids ids;
+    czk_err e = {0};
+    CHECKF(seal_2k(t, &c1, &ids, &e) == CZK_OK, "%s", e.msg);
+    czk_porep_shape shape;
+    CHECK_EQ_INT(czk_porep_shape_init(&shape, 2 * KIB, NULL), CZK_OK);
+    const size_t C = shape.challenges, ni = czk_porep_n_inputs(&shape), na = porep_table[0].aux;
+    const size_t cap = ni + C + na + C;
+    czk_fr *w = czk_malloc(cap * sizeof *w), pat;
+    CHECK(w != NULL);
+    memset(&pat, UNWRITTEN, sizeof pat);
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 2), CZK_OK);
+    static const struct {
+        long d_in, d_aux;
+        const char *says;
+    } cases[] = {
+        {0, -1, "not a multiple"},
+        {0, -2, "challenge 0: czk_cs_alloc: aux"},
+        {0, 2, "challenge 0 ends at"},
+        {2, 0, "challenge 0 ends at"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0] && t->failures == 0; k++) {
+        const size_t lin = ni + (size_t)cases[k].d_in, laux = na + (size_t)cases[k].d_aux;
+        memset(w, UNWRITTEN, cap * sizeof *w);
+        e = (czk_err){0};
+        CHECK_EQ_INT(czk_porep_witness(&shape, &c1, 0, w, lin, laux, pool, &e), CZK_EINVAL);
+        CHECKF(strstr(e.msg, cases[k].says) != NULL, "case %zu: %s", k, e.msg);
+        for (size_t i = lin + laux; i < cap; i++)
+            CHECKF(memcmp(&w[i], &pat, sizeof pat) == 0, "case %zu: w[%zu] written", k, i);
+    }
+    /* The right layout still works on the same pool. */
+    CHECKF(czk_porep_witness(&shape, &c1, 0, w, ni, na, pool, &e) == CZK_OK, "%s", e.msg);
+    czk_pool_destroy(pool);
+    czk_free(w);
     czk_c1_clear(&c1);
 }
 
@@ -550,7 +703,7 @@ CZK_TEST(porep_2k_synthetic_wrong_challenge_refused) {
     size_t ni = czk_porep_n_inputs(&shape), na = porep_table[0].aux;
     czk_fr *w = czk_malloc((ni + na) * sizeof *w), pub[39];
     CHECK(w != NULL);
-    CHECKF(czk_porep_witness(&shape, &c1, 0, w, ni, na, &e) == CZK_OK, "%s", e.msg);
+    CHECKF(czk_porep_witness(&shape, &c1, 0, w, ni, na, NULL, &e) == CZK_OK, "%s", e.msg);
     CHECK_EQ_INT(
         czk_porep_public_inputs(pub, 39, ty, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, 0, NULL),
         CZK_OK);

@@ -178,8 +178,8 @@ inline int pack_make(czk_witness_pack *wp, czk_witness_pack_mem *mem, czk_backen
                      const czk_fr *w, size_t n) {
     return be != NULL
                ? czk_witness_pack_build(wp, mem, w, n, SIZE_MAX, be->host_alloc, be->host_free,
-                                        be->ctx)
-               : czk_witness_pack_build(wp, mem, w, n, SIZE_MAX, test_alloc, test_free, NULL);
+                                        be->ctx, NULL)
+               : czk_witness_pack_build(wp, mem, w, n, SIZE_MAX, test_alloc, test_free, NULL, NULL);
 }
 
 inline void pack_release(czk_backend *be, czk_witness_pack_mem *mem) {

@@ -1235,8 +1235,9 @@ CZK_TEST(g16_witness_pack_build) {
     czk_witness_pack_mem mem;
     size_t before = czk_alloc_in_use();
     pack_allocs_left = 2;
-    CHECK_EQ_INT(czk_witness_pack_build(&p, &mem, w, n, SIZE_MAX, pack_alloc, pack_free_fn, NULL),
-                 CZK_OK);
+    CHECK_EQ_INT(
+        czk_witness_pack_build(&p, &mem, w, n, SIZE_MAX, pack_alloc, pack_free_fn, NULL, NULL),
+        CZK_OK);
     CHECK(p.n_others > 0 && mem.p[0] != NULL && mem.p[1] != NULL);
     czk_err err;
     CHECKF(czk_witness_pack_check(&p, &err) == CZK_OK, "%s", err.msg);
@@ -1248,14 +1249,15 @@ CZK_TEST(g16_witness_pack_build) {
     CHECK_EQ_INT(czk_alloc_in_use(), before);
     /* One byte short: not worth packing, nothing kept. */
     pack_allocs_left = 2;
-    CHECK_EQ_INT(czk_witness_pack_build(&p, &mem, w, n, size - 1, pack_alloc, pack_free_fn, NULL),
-                 CZK_EUNSUPPORTED);
+    CHECK_EQ_INT(
+        czk_witness_pack_build(&p, &mem, w, n, size - 1, pack_alloc, pack_free_fn, NULL, NULL),
+        CZK_EUNSUPPORTED);
     CHECK(mem.p[0] == NULL && mem.p[1] == NULL);
     CHECK_EQ_INT(czk_alloc_in_use(), before);
     for (int ok = 0; ok < 2; ok++) {
         pack_allocs_left = ok;
         CHECK_EQ_INT(
-            czk_witness_pack_build(&p, &mem, w, n, SIZE_MAX, pack_alloc, pack_free_fn, NULL),
+            czk_witness_pack_build(&p, &mem, w, n, SIZE_MAX, pack_alloc, pack_free_fn, NULL, NULL),
             CZK_ENOMEM);
         CHECK(mem.p[0] == NULL && mem.p[1] == NULL);
         CHECK_EQ_INT(czk_alloc_in_use(), before);
@@ -1303,6 +1305,88 @@ CZK_TEST(g16_witness_pack_blocks) {
     czk_free(others);
     czk_free(cls);
     czk_free(rank);
+}
+
+/* Builds the pack of w[0 .. n − 1] over pool and checks it is the sequential pack `want`
+ * (built with a NULL pool) byte for byte. */
+static void check_same_pack(czk_test_ctx *t, const czk_witness_pack *want, const czk_fr *w,
+                            size_t n, czk_pool *pool) {
+    czk_witness_pack p;
+    czk_witness_pack_mem mem;
+    const size_t words = czk_witness_pack_words(n);
+    pack_allocs_left = 2;
+    CHECK_EQ_INT(
+        czk_witness_pack_build(&p, &mem, w, n, SIZE_MAX, pack_alloc, pack_free_fn, NULL, pool),
+        CZK_OK);
+    int same =
+        p.n == want->n && p.n_others == want->n_others &&
+        (words == 0 || (memcmp(p.cls, want->cls, words * sizeof(uint64_t)) == 0 &&
+                        memcmp(p.rank, want->rank, words * sizeof(uint32_t)) == 0)) &&
+        (p.n_others == 0 || memcmp(p.others, want->others, p.n_others * sizeof(czk_fr)) == 0);
+    czk_witness_pack_release(&mem, pack_free_fn, NULL);
+    CHECKF(same, "n %zu, %u ways: the pack differs from the sequential one", n,
+           czk_pool_ways(pool));
+}
+
+/* czk_witness_pack_build over pools of 2, 3 and 5 ways makes the sequential pack, bit for bit:
+ * sizes at the 32-value words and at the parallel blocks (2^18 values), several blocks with a
+ * ragged end, mixes from mostly bits to all others; and it refuses as the sequential one does,
+ * leaving nothing allocated. */
+CZK_TEST(g16_witness_pack_build_pool) {
+    const size_t blk = (size_t)1 << 18;
+    const size_t ns[] = {0, 1, 31, 32, 33, 1000, blk - 1, blk, blk + 1, 5 * blk + 33};
+    static const unsigned mix[][2] = {{60, 38}, {49, 51}, {0, 0}, {100, 0}, {0, 100}};
+    static const unsigned ways[] = {2, 3, 5};
+    czk_pool *pools[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ_INT(czk_pool_create(&pools[i], ways[i]), CZK_OK);
+    const size_t nmax = ns[sizeof(ns) / sizeof(ns[0]) - 1];
+    czk_fr *w = czk_malloc(nmax * sizeof(czk_fr));
+    CHECK(w != NULL);
+    for (size_t a = 0; a < sizeof(ns) / sizeof(ns[0]) && t->failures == 0; a++) {
+        for (size_t b = 0; b < sizeof(mix) / sizeof(mix[0]) && t->failures == 0; b++) {
+            const size_t n = ns[a];
+            mixed_witness(w, n, mix[b][0], mix[b][1], &t->rng);
+            czk_witness_pack want;
+            czk_witness_pack_mem wmem;
+            pack_allocs_left = 2;
+            CHECK_EQ_INT(czk_witness_pack_build(&want, &wmem, w, n, SIZE_MAX, pack_alloc,
+                                                pack_free_fn, NULL, NULL),
+                         CZK_OK);
+            for (int i = 0; i < 3 && t->failures == 0; i++)
+                check_same_pack(t, &want, w, n, pools[i]);
+            czk_witness_pack_release(&wmem, pack_free_fn, NULL);
+        }
+    }
+    /* The refusals, over a pool: one byte short of the pack, and each allocation refused. */
+    const size_t n = 5 * blk + 33;
+    mixed_witness(w, n, 60, 38, &t->rng);
+    czk_witness_pack p;
+    czk_witness_pack_mem mem;
+    const size_t before = czk_alloc_in_use();
+    pack_allocs_left = 2;
+    CHECK_EQ_INT(
+        czk_witness_pack_build(&p, &mem, w, n, SIZE_MAX, pack_alloc, pack_free_fn, NULL, pools[1]),
+        CZK_OK);
+    const size_t size = mem.bytes[0] + mem.bytes[1];
+    czk_witness_pack_release(&mem, pack_free_fn, NULL);
+    pack_allocs_left = 2;
+    CHECK_EQ_INT(
+        czk_witness_pack_build(&p, &mem, w, n, size - 1, pack_alloc, pack_free_fn, NULL, pools[1]),
+        CZK_EUNSUPPORTED);
+    CHECK(mem.p[0] == NULL && mem.p[1] == NULL);
+    CHECK_EQ_INT(czk_alloc_in_use(), before);
+    for (int ok = 0; ok < 2; ok++) {
+        pack_allocs_left = ok;
+        CHECK_EQ_INT(czk_witness_pack_build(&p, &mem, w, n, SIZE_MAX, pack_alloc, pack_free_fn,
+                                            NULL, pools[1]),
+                     CZK_ENOMEM);
+        CHECK(mem.p[0] == NULL && mem.p[1] == NULL);
+        CHECK_EQ_INT(czk_alloc_in_use(), before);
+    }
+    czk_free(w);
+    for (int i = 0; i < 3; i++)
+        czk_pool_destroy(pools[i]);
 }
 
 /* Naive references: coefficients by an O(n²) inverse DFT; p(x) by Horner. */

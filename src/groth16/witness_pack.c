@@ -192,9 +192,60 @@ void czk_witness_pack_release(czk_witness_pack_mem *mem, czk_witness_pack_free_f
     }
 }
 
+/* Words a block of the parallel build covers (2^18 values, 8 MiB of witness): some 500
+ * blocks at 2^27 values, enough for any pool to balance, few enough that the sequential
+ * prefix over their counts costs nothing. */
+#define PACK_BLOCK ((size_t)1 << 13)
+
+/*
+ * The build's blocks: pass 1 classifies each block with ranks counted from the block's start
+ * and notes its count of others; the counts' prefix sums give each block's offset; pass 2 adds
+ * the offset to the block's ranks and gathers its others from that offset on. The pack is the
+ * sequential one bit for bit: ranks are the same running counts, others the same order.
+ */
+typedef struct {
+    uint64_t *cls;
+    uint32_t *rank;
+    const czk_fr *w;
+    size_t n, words, block;
+    size_t *count; /* per block: pass 1 its others, pass 2 the others before it */
+    czk_fr *others;
+} build_arg;
+
+static void block_span(const build_arg *ba, size_t k, size_t *w0, size_t *nw, size_t *nv) {
+    *w0 = k * ba->block;
+    *nw = ba->words - *w0 < ba->block ? ba->words - *w0 : ba->block;
+    const size_t v0 = *w0 * 32;
+    *nv = ba->n - v0 < *nw * 32 ? ba->n - v0 : *nw * 32;
+}
+
+static void classify_body(void *arg, size_t b, size_t e, unsigned worker) {
+    const build_arg *ba = arg;
+    (void)worker;
+    for (size_t k = b; k < e; k++) {
+        size_t w0, nw, nv;
+        block_span(ba, k, &w0, &nw, &nv);
+        ba->count[k] = czk_witness_pack_classify(ba->cls + w0, ba->rank + w0, ba->w + w0 * 32, nv);
+    }
+}
+
+static void gather_body(void *arg, size_t b, size_t e, unsigned worker) {
+    const build_arg *ba = arg;
+    (void)worker;
+    for (size_t k = b; k < e; k++) {
+        size_t w0, nw, nv;
+        block_span(ba, k, &w0, &nw, &nv);
+        const uint32_t off = (uint32_t)ba->count[k];
+        if (off != 0)
+            for (size_t i = 0; i < nw; i++)
+                ba->rank[w0 + i] += off;
+        czk_witness_pack_gather(ba->others + ba->count[k], ba->cls + w0, ba->w + w0 * 32, nv);
+    }
+}
+
 int czk_witness_pack_build(czk_witness_pack *p, czk_witness_pack_mem *mem, const czk_fr *w,
                            size_t n, size_t max_bytes, czk_witness_pack_alloc_fn alloc,
-                           czk_witness_pack_free_fn release, void *ctx) {
+                           czk_witness_pack_free_fn release, void *ctx, czk_pool *pool) {
     const size_t words = czk_witness_pack_words(n);
     memset(mem, 0, sizeof(*mem));
     memset(p, 0, sizeof(*p));
@@ -205,29 +256,54 @@ int czk_witness_pack_build(czk_witness_pack *p, czk_witness_pack_mem *mem, const
         mem->bytes[0] = 0;
         return CZK_EUNSUPPORTED;
     }
+    /* Without a pool, or with one block, one block of everything: no counts to allocate. */
+    const size_t block = czk_pool_ways(pool) > 1 && words > PACK_BLOCK ? PACK_BLOCK : words;
+    const size_t blocks = block == 0 ? 0 : (words + block - 1) / block;
+    size_t one_count = 0;
+    size_t *count = blocks > 1 ? czk_malloc(blocks * sizeof(size_t)) : &one_count;
+    if (count == NULL)
+        return CZK_ENOMEM;
     if (words > 0 && (mem->p[0] = alloc(ctx, mem->bytes[0])) == NULL) {
         mem->bytes[0] = 0;
+        if (blocks > 1)
+            czk_free(count);
         return CZK_ENOMEM;
     }
-    uint64_t *cls = mem->p[0];
-    uint32_t *rank = (uint32_t *)(cls + words);
-    const size_t n_others = czk_witness_pack_classify(cls, rank, w, n);
+    build_arg ba = {.cls = mem->p[0],
+                    .rank = words > 0 ? (uint32_t *)((uint64_t *)mem->p[0] + words) : NULL,
+                    .w = w,
+                    .n = n,
+                    .words = words,
+                    .block = block,
+                    .count = count};
+    czk_pool_run(pool, blocks, 1, classify_body, &ba);
+    size_t n_others = 0;
+    for (size_t k = 0; k < blocks; k++) {
+        const size_t c = count[k];
+        count[k] = n_others;
+        n_others += c;
+    }
+    int rc = CZK_OK;
     if (n_others > (max_bytes - mem->bytes[0]) / sizeof(czk_fr)) {
         czk_witness_pack_release(mem, release, ctx);
-        return CZK_EUNSUPPORTED;
-    }
-    if (n_others > 0) {
+        rc = CZK_EUNSUPPORTED;
+    } else if (n_others > 0) {
         mem->bytes[1] = n_others * sizeof(czk_fr);
         if ((mem->p[1] = alloc(ctx, mem->bytes[1])) == NULL) {
             mem->bytes[1] = 0;
             czk_witness_pack_release(mem, release, ctx);
-            return CZK_ENOMEM;
+            rc = CZK_ENOMEM;
+        } else {
+            ba.others = mem->p[1];
+            czk_pool_run(pool, blocks, 1, gather_body, &ba);
         }
-        czk_witness_pack_gather(mem->p[1], cls, w, n);
     }
-    *p = (czk_witness_pack){
-        .n = n, .cls = cls, .rank = rank, .others = mem->p[1], .n_others = n_others};
-    return CZK_OK;
+    if (blocks > 1)
+        czk_free(count);
+    if (rc == CZK_OK)
+        *p = (czk_witness_pack){
+            .n = n, .cls = ba.cls, .rank = ba.rank, .others = mem->p[1], .n_others = n_others};
+    return rc;
 }
 
 void czk_witness_pack_expand(czk_fr *out, const czk_witness_pack *p) {

@@ -48,14 +48,16 @@ typedef void *(*czk_witness_pack_alloc_fn)(void *ctx, size_t bytes);
 typedef void (*czk_witness_pack_free_fn)(void *ctx, void *p, size_t bytes);
 
 /*
- * Packs w[0 .. n − 1] into memory from alloc (classify, then gather): fills *p and *mem.
+ * Packs w[0 .. n − 1] into memory from alloc (classify, then gather): fills *p and *mem. Both
+ * passes run in blocks of 2^18 values over pool (NULL: on this thread), and the pack is the
+ * same bit for bit whatever the pool; alloc and release are called on this thread only.
  * Returns CZK_OK; CZK_EUNSUPPORTED when the pack would take more than max_bytes (nothing kept:
- * not worth moving) or n is above CZK_WITNESS_PACK_MAX; CZK_ENOMEM when alloc refuses. On
- * failure *mem holds nothing.
+ * not worth moving) or n is above CZK_WITNESS_PACK_MAX; CZK_ENOMEM when alloc refuses (or the
+ * blocks' counts cannot be allocated). On failure *mem holds nothing.
  */
 int czk_witness_pack_build(czk_witness_pack *p, czk_witness_pack_mem *mem, const czk_fr *w,
                            size_t n, size_t max_bytes, czk_witness_pack_alloc_fn alloc,
-                           czk_witness_pack_free_fn release, void *ctx);
+                           czk_witness_pack_free_fn release, void *ctx, czk_pool *pool);
 
 /* Clears (it is witness data) and frees what czk_witness_pack_build allocated; *mem empty
  * after. Safe on an empty *mem. */

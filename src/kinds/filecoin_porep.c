@@ -212,11 +212,11 @@ static int p_job_create(void *state, const czk_job_request *req, void **job, siz
 
 static int p_synthesize(void *state, void *job, size_t part, const czk_r1cs *r1cs, czk_fr *w,
                         czk_pool *pool, czk_err *err) {
-    (void)pool;
     const fporep *f = state;
     const fporep_job *j = job;
     size_t ni = r1cs->n_public + 1;
-    return czk_porep_witness(&f->shape, &j->c1, (uint32_t)part, w, ni, r1cs->n_vars - ni, err);
+    return czk_porep_witness(&f->shape, &j->c1, (uint32_t)part, w, ni, r1cs->n_vars - ni, pool,
+                             err);
 }
 
 static int p_public_inputs(void *state, void *job, size_t part, czk_fr *out, size_t n_public,
