@@ -5,6 +5,7 @@
  *   bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] [--workers W]
  *                [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] [--log FILE]
  *                [--devices 0,1] [--compare] [--porep C1FILE --params DIR] [--fail-device D]
+ *                [--svg FILE]
  *
  * Defaults: K 16, 8 jobs of 4 partitions, 2 in flight, 2 workers per device, backend auto.
  * --devices: the CUDA devices the engine opens (default all). --compare: two passes in one
@@ -20,6 +21,9 @@
  * the devices opened) faults at its next attempt, as a lost GPU does (czk__engine_inject_device_
  * fault); its partitions must go to the other devices or the CPU and every job still complete.
  * With --compare, only in the pass on all devices.
+ * --svg FILE: records the run's spans (czk_engine_trace_start) and writes them as an SVG
+ * timeline (czk_timeline_svg_write): a lane per synthesis thread, worker and finalizer, the
+ * kernel regions' steps, busy shares. With --compare, the first pass's goes to FILE.one.svg.
  * Witnesses: --solve 1 solves a distinct witness per partition (the engine's generic solver,
  * single-threaded per partition: slower than a GPU proves); 0, the default, copies the
  * witness made with the circuit (synth_seed 0), so that the run measures proving.
@@ -232,7 +236,7 @@ static void usage(void) {
     fprintf(stderr, "usage: bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] "
                     "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] "
                     "[--vram GIB] [--log FILE] [--devices 0,1] [--compare] "
-                    "[--porep C1FILE --params DIR] [--fail-device D]\n");
+                    "[--porep C1FILE --params DIR] [--fail-device D] [--svg FILE]\n");
 }
 
 /* What the passes share: the options, and the PoRep job's payload when there is one. */
@@ -290,7 +294,7 @@ static int porep_prepare(opts *o) {
 }
 
 static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, const char *log_path,
-                    int fail_dev, double *s_per_proof);
+                    int fail_dev, const char *svg_path, double *s_per_proof);
 
 int main(int argc, char **argv) {
     opts o;
@@ -298,7 +302,7 @@ int main(int argc, char **argv) {
     o.k = 16, o.jobs = 8, o.parts = 4, o.inflight = 2, o.workers = 2;
     o.backend = "auto";
     o.fail_dev = -1;
-    const char *log_path = NULL;
+    const char *log_path = NULL, *svg_path = NULL;
     int compare = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -329,6 +333,8 @@ int main(int argc, char **argv) {
             o.backend = v;
         else if (strcmp(a, "--log") == 0)
             log_path = v;
+        else if (strcmp(a, "--svg") == 0)
+            svg_path = v;
         else if (strcmp(a, "--vram") == 0)
             o.vram_gib = atof(v);
         else if (strcmp(a, "--porep") == 0)
@@ -363,11 +369,15 @@ int main(int argc, char **argv) {
         /* The first device alone: the listed one, else CUDA device 0. */
         unsigned first = o.n_devices > 0 ? o.devices[0] : 0;
         printf("## pass 1: device %u alone\n", first);
-        rc |= run_pass(&o, &first, 1, log_path, -1, &one);
+        char one_svg[4096];
+        if (svg_path != NULL)
+            snprintf(one_svg, sizeof one_svg, "%s.one.svg", svg_path);
+        rc |= run_pass(&o, &first, 1, log_path, -1, svg_path != NULL ? one_svg : NULL, &one);
         printf("## pass 2: %s\n", o.n_devices > 0 ? "the devices listed" : "every device");
         reset_peak_rss();
     }
-    rc |= run_pass(&o, o.n_devices > 0 ? o.devices : NULL, o.n_devices, log_path, o.fail_dev, &all);
+    rc |= run_pass(&o, o.n_devices > 0 ? o.devices : NULL, o.n_devices, log_path, o.fail_dev,
+                   svg_path, &all);
     if (compare && all > 0)
         printf("scaling: %.4f s/proof on one device, %.4f on all: %.2fx\n", one, all, one / all);
     free(g_lines);
@@ -378,7 +388,7 @@ int main(int argc, char **argv) {
 /* One steady run on an engine of its own: prints its summary, *s_per_proof its throughput.
  * Returns 0 when every job completed, 1 otherwise. */
 static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, const char *log_path,
-                    int fail_dev, double *s_per_proof) {
+                    int fail_dev, const char *svg_path, double *s_per_proof) {
     const unsigned k = o->k, jobs = o->jobs, parts = o->parts, inflight = o->inflight,
                    workers = o->workers, solve = o->solve;
     const char *backend = o->backend;
@@ -442,6 +452,13 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
         printf("# loaded, before the jobs: anonymous %.2f GiB, file %.2f GiB, shared %.2f GiB; "
                "reserved and staging %.2f GiB; outside them %.2f GiB\n",
                anon, file, shmem, held, anon + shmem - held);
+    }
+    /* The timeline: every partition makes some 7 spans (more when retried), every job 2. */
+    if (svg_path != NULL &&
+        czk_engine_trace_start(e, (size_t)jobs * (parts * 16 + 2) + 1024, &err) != CZK_OK) {
+        fprintf(stderr, "bench_engine: --svg: %s\n", err.msg);
+        czk_engine_destroy(e);
+        return 1;
     }
     memwatch mw;
     memset(&mw, 0, sizeof mw);
@@ -523,6 +540,11 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     }
     pthread_mutex_destroy(&mw.mu);
     czk_engine_shutdown(e, 10000);
+    czk_span *spans = NULL;
+    size_t n_spans = 0;
+    uint64_t dropped = 0;
+    if (svg_path != NULL)
+        czk_engine_trace_take(e, &spans, &n_spans, &dropped, NULL);
 
     czk_engine_status st;
     if (czk_engine_get_status(e, &st) == CZK_OK) {
@@ -583,6 +605,17 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
                "%.2f GiB, shared %.2f GiB; outside the engine's reservation and staging %.2f "
                "GiB\n",
                mw.anon, mw.file, mw.shmem, mw.unbudgeted);
+    if (svg_path != NULL) {
+        char title[200];
+        snprintf(title, sizeof title, "bench_engine %s: %s, %u jobs x %u partitions, %u in flight",
+                 CZK_GIT_COMMIT, circuit, jobs, parts, inflight);
+        if (czk_timeline_svg_write(svg_path, spans, n_spans, title, &err) == CZK_OK)
+            printf("timeline: %s (%zu spans, %llu dropped)\n", svg_path, n_spans,
+                   (unsigned long long)dropped);
+        else
+            fprintf(stderr, "bench_engine: --svg: %s\n", err.msg);
+    }
+    czk_free(spans);
     for (int i = 0; i < 7; i++)
         free(v[i]);
     free(ids);

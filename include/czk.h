@@ -468,11 +468,10 @@ CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_trace_start(czk_engine *e, size_t 
  * recorded (a span is recorded when it ends; marks when they happen), and empties the buffer;
  * recording goes on until czk_engine_trace_stop. Out: *spans (czk_malloc'ed, czk_free; NULL
  * when *n is 0), *n, and *dropped (may be NULL): the spans that did not fit since the last
- * take. Returns CZK_OK, or CZK_ENOMEM (nothing is handed over; the spans stay).
+ * take. Returns CZK_OK.
  */
-CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_trace_take(czk_engine *e, czk_span **spans,
-                                                         size_t *n, uint64_t *dropped,
-                                                         czk_err *err) CZK_NONNULL(1, 2, 3);
+CZK_API int czk_engine_trace_take(czk_engine *e, czk_span **spans, size_t *n, uint64_t *dropped,
+                                  czk_err *err) CZK_NONNULL(1, 2, 3);
 
 /* Stops recording and drops the spans not taken. Idempotent. */
 CZK_API void czk_engine_trace_stop(czk_engine *e) CZK_NONNULL(1);
@@ -490,8 +489,8 @@ CZK_API void czk_engine_trace_stop(czk_engine *e) CZK_NONNULL(1);
  * Returns CZK_OK, CZK_EINVAL (no span), CZK_ENOMEM or CZK_EIO (the message names the path).
  */
 CZK_API CZK_WARN_UNUSED_RESULT int czk_timeline_svg_write(const char *path, const czk_span *spans,
-                                                          size_t n, const char *title,
-                                                          czk_err *err) CZK_NONNULL(1);
+                                                          size_t n, const char *title, czk_err *err)
+    CZK_NONNULL(1);
 
 /*
  * Rebuilds a run's spans from the engine's log lines (text[0..len), as the log callback gave
@@ -499,12 +498,13 @@ CZK_API CZK_WARN_UNUSED_RESULT int czk_timeline_svg_write(const char *path, cons
  * partition lines (see czk_log_fn) give synthesis, lock wait, kernel-region steps and
  * verification, the job lines the submit and done marks. When the text holds several engines'
  * runs ("engine started" lines), only the last one's. Lines that lack a field a span needs
- * (an older czk's) give the spans they can. Out: *spans (czk_malloc'ed, czk_free; NULL when *n
- * is 0), *n. Returns CZK_OK (*n may be 0) or CZK_ENOMEM.
+ * (an older czk's) give the spans they can (without worker=, the kernel region goes on one
+ * lane per device); a line cut short (no result=) gives none. Out: *spans (czk_malloc'ed,
+ * czk_free; NULL when *n is 0), *n. Returns CZK_OK (*n may be 0) or CZK_ENOMEM.
  */
 CZK_API CZK_WARN_UNUSED_RESULT int czk_timeline_from_log(const char *text, size_t len,
-                                                         czk_span **spans, size_t *n,
-                                                         czk_err *err) CZK_NONNULL(3, 4);
+                                                         czk_span **spans, size_t *n, czk_err *err)
+    CZK_NONNULL(3, 4);
 
 #ifdef __cplusplus
 }

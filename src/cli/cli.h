@@ -36,6 +36,7 @@ int czk_cli_verify(int argc, char **argv);
 int czk_cli_setup(int argc, char **argv);
 int czk_cli_synth(int argc, char **argv);
 int czk_cli_demo(int argc, char **argv);
+int czk_cli_timeline(int argc, char **argv);
 /* The daemon and its clients (daemon_cmds.c). */
 int czk_cli_daemon(int argc, char **argv);
 int czk_cli_submit(int argc, char **argv);

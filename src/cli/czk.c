@@ -21,6 +21,7 @@ static const struct {
     {"snap", czk_cli_snap, "Filecoin SnapDeals: prove and verify sector updates; test updates"},
     {"synth", czk_cli_synth, "a PoRep-shaped synthetic circuit, witness and keys"},
     {"demo", czk_cli_demo, "synthesize, set up, prove and verify; time every step"},
+    {"timeline", czk_cli_timeline, "draw an engine's run from its log as an SVG timeline"},
     {"self-check", czk_cli_self_check, "check the BLS12-381 arithmetic against known answers"},
 #ifdef CZK_HAVE_DAEMON /* built with CZK_DAEMON (CMakeLists.txt) */
     {"daemon", czk_cli_daemon, "serve cuzk.v1.ProvingEngine (gRPC) and HTTP /status, /metrics"},

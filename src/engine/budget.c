@@ -63,12 +63,16 @@ int czk__budget_defaults(czk_engine_config *cfg, czk_err *err) {
     return CZK_OK;
 }
 
-/* Evicts idle HOT keys, least recently used first, until `need` more bytes fit. */
-int czk__reserve(czk_engine *e, uint64_t need) {
+/* Evicts idle HOT keys, least recently used first, until `need` more bytes fit. Work below
+ * HIGH never evicts the key of a circuit that HIGH or CRITICAL jobs use: C2's memory pressure
+ * would otherwise unload an idle WinningPoSt key, whose next proof then waits for a reload
+ * and for C2 to give the memory back. */
+int czk__reserve(czk_engine *e, uint64_t need, int prio) {
     while (e->budget - e->reserved < need) {
         circuit *lru = NULL;
         for (circuit *c = e->circuits; c != NULL; c = c->next) {
             if (c->state == C_HOT && c->refs == 0 &&
+                (prio >= CZK_PRIORITY_HIGH || c->max_prio < CZK_PRIORITY_HIGH) &&
                 (lru == NULL || c->last_used_ns < lru->last_used_ns))
                 lru = c;
         }
@@ -112,6 +116,14 @@ uint64_t czk__scratch_headroom(const czk_engine *e) {
     return mx * (e->n_devs + 1);
 }
 
+uint64_t czk__urgent_room(const czk_engine *e) {
+    uint64_t mx = 0;
+    for (const circuit *c = e->circuits; c != NULL; c = c->next)
+        if (c->state == C_HOT && c->max_prio >= CZK_PRIORITY_HIGH && czk__part_need(e, c) > mx)
+            mx = czk__part_need(e, c);
+    return mx;
+}
+
 /* The least budget beside the key that one partition of c can ever run in. */
 uint64_t czk__part_floor(const czk_engine *e, const circuit *c) {
     return e->lean ? c->w_bytes + (c->part_bytes - c->w_bytes) * (e->n_devs + 1) : c->part_bytes;
@@ -134,7 +146,7 @@ int czk__scratch_reserve(czk_engine *e, part *p, unsigned di, int on_fallback, u
     int whole = !on_fallback && (e->devs[di].dev->flags & CZK_DEVICE_WHOLE_PROOFS) &&
                 ((__atomic_load_n(&c->circuit_devs, __ATOMIC_ACQUIRE) >> di) & 1);
     if (e->lean && !whole && need > 0) {
-        while (!e->quit && !czk__reserve(e, need))
+        while (!e->quit && !czk__reserve(e, need, p->job->prio))
             pthread_cond_wait(&e->synth_cv, &e->mu);
         if (e->quit) {
             rc = czk_err_set(err, CZK_ECANCELED,

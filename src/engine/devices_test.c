@@ -605,3 +605,87 @@ CZK_TEST(engine_memory_budgets_refuse_queue_retry) {
     CHECK_EQ_INT((int)retried, st[1].faults);
     CHECK_EQ_INT(failed, 0);
 }
+
+/* Whether the engine has started a NORMAL job (status: in progress). */
+static int normal_started(czk_engine *e) {
+    czk_engine_status s;
+    if (czk_engine_get_status(e, &s) != CZK_OK)
+        return 0;
+    int n = (int)s.in_progress_by_priority[CZK_PRIORITY_NORMAL];
+    czk_engine_status_clear(&s);
+    return n > 0;
+}
+
+/*
+ * Host memory is no queue a WinningPoSt waits in: with a budget that two C2-like partitions
+ * (porep10, NORMAL) would fill to one byte short of a WinningPoSt-like one (porep8, CRITICAL,
+ * proved once before so the engine knows it is urgent), the NORMAL job keeps room for it, and
+ * the CRITICAL job submitted while the main device is in a 1.5 s region is proved on the lane
+ * at once instead of after that region gives memory back.
+ */
+CZK_TEST(engine_urgent_room_for_post) {
+    fake_stats st[2];
+    czk_err err = {0};
+    uint64_t key = 0, need8 = 0, need10 = 0, room = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        czk_engine_config cfg = czk_etest_config();
+        cfg.workers_per_device = 1;
+        cfg.synth_threads = 2;
+        cfg.pinned_budget_bytes = 1;
+        if (pass == 1)
+            cfg.host_budget_bytes = key + room + 2 * need10 + need8 - 1 + 1;
+        czk_device *devs[2] = {fake_open(0, FAIL_NEVER, 0, 1500, &st[0]),
+                               fake_open(1, FAIL_NEVER, 0, 10, &st[1])};
+        CHECK(devs[0] != NULL && devs[1] != NULL);
+        ((fake_dev *)devs[1])->lane = 1;
+        czk_engine *e = NULL;
+        CHECK_EQ_INT(czk__engine_create_on_devices(&e, &cfg, devs, 2, &err), CZK_OK);
+        CHECK_EQ_INT(czk_engine_register_synthetic(e, "porep8", 8, &err), CZK_OK);
+        CHECK_EQ_INT(czk_engine_register_synthetic(e, "porep10", 10, &err), CZK_OK);
+        CHECK_EQ_INT(czk_engine_preload(e, "porep8", NULL, NULL, &err), CZK_OK);
+        CHECK_EQ_INT(czk_engine_preload(e, "porep10", NULL, NULL, &err), CZK_OK);
+        if (pass == 0) {
+            pthread_mutex_lock(&e->mu);
+            const circuit *c8 = czk__find_circuit(e, "porep8"),
+                          *c10 = czk__find_circuit(e, "porep10");
+            key = c8->bytes + c10->bytes;
+            need8 = czk__part_need(e, c8);
+            need10 = czk__part_need(e, c10);
+            room = czk__scratch_headroom(e);
+            pthread_mutex_unlock(&e->mu);
+            czk_engine_destroy(e);
+            CHECK(need8 > 0 && need10 > need8);
+            continue;
+        }
+        czk_groth16_vk vk8, vk10;
+        CHECK(czk__engine_circuit_vk(e, "porep8", &vk8) == CZK_OK);
+        CHECK(czk__engine_circuit_vk(e, "porep10", &vk10) == CZK_OK);
+        CHECK_EQ_INT(
+            czk_etest_submit_synth(e, "warm", "porep8", CZK_PRIORITY_CRITICAL, 1, 81, NULL),
+            CZK_OK);
+        int rc_warm = czk_etest_await_verify(e, "warm", &vk8, 1);
+        CHECK_EQ_INT(czk_etest_submit_synth(e, "c2", "porep10", CZK_PRIORITY_NORMAL, 3, 82, NULL),
+                     CZK_OK);
+        for (int i = 0; i < 500 && !normal_started(e); i++) {
+            struct timespec ts = {0, 5000000L};
+            nanosleep(&ts, NULL);
+        }
+        struct timespec ts = {0, 300000000L};
+        nanosleep(&ts, NULL);
+        uint64_t t0 = czk_time_ns();
+        int rc_win = czk_etest_submit_synth(e, "win", "porep8", CZK_PRIORITY_CRITICAL, 1, 83, NULL);
+        if (rc_win == CZK_OK)
+            rc_win = czk_etest_await_verify(e, "win", &vk8, 1);
+        uint64_t win_ms = (czk_time_ns() - t0) / 1000000u;
+        int rc_c2 = czk_etest_await_verify(e, "c2", &vk10, 3);
+        czk_groth16_vk_clear(&vk8);
+        czk_groth16_vk_clear(&vk10);
+        czk_engine_destroy(e);
+        CHECK_EQ_INT(rc_warm, CZK_OK);
+        CHECK_EQ_INT(rc_win, CZK_OK);
+        CHECK_EQ_INT(rc_c2, CZK_OK);
+        CHECK_EQ_INT(st[1].proofs, 2);
+        CHECK_EQ_INT(st[0].proofs, 3);
+        CHECKF(win_ms < 1000, "the CRITICAL job took %llu ms", (unsigned long long)win_ms);
+    }
+}

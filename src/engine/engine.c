@@ -15,6 +15,8 @@
  *   finalize.c   the finalizers (verify, encode, retry, finish, prune)
  *   status.c     status and Prometheus metrics
  *   log.c        the logger thread
+ *   trace.c      the span recorder (czk_engine_trace_start), off by default
+ *   timeline.c   the timeline: spans as SVG, spans rebuilt from the log lines
  *   engine_internal.h  the structures they share, and the hooks for tests and the CLI
  * Threads. The engine owns every thread it runs: synth_threads synthesis threads,
  * workers_per_device prove workers for each device, finalizer_threads finalizers, and a
@@ -33,7 +35,9 @@
  *      (attach, need, prove). e->mu and a device lock are never held together, nor two device
  *      locks, except in unload, which takes a device lock under e->mu to detach a key no proof
  *      is using.
- *   2. e->log_mu: a leaf guarding the queue of log lines (taken under either of the above).
+ *   2. e->log_mu: a leaf guarding the queue of log lines (taken under either of the above);
+ *      or e->trace_mu: a leaf guarding the span recorder's buffer (trace.c), likewise. The two
+ *      are never held together.
  * Circuit keys (pk, cs, pvk) are read outside e->mu by threads whose job holds a reference
  * (circuit.refs), which keeps the circuit loaded. Partition witnesses are touched outside
  * e->mu only by the one thread whose partition state says it owns them (P_SYNTH, P_PROVING,
@@ -87,8 +91,10 @@ static void engine_free(czk_engine *e) {
     }
     czk__devices_close(e);
     czk_pool_destroy(e->pool);
+    czk_pool_destroy(e->urgent_pool);
     czk_free(e->threads);
     pthread_mutex_destroy(&e->mu);
+    czk__trace_free(e);
     czk__gate_destroy(&e->cpu_gate);
     pthread_cond_destroy(&e->vram_cv);
     pthread_mutex_destroy(&e->log_mu);
@@ -231,6 +237,7 @@ static int create(czk_engine **out, const czk_engine_config *cfg_in, czk_device 
     e->t_create_ns = czk_time_ns();
     atomic_init(&e->inject, 0);
     pthread_mutex_init(&e->mu, NULL);
+    czk__trace_init(e);
     czk__gate_init(&e->cpu_gate);
     pthread_mutex_init(&e->log_mu, NULL);
     pthread_cond_init(&e->log_cv, NULL);
@@ -245,7 +252,8 @@ static int create(czk_engine **out, const czk_engine_config *cfg_in, czk_device 
     pthread_condattr_destroy(&ca);
 
     if ((rc = czk__log_start(e, err)) == CZK_OK &&
-        (rc = czk_pool_create(&e->pool, cfg.prove_threads)) != CZK_OK)
+        ((rc = czk_pool_create(&e->pool, cfg.prove_threads)) != CZK_OK ||
+         (rc = czk_pool_create(&e->urgent_pool, cfg.prove_threads)) != CZK_OK))
         czk_err_set(err, rc, "cannot create the prover pool of %u threads", cfg.prove_threads);
     if (rc != CZK_OK) {
         for (unsigned i = 0; i < n_devs; i++)

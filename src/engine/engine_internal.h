@@ -55,6 +55,7 @@ typedef struct circuit {
      * Atomic: synthesis threads set and read it without a lock. */
     int no_pack;
     uint32_t refs; /* unfinished jobs on this circuit */
+    int max_prio;  /* the highest priority a job on it was submitted with */
     uint64_t last_used_ns;
     int evict_pending;
     /* Per device: the key attached there (NULL: none), written under that device's lock by
@@ -170,7 +171,7 @@ enum { CZK__STAGE_QUEUE, CZK__STAGE_SYNTH, CZK__STAGE_PROVE, CZK__STAGE_VERIFY, 
 typedef struct logline {
     struct logline *next;
     int level;
-    char text[512];
+    char text[1024]; /* a partition line with its timeline fields and a long quoted id fits */
 } logline;
 
 /* One device the engine proves on: a GPU, or the CPU. Set at create and constant afterwards,
@@ -203,6 +204,10 @@ struct czk_engine {
     czk_engine_config cfg;
     char backend_name[32];
     czk_pool *pool;
+    /* HIGH and CRITICAL synthesis's own loops: a pool runs one loop at a time, and a PoRep
+     * witness holds e->pool for a quarter second (H200, BENCHMARKS.md run 96), which a 3 ms
+     * WinningPoSt synthesis waited for. Its threads sleep while no urgent work runs. */
+    czk_pool *urgent_pool;
     edevice *devs;
     unsigned n_devs;
     int gpu;                 /* the devices are GPUs (pinned staging set aside, keys attached) */
@@ -284,15 +289,21 @@ void czk__trace_attempt(czk_engine *e, part *p, unsigned worker, uint64_t t0, ui
 void czk__trace_verify(czk_engine *e, part *p, unsigned fin, uint64_t t0, uint64_t t1);
 /* A job's submit (done = 0) or final-status mark, at j->t_submit_ns or j->t_done_ns. */
 void czk__trace_job(czk_engine *e, const job *j, int done);
+/* Copies at most n - 1 bytes of src into dst, not cutting a UTF-8 character in two. */
+void czk__copy_cut(char *dst, size_t n, const char *src);
 
 /* ---- budget.c (under e->mu) ---- */
 int czk__budget_defaults(czk_engine_config *cfg, czk_err *err);
-int czk__reserve(czk_engine *e, uint64_t need);
+int czk__reserve(czk_engine *e, uint64_t need, int prio);
 void czk__unreserve(czk_engine *e, uint64_t bytes);
 void czk__engine_set_lean(czk_engine *e); /* after the devices change */
 uint64_t czk__part_need(const czk_engine *e, const circuit *c);
 uint64_t czk__scratch_headroom(const czk_engine *e);
 uint64_t czk__part_floor(const czk_engine *e, const circuit *c);
+/* Bytes a partition below HIGH leaves free while others are in flight: one partition of the
+ * largest loaded circuit that HIGH or CRITICAL jobs use, so that a WinningPoSt never waits for
+ * a C2 partition to give memory back. */
+uint64_t czk__urgent_room(const czk_engine *e);
 /* Called without e->mu. */
 int czk__scratch_reserve(czk_engine *e, part *p, unsigned di, int on_fallback, uint64_t *got,
                          czk_err *err);
@@ -302,7 +313,7 @@ void czk__vram_release(czk_engine *e, edevice *d, uint64_t bytes); /* under e->m
 /* ---- keys.c ---- */
 circuit *czk__find_circuit(czk_engine *e, const char *id);
 void czk__unload_circuit(czk_engine *e, circuit *c);
-int czk__ensure_loaded(czk_engine *e, circuit *c, uint64_t *load_ms, czk_err *err);
+int czk__ensure_loaded(czk_engine *e, circuit *c, int prio, uint64_t *load_ms, czk_err *err);
 void czk__circuit_free(circuit *c);
 /* With d's lock held, no engine lock: attaches c's key to device di if not yet. */
 void czk__key_attach(czk_engine *e, unsigned di, circuit *c);

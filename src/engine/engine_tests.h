@@ -26,6 +26,11 @@ CZK_TEST_ENTRY(engine_device_without_memory_stays, 60)
 CZK_TEST_ENTRY(engine_devices_select, 20)
 CZK_TEST_ENTRY(engine_priority_lane_beside_long_proofs, 60)
 CZK_TEST_ENTRY(engine_memory_budgets_refuse_queue_retry, 60)
+CZK_TEST_ENTRY(engine_urgent_room_for_post, 60)
+/* src/engine/timeline_test.c */
+CZK_TEST_ENTRY(engine_trace_records_a_run, 60)
+CZK_TEST_ENTRY(engine_trace_capacity_drops, 60)
+CZK_TEST_ENTRY(engine_timeline_from_log, 10)
 /* src/engine/gate_test.c */
 CZK_TEST_ENTRY(engine_gate_priority_order, 20)
 /* src/engine/status_test.c */

@@ -91,6 +91,7 @@ static int witness_at_fault(czk_engine *e, const circuit *c, part *p) {
 
 void *czk__fin_main(void *arg) {
     czk_engine *e = arg;
+    const unsigned me = atomic_fetch_add(&e->fin_next, 1); /* this finalizer's index */
     uint64_t last_prune = 0;
     pthread_mutex_lock(&e->mu);
     while (!e->quit) {
@@ -141,6 +142,7 @@ void *czk__fin_main(void *arg) {
 
         pthread_mutex_lock(&e->mu);
         p->verify_ns = tv1 - tv0;
+        czk__trace_verify(e, p, me, tv0, tv1);
         p->finish_ns = (t1 - t0) - p->verify_ns;
         j->verify_ns += p->verify_ns;
         /* The proof's own outcome counts for its device (a failed attempt was counted by the
@@ -149,14 +151,19 @@ void *czk__fin_main(void *arg) {
             czk__device_count(e, p, rc, final);
         const int retry = rc != CZK_OK && !final && czk__part_can_retry(e, p);
         const char *result = rc == CZK_OK ? "ok" : retry ? "retry" : "failed";
+        const uint64_t msm_ns = p->tm.msm_a_ns + p->tm.msm_b_g1_ns + p->tm.msm_b_g2_ns +
+                                p->tm.msm_l_ns + p->tm.msm_h_ns;
         czk__elog(e, CZK_LOG_INFO,
                   "partition job=%s part=%u/%zu prio=%s circuit=%s backend=%s attempt=%u "
                   "queue_ms=%.3f synth_ms=%.3f lock_wait_ms=%.3f kernel_ms=%.3f finish_ms=%.3f "
-                  "verify_ms=%.3f kernel_at_ms=%.3f result=%s%s%s",
+                  "verify_ms=%.3f kernel_at_ms=%.3f synth_at_ms=%.3f synth_thread=%u worker=%u "
+                  "spmv_ms=%.3f h_ms=%.3f msm_ms=%.3f verify_at_ms=%.3f finalizer=%u result=%s%s%s",
                   j->qid, p->idx, j->n_parts, czk__prio_names[j->prio], c->id, p->dev_label,
                   p->attempts, p->queue_ns / 1e6, p->synth_ns / 1e6, p->lock_wait_ns / 1e6,
                   p->kernel_ns / 1e6, p->finish_ns / 1e6, p->verify_ns / 1e6, p->kernel_at_ns / 1e6,
-                  result, rc == CZK_OK ? "" : " error=", rc == CZK_OK ? "" : p->err);
+                  p->synth_at_ns / 1e6, p->synth_thread, p->worker, p->tm.spmv_ns / 1e6,
+                  p->tm.h_ns / 1e6, msm_ns / 1e6, p->verify_at_ns / 1e6, p->finalizer, result,
+                  rc == CZK_OK ? "" : " error=", rc == CZK_OK ? "" : p->err);
         if (!czk__part_return(e, p)) {
             czk_free(pub);
             continue;

@@ -259,6 +259,7 @@ void czk__job_finish(czk_engine *e, job *j, czk_job_status st, const char *fmt, 
         va_end(ap);
     }
     j->t_done_ns = czk_time_ns();
+    czk__trace_job(e, j, 1);
     for (size_t i = 0; i < j->n_parts; i++) {
         part *p = &j->parts[i];
         if (p->state == P_QUEUED_SYNTH || p->state == P_QUEUED_PROVE || p->state == P_QUEUED_FIN ||
@@ -280,10 +281,11 @@ void czk__job_finish(czk_engine *e, job *j, czk_job_status st, const char *fmt, 
     czk__elog(e, st == CZK_JOB_FAILED ? CZK_LOG_WARN : CZK_LOG_INFO,
               "job id=%s status=%s circuit=%s prio=%s client=%s parts=%zu total_us=%" PRIu64
               " synth_us=%" PRIu64 " prove_us=%" PRIu64 " verify_us=%" PRIu64
-              " overhead_us=%" PRIu64 "%s%s",
+              " overhead_us=%" PRIu64 " submit_at_ms=%.3f done_at_ms=%.3f%s%s",
               j->qid, czk_job_status_name(st), j->c->id, czk__prio_names[j->prio], j->client,
               j->n_parts, total / 1000, j->synth_ns / 1000, j->prove_ns / 1000, j->verify_ns / 1000,
-              total > work ? (total - work) / 1000 : 0, j->error[0] ? " error=" : "", j->error);
+              total > work ? (total - work) / 1000 : 0, (j->t_submit_ns - e->t_create_ns) / 1e6,
+              (j->t_done_ns - e->t_create_ns) / 1e6, j->error[0] ? " error=" : "", j->error);
     pthread_cond_broadcast(&e->done_cv);
 }
 
@@ -477,12 +479,15 @@ again:
         j->parts[i].t_ready_ns = j->t_submit_ns;
     j->holds_ref = 1;
     c->refs++;
+    if (j->prio > c->max_prio)
+        c->max_prio = j->prio;
     e->n_unfinished++;
     if (e->jobs_tail != NULL)
         e->jobs_tail->next = j;
     else
         e->jobs = j;
     e->jobs_tail = j;
+    czk__trace_job(e, j, 0);
     snprintf(job_id, CZK_REQUEST_ID_MAX + 1, "%s", j->id);
     uint64_t key = c->state == C_HOT ? c->bytes : c->est_bytes;
     if (key + czk__part_floor(e, c) > e->budget) {

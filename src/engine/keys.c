@@ -143,13 +143,13 @@ static int load_unlocked(czk_engine *e, circuit *c, czk_err *err) {
 
 /* With e->mu held: makes c HOT, waiting for a load in progress. Returns CZK_OK, CZK_ENOMEM
  * (the key cannot fit now even after evicting idle keys) or the loader's error. */
-int czk__ensure_loaded(czk_engine *e, circuit *c, uint64_t *load_ms, czk_err *err) {
+int czk__ensure_loaded(czk_engine *e, circuit *c, int prio, uint64_t *load_ms, czk_err *err) {
     while (c->state == C_LOADING)
         pthread_cond_wait(&e->synth_cv, &e->mu);
     if (c->state == C_HOT)
         return CZK_OK;
     uint64_t est = c->est_bytes;
-    if (est > e->budget || !czk__reserve(e, est))
+    if (est > e->budget || !czk__reserve(e, est, prio))
         return czk_err_set(err, CZK_ENOMEM,
                            "circuit %s: key of about %" PRIu64 " bytes does not fit the host "
                            "budget (%" PRIu64 " of %" PRIu64 " bytes reserved)",
@@ -277,7 +277,7 @@ int czk_engine_preload(czk_engine *e, const char *circuit_id, int *already_loade
         c->last_used_ns = czk_time_ns();
         goto out;
     }
-    rc = czk__ensure_loaded(e, c, load_ms, err);
+    rc = czk__ensure_loaded(e, c, CZK_PRIORITY_CRITICAL, load_ms, err); /* an operator's ask */
 out:
     pthread_mutex_unlock(&e->mu);
     return rc;

@@ -15,6 +15,11 @@
 #include "util/memclear.h"
 #include "util/timer.h"
 
+/* The pool of j's synthesis loops: HIGH and CRITICAL jobs have their own. */
+static czk_pool *synth_pool(const czk_engine *e, const job *j) {
+    return j->prio >= CZK_PRIORITY_HIGH ? e->urgent_pool : e->pool;
+}
+
 /* The device whose staging memory holds p's witness (workers of any device may pick p, but
  * staging comes from one: spread by index over the devices in service; never a priority lane,
  * which keeps none: its GPU's main device stages for it, in memory both can read). */
@@ -59,7 +64,7 @@ static int stage_pack(czk_engine *e, part *p) {
     if (d == NULL || n == 0 || __atomic_load_n(&c->no_pack, __ATOMIC_RELAXED))
         return 0;
     int rc = czk_witness_pack_build(&p->wp, &p->wp_mem, p->w, n, n * sizeof(czk_fr) / 4,
-                                    czk__dev_alloc, czk__dev_free, d, e->pool);
+                                    czk__dev_alloc, czk__dev_free, d, synth_pool(e, p->job));
     if (rc == CZK_EUNSUPPORTED)
         __atomic_store_n(&c->no_pack, 1, __ATOMIC_RELAXED);
     if (rc != CZK_OK)
@@ -130,17 +135,29 @@ static int synthesize(czk_engine *e, part *p, czk_err *err) {
         p->w = czk_malloc(bytes);
     if (p->w == NULL)
         return czk_err_set(err, CZK_ENOMEM, "partition %u witness (%zu bytes)", p->idx, bytes);
-    return c->kind->synthesize(c->kstate, j->kjob, p->idx, &c->cs, p->w, e->pool, err);
+    return c->kind->synthesize(c->kstate, j->kjob, p->idx, &c->cs, p->w, synth_pool(e, j), err);
 }
 
-/* Starts synthesis of p if its working set can be reserved: 1 started (e->mu is then
- * released and re-taken around the work), 0 no memory now. */
-static int synth_try(czk_engine *e, part *p) {
+static int any_loading(czk_engine *e);
+
+/* Whose keys j's reservations may evict (czk__reserve): j's priority's, or any idle key when
+ * nothing in flight will give memory back (else a job could wait for ever). */
+static int evict_prio(czk_engine *e, const job *j) {
+    return e->part_reserved > 0 || any_loading(e) ? j->prio : CZK_PRIORITY_CRITICAL;
+}
+
+/* Starts synthesis of p on synthesis thread `me` if its working set can be reserved: 1 started
+ * (e->mu is then released and re-taken around the work), 0 no memory now. */
+static int synth_try(czk_engine *e, part *p, unsigned me) {
     job *j = p->job;
     circuit *c = j->c;
     uint64_t need = czk__part_need(e, c), room = czk__scratch_headroom(e);
+    /* Below HIGH, while partitions in flight will give memory back, leave room for an urgent
+     * one too (a WinningPoSt's). */
+    if (j->prio < CZK_PRIORITY_HIGH && e->part_reserved > 0)
+        room += czk__urgent_room(e);
     /* Evict idle keys until need and the headroom fit; keep only need reserved. */
-    if (!czk__reserve(e, need + room))
+    if (!czk__reserve(e, need + room, evict_prio(e, j)))
         return 0;
     czk__unreserve(e, room);
     p->reserved = need;
@@ -163,6 +180,7 @@ static int synth_try(czk_engine *e, part *p) {
 
     pthread_mutex_lock(&e->mu);
     p->synth_ns = t1 - t0;
+    czk__trace_synth(e, p, me, t0, t1);
     j->synth_ns += p->synth_ns;
     if (!czk__part_return(e, p))
         return 1;
@@ -215,13 +233,13 @@ static int any_loading(czk_engine *e) {
  * queued jobs pin; a partition of such a key that fits runs instead, and if there is none
  * the job cannot run at all and fails rather than hang.
  */
-static void synth_starved(czk_engine *e, part *p, const char *what) {
+static void synth_starved(czk_engine *e, part *p, const char *what, unsigned me) {
     if (e->part_reserved > 0 || any_loading(e)) {
         pthread_cond_wait(&e->synth_cv, &e->mu);
         return;
     }
     part *alt = pick_fitting(e);
-    if (alt != NULL && synth_try(e, alt))
+    if (alt != NULL && synth_try(e, alt, me))
         return;
     czk__job_finish(e, p->job, CZK_JOB_FAILED,
                     "%s: %" PRIu64 " of the %" PRIu64 " budget bytes are held by keys of other "
@@ -233,6 +251,7 @@ void *czk__synth_main(void *arg) {
     czk__worker_arg *sa = arg;
     czk_engine *e = sa->e;
     const int min_prio = sa->min_prio;
+    const unsigned me = sa->index;
     czk_free(sa);
     pthread_mutex_lock(&e->mu);
     while (!e->quit) {
@@ -246,10 +265,10 @@ void *czk__synth_main(void *arg) {
         if (c->state != C_HOT) {
             czk_err err = {0};
             uint64_t t0 = czk_time_ns();
-            int rc = czk__ensure_loaded(e, c, NULL, &err);
+            int rc = czk__ensure_loaded(e, c, evict_prio(e, j), NULL, &err);
             uint64_t ms = CZK__MS(czk_time_ns() - t0);
             if (rc == CZK_ENOMEM && c->est_bytes <= e->budget) {
-                synth_starved(e, p, err.msg);
+                synth_starved(e, p, err.msg, me);
                 continue;
             }
             if (rc != CZK_OK) {
@@ -274,11 +293,11 @@ void *czk__synth_main(void *arg) {
                             c->id, czk__part_floor(e, c), c->bytes, e->budget);
             continue;
         }
-        if (!synth_try(e, p)) {
+        if (!synth_try(e, p, me)) {
             char what[200];
             snprintf(what, sizeof what, "partition %u of circuit %s needs %" PRIu64 " bytes",
                      p->idx, c->id, czk__part_need(e, c));
-            synth_starved(e, p, what);
+            synth_starved(e, p, what, me);
         }
     }
     pthread_mutex_unlock(&e->mu);

@@ -169,6 +169,7 @@ void *czk__worker_main(void *arg) {
         p->lock_wait_ns = t1 - t0;
         p->kernel_ns = t2 - t1;
         p->kernel_at_ns = t1 - e->t_create_ns;
+        czk__trace_attempt(e, p, me, t0, t1, t2);
         j->prove_ns += t2 - t1;
         p->prove_rc = rc;
         czk__set_msg(p->err, sizeof p->err, "%s", rc == CZK_OK ? "" : err.msg);
