@@ -135,11 +135,14 @@ uint8_t *czk_test_read_file(const char *path, size_t *n) {
     fseek(f, 0, SEEK_END);
     long len = ftell(f);
     fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(len > 0 ? (size_t)len : 1);
+    /* One byte more, a NUL, so that text files can be read as strings. */
+    uint8_t *b = len >= 0 ? malloc((size_t)len + 1) : NULL;
     if (b != NULL && fread(b, 1, (size_t)len, f) != (size_t)len) {
         free(b);
         b = NULL;
     }
+    if (b != NULL)
+        b[len] = 0;
     fclose(f);
     *n = (size_t)len;
     return b;

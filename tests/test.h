@@ -55,8 +55,9 @@ int czk_test_tmpdir(char out[256]);
 /* Removes `dir` and the plain files in it (not subdirectories). */
 void czk_test_rmdir(const char *dir);
 
-/* A whole file's bytes (malloc'ed, at least one byte so an empty file is not NULL; *n its
- * length), or NULL when it cannot be read. Tests read back what they wrote with it. */
+/* A whole file's bytes (malloc'ed, *n its length) followed by one NUL that *n does not count,
+ * so that a text file is also a string; NULL when it cannot be read. Tests read back what they
+ * wrote with it. */
 uint8_t *czk_test_read_file(const char *path, size_t *n);
 
 /* The path of tests/data/<dir>/<name> in the source tree the runner was built from. */
