@@ -511,14 +511,12 @@ static int report(const char *cmd, const client_opts *o, const czk_rpc_result *r
     if (o->out != NULL && out_is_dir(o->out))
         return write_json_dir(cmd, o->out, r);
     if (o->out != NULL) {
-        FILE *f = fopen(o->out, "wb");
-        int ok = f != NULL && fwrite(r->proof, 1, r->proof_len, f) == r->proof_len;
-        if (f != NULL && fclose(f) != 0)
-            ok = 0;
-        if (!ok) {
-            fprintf(stderr, "czk %s: cannot write %s: %s\n", cmd, o->out, strerror(errno));
-            return CZK_EXIT_ERROR;
-        }
+        /* Atomic (FORMATS.md §10): a crash or a full disk leaves the old file or none, never
+         * part of a proof that a later reader would take for a whole one. */
+        czk_err err = {0};
+        int rc = czk_file_write_atomic(o->out, r->proof, r->proof_len, &err);
+        if (rc != CZK_OK)
+            return czk_cli_fail(cmd, rc, &err);
     }
     return CZK_EXIT_OK;
 }

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/bytes.h"
+
 typedef unsigned __int128 czk__u128;
 
 #define CZK__MONT_MAXN 6
@@ -249,33 +251,24 @@ CZK__INLINE void czk__mont_sqr(uint64_t *r, const uint64_t *a, const uint64_t *p
 
 /* Little-/big-endian byte codecs for n limbs (no range check). */
 CZK__INLINE void czk__mp_from_le(uint64_t *r, const uint8_t *in, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t w = 0;
-        for (size_t k = 0; k < 8; k++)
-            w |= (uint64_t)in[8 * i + k] << (8 * k);
-        r[i] = w;
-    }
+    for (size_t i = 0; i < n; i++)
+        r[i] = czk_bytes_load_le64(in + 8 * i);
 }
 
 CZK__INLINE void czk__mp_to_le(uint8_t *out, const uint64_t *a, size_t n) {
     for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < 8; k++)
-            out[8 * i + k] = (uint8_t)(a[i] >> (8 * k));
+        czk_bytes_store_le64(out + 8 * i, a[i]);
 }
 
+/* Big-endian: limb i (least significant first) is the 8 bytes ending 8·i bytes from the end. */
 CZK__INLINE void czk__mp_from_be(uint64_t *r, const uint8_t *in, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t w = 0;
-        for (size_t k = 0; k < 8; k++)
-            w |= (uint64_t)in[8 * n - 1 - (8 * i + k)] << (8 * k);
-        r[i] = w;
-    }
+    for (size_t i = 0; i < n; i++)
+        r[i] = czk_bytes_load_be64(in + 8 * (n - 1 - i));
 }
 
 CZK__INLINE void czk__mp_to_be(uint8_t *out, const uint64_t *a, size_t n) {
     for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < 8; k++)
-            out[8 * n - 1 - (8 * i + k)] = (uint8_t)(a[i] >> (8 * k));
+        czk_bytes_store_be64(out + 8 * (n - 1 - i), a[i]);
 }
 
 /* ---- variable-time inversion ---------------------------------------------------------- */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/bytes.h"
 #include "util/memclear.h"
 
 /* A matrix being recorded: CSR with tagged variables (renumbered in czk_cs_finish_r1cs). */
@@ -562,9 +563,7 @@ static int dg_term(digest_stream *d, int64_t id, const czk_fr *coeff) {
     if (dg_room(d, 40) != CZK_OK)
         return CZK_EINTERNAL;
     uint8_t *out = d->buf + d->len;
-    uint64_t u = (uint64_t)id;
-    for (int i = 0; i < 8; i++)
-        out[i] = (uint8_t)(u >> (8 * i));
+    czk_bytes_store_le64(out, (uint64_t)id);
     uint64_t h = (coeff->l[0] ^ (coeff->l[1] << 17) ^ (coeff->l[2] >> 5) ^ coeff->l[3]) *
                  0x9e3779b97f4a7c15ULL;
     size_t slot = (size_t)(h >> 52); /* 12 bits: DG_SLOTS */

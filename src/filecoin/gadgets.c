@@ -8,13 +8,7 @@
 
 #include <string.h>
 
-/* Returns from the enclosing gadget on failure. */
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        int try_rc_ = (expr);                                                                      \
-        if (try_rc_ != CZK_OK)                                                                     \
-            return try_rc_;                                                                        \
-    } while (0)
+#include "filecoin/gadget_internal.h"
 
 /* Value of an allocated bit (0 without values). */
 static int bit_value(const czk_cs *cs, czk_var v) {

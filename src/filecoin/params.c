@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/bytes.h"
 #include "util/file.h"
 
 /* doc/FORMATS.md §3.1-3.2: the .vk's fixed points end at 864, n_ic follows. */
@@ -303,7 +304,7 @@ static int walk(czk_params_lengths *found, uint64_t *size_out, const char *path,
                              r < 0 ? strerror(errno) : "short read");
             goto out;
         }
-        uint64_t len = (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 | (uint64_t)b[2] << 8 | b[3];
+        uint64_t len = czk_bytes_load_be32(b);
         *vec_field(&got, v) = len;
         if (want != NULL && len != vec_get(want, v)) {
             rc = czk_err_set(

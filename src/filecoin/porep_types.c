@@ -6,6 +6,8 @@
 #include <openssl/sha.h>
 #include <string.h>
 
+#include "util/bytes.h"
+
 /* The tree_r_last shapes (vanilla.h): 2 KiB/8 MiB/512 MiB are LCTree<U8, U0, U0>, 32 GiB
  * <U8, U8, U0>, 64 GiB <U8, U8, U2>. */
 #define SHAPE_SINGLE(size, base)                                                                   \
@@ -105,14 +107,9 @@ const czk_porep_type *czk_porep_type_for_size(uint64_t sector_size, czk_err *err
     return NULL;
 }
 
-static void put_le64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 void czk_porep_id(uint8_t out[32], const czk_porep_type *type) {
     memset(out, 0, 32);
-    put_le64(out, type->abi_id);
+    czk_bytes_store_le64(out, type->abi_id);
     /* bytes 8..16: the nonce, always 0 in filecoin-proofs-api */
 }
 
@@ -121,8 +118,7 @@ int czk_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t 
                          const uint8_t porep_id[32], czk_err *err) {
     uint8_t msg[32 + 8 + 32 + 32 + 32];
     memcpy(msg, prover_id, 32);
-    for (int i = 0; i < 8; i++)
-        msg[32 + i] = (uint8_t)(sector_id >> (56 - 8 * i)); /* big-endian, unlike the rest */
+    czk_bytes_store_be64(msg + 32, sector_id); /* big-endian, unlike the rest */
     memcpy(msg + 40, ticket, 32);
     memcpy(msg + 72, comm_d, 32);
     memcpy(msg + 104, porep_id, 32);
@@ -154,8 +150,7 @@ int czk_porep_interactive_challenges(uint64_t *out, const czk_porep_type *type,
     memcpy(msg + 32, seed, 32);
     for (uint32_t i = 0; i < type->challenges; i++) {
         uint32_t j = k * type->challenges + i;
-        for (int b = 0; b < 4; b++)
-            msg[64 + b] = (uint8_t)(j >> (8 * b));
+        czk_bytes_store_le32(msg + 64, j);
         if (SHA256(msg, sizeof(msg), md) == NULL)
             return czk_err_set(err, CZK_EINTERNAL, "SHA-256 failed");
         out[i] = le256_mod(md, type->nodes - 1) + 1;
@@ -199,8 +194,7 @@ static int synth_keystream(uint8_t *out, size_t len, const uint8_t key[32], uint
     uint8_t iv[16], skip[64] = {0};
     uint32_t block = (uint32_t)(offset / 64);
     int skip_len = (int)(offset % 64), n = 0, ok = 0;
-    for (int b = 0; b < 4; b++)
-        iv[b] = (uint8_t)(block >> (8 * b));
+    czk_bytes_store_le32(iv, block);
     memcpy(iv + 4, synth_nonce, 12);
     memset(out, 0, len);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
@@ -261,12 +255,8 @@ int czk_porep_synth_select(uint32_t *out, uint32_t n_synth, const uint8_t replic
     for (uint32_t done = 0; rc == CZK_OK && done < count;) {
         uint32_t n = count - done < 64 ? count - done : 64;
         rc = synth_keystream(rand, 4 * (size_t)n, key, 4 * ((uint64_t)first + done), err);
-        for (uint32_t i = 0; rc == CZK_OK && i < n; i++) {
-            const uint8_t *b = rand + 4 * i;
-            uint32_t v =
-                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-            out[done + i] = v % n_synth;
-        }
+        for (uint32_t i = 0; rc == CZK_OK && i < n; i++)
+            out[done + i] = czk_bytes_load_le32(rand + 4 * i) % n_synth;
         done += n;
     }
     return rc;

@@ -20,19 +20,12 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/bytes.h"
 
 /* ---- ChaCha (rand_chacha layout) ------------------------------------------------------- */
 
 static uint32_t rotl32(uint32_t x, unsigned n) {
     return (x << n) | (x >> (32 - n));
-}
-
-static uint32_t le32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p) {
-    return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
 #define QR(a, b, c, d)                                                                             \
@@ -54,7 +47,7 @@ void czk__sdr_chacha_block(uint32_t out[16], const uint8_t key[32], uint64_t cou
                            unsigned rounds) {
     uint32_t in[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
     for (int i = 0; i < 8; i++)
-        in[4 + i] = le32(key + 4 * i);
+        in[4 + i] = czk_bytes_load_le32(key + 4 * i);
     in[12] = (uint32_t)counter;
     in[13] = (uint32_t)(counter >> 32);
     in[14] = in[15] = 0;
@@ -167,10 +160,10 @@ int czk__sdr_blake2b512(uint8_t out[64], const uint8_t *msg, size_t len) {
         memcpy(block, msg, len);
     uint64_t m[16], h[8];
     for (int i = 0; i < 16; i++)
-        m[i] = le64(block + 8 * i);
+        m[i] = czk_bytes_load_le64(block + 8 * i);
     blake2b_one_block(h, m, len);
-    for (int i = 0; i < 64; i++)
-        out[i] = (uint8_t)(h[i / 8] >> (8 * (i % 8)));
+    for (int i = 0; i < 8; i++)
+        czk_bytes_store_le64(out + 8 * i, h[i]);
     return 0;
 }
 
@@ -206,7 +199,7 @@ int czk_sdr_graph_init_raw(czk_sdr_graph *g, uint64_t nodes, const uint8_t porep
     if (rc != CZK_OK)
         return rc;
     for (int i = 0; i < 4; i++)
-        g->feistel_keys[i] = le64(d + 8 * i);
+        g->feistel_keys[i] = czk_bytes_load_le64(d + 8 * i);
     /* feistel.rs precompute: the least power of four ≥ 8n, at least 4, split in two halves. */
     uint64_t domain = nodes * CZK_POREP_EXP_PARENTS, pow4 = 4;
     uint32_t k = 1;
@@ -240,8 +233,7 @@ void czk_sdr_drg_parents(const czk_sdr_graph *g, uint64_t node,
     }
     chacha_stream s;
     memcpy(s.key, g->drg_seed, 28);
-    for (int i = 0; i < 4; i++)
-        s.key[28 + i] = (uint8_t)(node >> (8 * i));
+    czk_bytes_store_le32(s.key + 28, (uint32_t)node);
     s.counter = 0;
     s.used = 16;
     const uint64_t m_prime = CZK_POREP_DRG_PARENTS - 1;
@@ -321,8 +313,7 @@ int czk_sdr_parent_cache_digest(const czk_sdr_graph *g, uint8_t out[32], czk_err
             uint32_t p[CZK_SDR_PARENTS];
             czk_sdr_parents(g, v0 + j, p);
             for (size_t i = 0; i < CZK_SDR_PARENTS; i++)
-                for (int b = 0; b < 4; b++)
-                    buf[j * entry + 4 * i + b] = (uint8_t)(p[i] >> (8 * b));
+                czk_bytes_store_le32(buf + j * entry + 4 * i, p[i]);
         }
         if (EVP_DigestUpdate(md, buf, n * entry) != 1) {
             rc = czk_err_set(err, CZK_EINTERNAL, "SHA-256 update failed");
@@ -343,10 +334,8 @@ int czk_sdr_label(uint8_t out[32], const uint8_t replica_id[32], uint32_t layer,
                   const uint8_t *parents, czk_err *err) {
     uint8_t buf[CZK_SDR_LABEL_INPUT] = {0};
     memcpy(buf, replica_id, 32);
-    for (int i = 0; i < 4; i++)
-        buf[32 + i] = (uint8_t)(layer >> (24 - 8 * i));
-    for (int i = 0; i < 8; i++)
-        buf[36 + i] = (uint8_t)(node >> (56 - 8 * i));
+    czk_bytes_store_be32(buf + 32, layer);
+    czk_bytes_store_be64(buf + 36, node);
     size_t len = 64;
     if (parents != NULL) {
         memcpy(buf + 64, parents, 32 * CZK_POREP_PARENTS);

@@ -25,15 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/gadget_internal.h"
 #include "util/alloc.h"
-
-/* Returns from the enclosing function on failure. */
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        int try_rc_ = (expr);                                                                      \
-        if (try_rc_ != CZK_OK)                                                                     \
-            return try_rc_;                                                                        \
-    } while (0)
 
 /* FIPS 180-4 §4.2.2 and §5.3.3. */
 static const uint32_t sha_k[64] = {

@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "util/alloc.h"
+#include "util/bytes.h"
 
 /* ---- shapes and proof types ------------------------------------------------------------ */
 
@@ -137,18 +138,11 @@ static int rd_need(reader *r, size_t n, const char *field) {
                    r->len - r->off);
 }
 
-static uint64_t le64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
-
 static int rd_u64(reader *r, uint64_t *v, const char *field) {
     int rc = rd_need(r, 8, field);
     if (rc != CZK_OK)
         return rc;
-    *v = le64(r->p + r->off);
+    *v = czk_bytes_load_le64(r->p + r->off);
     r->off += 8;
     return CZK_OK;
 }
@@ -157,8 +151,7 @@ static int rd_u32(reader *r, uint32_t *v, const char *field) {
     int rc = rd_need(r, 4, field);
     if (rc != CZK_OK)
         return rc;
-    const uint8_t *p = r->p + r->off;
-    *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    *v = czk_bytes_load_le32(r->p + r->off);
     r->off += 4;
     return CZK_OK;
 }
@@ -361,11 +354,6 @@ static int check_fr_bytes(const uint8_t b[32], const char *what, czk_err *err) {
     return CZK_OK;
 }
 
-static void put_le64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 int czk_vanilla_challenge_index(uint64_t *out, czk_vanilla_api api, uint64_t sector_index,
                                 uint64_t challenge_count, uint64_t n, czk_err *err) {
     *out = 0;
@@ -400,11 +388,11 @@ int czk_vanilla_leaf_challenge(uint64_t *out, const uint8_t randomness[32], uint
         return rc;
     uint8_t msg[48], md[SHA256_DIGEST_LENGTH];
     memcpy(msg, randomness, 32);
-    put_le64(msg + 32, sector_id);
-    put_le64(msg + 40, challenge_index);
+    czk_bytes_store_le64(msg + 32, sector_id);
+    czk_bytes_store_le64(msg + 40, challenge_index);
     if (SHA256(msg, sizeof(msg), md) == NULL)
         return czk_err_set(err, CZK_EINTERNAL, "SHA-256 failed");
-    *out = le64(md) % nodes;
+    *out = czk_bytes_load_le64(md) % nodes;
     return CZK_OK;
 }
 
@@ -422,10 +410,10 @@ int czk_vanilla_sector_challenge(uint64_t *out, const uint8_t randomness[32],
     uint8_t msg[72], md[SHA256_DIGEST_LENGTH];
     memcpy(msg, prover_id, 32);
     memcpy(msg + 32, randomness, 32);
-    put_le64(msg + 64, k);
+    czk_bytes_store_le64(msg + 64, k);
     if (SHA256(msg, sizeof(msg), md) == NULL)
         return czk_err_set(err, CZK_EINTERNAL, "SHA-256 failed");
-    *out = le64(md) % sector_set_len;
+    *out = czk_bytes_load_le64(md) % sector_set_len;
     return CZK_OK;
 }
 
@@ -493,7 +481,7 @@ typedef struct writer {
 } writer;
 
 static void wr_u64(writer *w, uint64_t v) {
-    put_le64(w->p + w->off, v);
+    czk_bytes_store_le64(w->p + w->off, v);
     w->off += 8;
 }
 
@@ -548,8 +536,8 @@ int czk_vanilla_sector_encode(uint8_t *out, size_t cap, size_t *len, const czk_v
     wr_u64(&w, s->n_inclusions);
     for (size_t k = 0; k < s->n_inclusions; k++) {
         const czk_vanilla_inclusion *inc = &s->inclusion[k];
-        for (int i = 0; i < 4; i++) /* the variant tag, a u32 */
-            w.p[w.off++] = (uint8_t)((uint32_t)sh->variant >> (8 * i));
+        czk_bytes_store_le32(w.p + w.off, (uint32_t)sh->variant); /* the variant tag, a u32 */
+        w.off += 4;
         if (sh->variant == CZK_VANILLA_SINGLE) {
             wr_fr(&w, &inc->root);
             wr_fr(&w, &inc->leaf);

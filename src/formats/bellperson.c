@@ -26,6 +26,7 @@
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "util/alloc.h"
+#include "util/bytes.h"
 #include "util/file.h"
 
 #include <stdatomic.h>
@@ -58,17 +59,6 @@ static const char *point_fault(int code) {
     return czk_strerror(code);
 }
 
-static uint32_t get_u32_be(const uint8_t *p) {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-static void put_u32_be(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 /* ---- reading: pass one, the layout ------------------------------------------------------- */
 
 typedef struct bp_layout {
@@ -96,7 +86,7 @@ static int walk_vk(bp_layout *lay, const czk_file_mapping *m, const char *path, 
                            "%s: truncated: vk ic length prefix needs 4 bytes at offset %zu, file "
                            "has %zu left",
                            czk_file_msg_path(path), off, m->len - off);
-    uint64_t n_ic = get_u32_be(m->data + off);
+    uint64_t n_ic = czk_bytes_load_be32(m->data + off);
     off += 4;
     if (n_ic == 0)
         return czk_err_set(err, CZK_EFORMAT,
@@ -123,7 +113,7 @@ static int walk_vectors(bp_layout *lay, const czk_file_mapping *m, const char *p
                                "%s: truncated: vector %s: length prefix needs 4 bytes at offset "
                                "%zu, file has %zu left",
                                czk_file_msg_path(path), VEC_NAME[v], off, m->len - off);
-        uint64_t n = get_u32_be(m->data + off);
+        uint64_t n = czk_bytes_load_be32(m->data + off);
         off += 4;
         /* n < 2^32 and the element is at most 192 bytes: the product fits in 64 bits. */
         uint64_t need = n * VEC_ELEM[v];
@@ -401,7 +391,7 @@ static void put_g2(czk_file_writer *w, const czk_g2_affine *p, int *rc, czk_err 
 
 static void put_u32(czk_file_writer *w, size_t v, int *rc, czk_err *err) {
     uint8_t b[4];
-    put_u32_be(b, (uint32_t)v);
+    czk_bytes_store_be32(b, (uint32_t)v);
     put_bytes(w, b, sizeof(b), rc, err);
 }
 

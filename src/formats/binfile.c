@@ -1,5 +1,7 @@
 #include "formats/binfile.h"
 
+#include "util/bytes.h"
+
 #include <string.h>
 
 /* Prints a 4-byte magic safely (the bytes come from an untrusted file). */
@@ -37,11 +39,11 @@ int czk_binfile_parse(czk_binfile *bf, const uint8_t *data, size_t len, const ch
         magic_text(want, (const uint8_t *)magic);
         return czk_err_set(err, CZK_EFORMAT, "%s: magic \"%s\", expected \"%s\"", name, got, want);
     }
-    bf->version = czk_binfile_le32(data + 4);
+    bf->version = czk_bytes_load_le32(data + 4);
     if (bf->version != version)
         return czk_err_set(err, CZK_EUNSUPPORTED, "%s: version %u, only version %u is supported",
                            name, bf->version, version);
-    bf->n_sections = czk_binfile_le32(data + 8);
+    bf->n_sections = czk_bytes_load_le32(data + 8);
     /* Cheap early bound: each section needs at least its 12-byte header. */
     if (bf->n_sections > (len - CZK_BINFILE_HEADER_BYTES) / CZK_BINFILE_SECTION_HEADER_BYTES)
         return czk_err_set(err, CZK_EFORMAT,
@@ -54,8 +56,8 @@ int czk_binfile_parse(czk_binfile *bf, const uint8_t *data, size_t len, const ch
                                "%s: header of section #%u at offset %zu runs past the end (%zu "
                                "bytes; truncated?)",
                                name, i, pos, len);
-        uint32_t type = czk_binfile_le32(data + pos);
-        uint64_t size = czk_binfile_le64(data + pos + 4);
+        uint32_t type = czk_bytes_load_le32(data + pos);
+        uint64_t size = czk_bytes_load_le64(data + pos + 4);
         pos += CZK_BINFILE_SECTION_HEADER_BYTES;
         /* Compare against what is left, never pos + size: size is attacker-chosen. */
         if (size > (uint64_t)(len - pos))

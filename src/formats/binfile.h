@@ -69,15 +69,6 @@ int czk_binfile_parse(czk_binfile *bf, const uint8_t *data, size_t len, const ch
 int czk_binfile_section_get(const czk_binfile *bf, uint32_t type, uint64_t size, const char *what,
                             const czk_binfile_section **sec, czk_err *err);
 
-/* Little-endian loads from a buffer the caller has bounds-checked. */
-static inline uint32_t czk_binfile_le32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t czk_binfile_le64(const uint8_t *p) {
-    return (uint64_t)czk_binfile_le32(p) | (uint64_t)czk_binfile_le32(p + 4) << 32;
-}
-
 /* Writes the container header. Returns CZK_OK or CZK_EIO. */
 int czk_binfile_write_header(czk_file_writer *w, const char magic[4], uint32_t version,
                              uint32_t n_sections, czk_err *err);

@@ -11,6 +11,7 @@
 #include "field/fp.h"
 #include "formats/binfile.h"
 #include "util/alloc.h"
+#include "util/bytes.h"
 #include "util/file.h"
 #include "util/memclear.h"
 
@@ -30,7 +31,7 @@ static int bytes_equal_limbs(const uint8_t *p, uint32_t n8, const uint64_t *v, s
     if (n8 != 8 * n64)
         return 0;
     for (size_t i = 0; i < n64; i++)
-        if (czk_binfile_le64(p + 8 * i) != v[i])
+        if (czk_bytes_load_le64(p + 8 * i) != v[i])
             return 0;
     return 1;
 }
@@ -140,7 +141,7 @@ static int check_header_prime(const czk_binfile *bf, const char *path,
     if ((*hdr)->size < 4)
         return czk_err_set(err, CZK_EFORMAT, "%s: section 1 (header) size %llu < 4", path,
                            (unsigned long long)(*hdr)->size);
-    uint32_t n8 = czk_binfile_le32((*hdr)->data);
+    uint32_t n8 = czk_bytes_load_le32((*hdr)->data);
     if ((*hdr)->size - 4 < n8)
         return czk_err_set(err, CZK_EFORMAT,
                            "%s: section 1 (header) size %llu cannot hold its %u-byte prime", path,
@@ -174,9 +175,9 @@ int czk_circom_r1cs_read(czk_r1cs *cs, const char *path, czk_err *err) {
     if (rc != CZK_OK)
         goto out;
     const uint8_t *h = hdr->data + 36;
-    uint32_t n_wires = czk_binfile_le32(h), n_pub_out = czk_binfile_le32(h + 4);
-    uint32_t n_pub_in = czk_binfile_le32(h + 8), n_prv_in = czk_binfile_le32(h + 12);
-    uint32_t n_cons = czk_binfile_le32(h + 24);
+    uint32_t n_wires = czk_bytes_load_le32(h), n_pub_out = czk_bytes_load_le32(h + 4);
+    uint32_t n_pub_in = czk_bytes_load_le32(h + 8), n_prv_in = czk_bytes_load_le32(h + 12);
+    uint32_t n_cons = czk_bytes_load_le32(h + 24);
     if (n_wires == 0 || 1 + (uint64_t)n_pub_out + n_pub_in + n_prv_in > n_wires) {
         rc = czk_err_set(err, CZK_EFORMAT,
                          "%s: nWires %u cannot hold ONE + %u outputs + %u public + %u private "
@@ -206,7 +207,7 @@ int czk_circom_r1cs_read(czk_r1cs *cs, const char *path, czk_err *err) {
                                  path, c, n_cons, MATRIX_NAME[mtx], (unsigned long long)pos);
                 goto out;
             }
-            uint32_t n = czk_binfile_le32(d + pos);
+            uint32_t n = czk_bytes_load_le32(d + pos);
             pos += 4;
             if (n > (size - pos) / R1CS_TERM_BYTES) {
                 rc = czk_err_set(err, CZK_EFORMAT,
@@ -249,11 +250,11 @@ int czk_circom_r1cs_read(czk_r1cs *cs, const char *path, czk_err *err) {
     pos = 0;
     for (uint32_t c = 0; c < n_cons; c++) {
         for (int mtx = 0; mtx < 3; mtx++) {
-            uint32_t n = czk_binfile_le32(d + pos);
+            uint32_t n = czk_bytes_load_le32(d + pos);
             pos += 4;
             czk_r1cs_matrix *m = ms[mtx];
             for (uint32_t k = 0; k < n; k++, pos += R1CS_TERM_BYTES) {
-                uint32_t wire = czk_binfile_le32(d + pos);
+                uint32_t wire = czk_bytes_load_le32(d + pos);
                 if (wire >= n_wires) {
                     rc = czk_err_set(err, CZK_EFORMAT,
                                      "%s: constraint %u matrix %c term %u: wire %u >= nWires %u",
@@ -307,7 +308,7 @@ static int wtns_header(size_t *count, const uint8_t **values, const uint8_t *img
     rc = czk_binfile_section_get(&bf, 1, 4 + 32 + 4, "n8 + prime + nWitness (40)", &hdr, err);
     if (rc != CZK_OK)
         return rc;
-    uint32_t n_witness = czk_binfile_le32(hdr->data + 36);
+    uint32_t n_witness = czk_bytes_load_le32(hdr->data + 36);
     if (n_witness == 0)
         return czk_err_set(err, CZK_EFORMAT, "%s: nWitness is 0 (w[0] = 1 must be present)", name);
     rc = czk_binfile_section_get(&bf, 2, (uint64_t)n_witness * 32, "nWitness*32", &data, err);
@@ -385,8 +386,7 @@ int czk_circom_wtns_write(const char *path, const czk_fr *w, size_t n, czk_err *
         return rc;
     uint8_t r_le[CZK_FR_BYTES];
     for (size_t i = 0; i < CZK_FR_LIMBS; i++)
-        for (size_t b = 0; b < 8; b++)
-            r_le[8 * i + b] = (uint8_t)(CZK_FR_MODULUS[i] >> (8 * b));
+        czk_bytes_store_le64(r_le + 8 * i, CZK_FR_MODULUS[i]);
     if ((rc = czk_file_writer_write(&fw, "wtns", 4, err)) != CZK_OK ||
         (rc = czk_file_writer_u32(&fw, 2, err)) != CZK_OK ||
         (rc = czk_file_writer_u32(&fw, 2, err)) != CZK_OK ||

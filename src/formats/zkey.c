@@ -11,6 +11,7 @@
 #include "formats/binfile.h"
 #include "formats/circom.h"
 #include "util/alloc.h"
+#include "util/bytes.h"
 #include "util/file.h"
 
 #include <stdatomic.h>
@@ -130,7 +131,7 @@ static int read_header(zkey_header *h, const czk_binfile *bf, const char *path, 
     int rc = czk_binfile_section_get(bf, 1, 4, "4 (protocol id)", &s, err);
     if (rc != CZK_OK)
         return rc;
-    uint32_t protocol = czk_binfile_le32(s->data);
+    uint32_t protocol = czk_bytes_load_le32(s->data);
     if (protocol != 1)
         return czk_err_set(err, CZK_EUNSUPPORTED,
                            "%s: protocol %u (%s), only Groth16 (1) is supported", path, protocol,
@@ -143,7 +144,7 @@ static int read_header(zkey_header *h, const czk_binfile *bf, const char *path, 
     if (s->size < 4)
         return czk_err_set(err, CZK_EFORMAT, "%s: section 2 size %llu < 4", path,
                            (unsigned long long)s->size);
-    uint32_t n8q = czk_binfile_le32(s->data);
+    uint32_t n8q = czk_bytes_load_le32(s->data);
     if (s->size - 4 < n8q)
         return czk_err_set(err, CZK_EFORMAT, "%s: section 2 size %llu cannot hold its %u-byte q",
                            path, (unsigned long long)s->size, n8q);
@@ -156,16 +157,16 @@ static int read_header(zkey_header *h, const czk_binfile *bf, const char *path, 
     if (rc != CZK_OK)
         return rc;
     const uint8_t *p = s->data + 4 + N8Q;
-    uint32_t n8r = czk_binfile_le32(p);
+    uint32_t n8r = czk_bytes_load_le32(p);
     if (n8r != N8R)
         return czk_err_set(err, CZK_EFORMAT, "%s: section 2 n8r %u, expected 32", path, n8r);
     rc = czk__circom_check_prime(path, "section 2 r", p + 4, n8r, CZK__PRIME_R, err);
     if (rc != CZK_OK)
         return rc;
     p += 4 + N8R;
-    h->n_vars = czk_binfile_le32(p);
-    h->n_public = czk_binfile_le32(p + 4);
-    h->domain_size = czk_binfile_le32(p + 8);
+    h->n_vars = czk_bytes_load_le32(p);
+    h->n_public = czk_bytes_load_le32(p + 4);
+    h->domain_size = czk_bytes_load_le32(p + 8);
     h->points = p + 12;
     if ((uint64_t)h->n_public + 1 > h->n_vars)
         return czk_err_set(err, CZK_EFORMAT, "%s: nVars %u < nPublic %u + 1", path, h->n_vars,
@@ -195,7 +196,7 @@ static int check_coefs(coef_info *ci, const czk_binfile *bf, const zkey_header *
     if (s->size < 4)
         return czk_err_set(err, CZK_EFORMAT, "%s: section 4 size %llu < 4", path,
                            (unsigned long long)s->size);
-    ci->n_coefs = czk_binfile_le32(s->data);
+    ci->n_coefs = czk_bytes_load_le32(s->data);
     ci->coefs = s->data + 4;
     rc = czk_binfile_section_get(bf, 4, 4 + (uint64_t)ci->n_coefs * COEF_BYTES, "4 + nCoefs*44", &s,
                                  err);
@@ -206,8 +207,8 @@ static int check_coefs(coef_info *ci, const czk_binfile *bf, const zkey_header *
     uint64_t max_c = 0;
     for (uint32_t i = 0; i < ci->n_coefs; i++) {
         const uint8_t *e = ci->coefs + (size_t)i * COEF_BYTES;
-        uint32_t m = czk_binfile_le32(e), c = czk_binfile_le32(e + 4),
-                 sig = czk_binfile_le32(e + 8);
+        uint32_t m = czk_bytes_load_le32(e), c = czk_bytes_load_le32(e + 4),
+                 sig = czk_bytes_load_le32(e + 8);
         if (m > 1)
             return czk_err_set(
                 err, CZK_EFORMAT,
@@ -248,8 +249,8 @@ static int check_coefs(coef_info *ci, const czk_binfile *bf, const zkey_header *
     rc = CZK_OK;
     for (uint32_t i = 0; i < ci->n_coefs && rc == CZK_OK; i++) {
         const uint8_t *e = ci->coefs + (size_t)i * COEF_BYTES;
-        uint32_t m = czk_binfile_le32(e), c = czk_binfile_le32(e + 4),
-                 sig = czk_binfile_le32(e + 8);
+        uint32_t m = czk_bytes_load_le32(e), c = czk_bytes_load_le32(e + 4),
+                 sig = czk_bytes_load_le32(e + 8);
         if (c < n_cons)
             continue;
         uint32_t j = (uint32_t)(c - n_cons);
@@ -293,7 +294,7 @@ static int build_ab(czk_r1cs *ab, const coef_info *ci, const zkey_header *h, con
     /* Counting sort by row: count into row_ptr[row + 1], prefix-sum, scatter. */
     for (uint32_t i = 0; i < ci->n_coefs; i++) {
         const uint8_t *e = ci->coefs + (size_t)i * COEF_BYTES;
-        uint32_t m = czk_binfile_le32(e), c = czk_binfile_le32(e + 4);
+        uint32_t m = czk_bytes_load_le32(e), c = czk_bytes_load_le32(e + 4);
         if (c < ci->n_constraints) {
             ms[m]->row_ptr[c + 1]++;
             count[m]++;
@@ -315,8 +316,8 @@ static int build_ab(czk_r1cs *ab, const coef_info *ci, const zkey_header *h, con
      * and shifting by one restores the starts. */
     for (uint32_t i = 0; i < ci->n_coefs; i++) {
         const uint8_t *e = ci->coefs + (size_t)i * COEF_BYTES;
-        uint32_t m = czk_binfile_le32(e), c = czk_binfile_le32(e + 4),
-                 sig = czk_binfile_le32(e + 8);
+        uint32_t m = czk_bytes_load_le32(e), c = czk_bytes_load_le32(e + 4),
+                 sig = czk_bytes_load_le32(e + 8);
         if (c >= ci->n_constraints)
             continue;
         uint64_t at = ms[m]->row_ptr[c]++;
@@ -566,14 +567,12 @@ int czk_zkey_write(const char *path, const czk_groth16_pk *pk, const czk_r1cs *c
         (rc = czk_file_writer_u32(&w, N8Q, err)))
         goto fail;
     for (int i = 0; i < CZK_FP_LIMBS; i++)
-        for (int j = 0; j < 8; j++)
-            prime[8 * i + j] = (uint8_t)(CZK_FP_MODULUS[i] >> (8 * j));
+        czk_bytes_store_le64(prime + 8 * i, CZK_FP_MODULUS[i]);
     if ((rc = czk_file_writer_write(&w, prime, N8Q, err)) ||
         (rc = czk_file_writer_u32(&w, N8R, err)))
         goto fail;
     for (int i = 0; i < CZK_FR_LIMBS; i++)
-        for (int j = 0; j < 8; j++)
-            prime[8 * i + j] = (uint8_t)(CZK_FR_MODULUS[i] >> (8 * j));
+        czk_bytes_store_le64(prime + 8 * i, CZK_FR_MODULUS[i]);
     if ((rc = czk_file_writer_write(&w, prime, N8R, err)) ||
         (rc = czk_file_writer_u32(&w, (uint32_t)nv, err)) ||
         (rc = czk_file_writer_u32(&w, (uint32_t)np, err)) ||

@@ -26,6 +26,7 @@
 #include "kinds/filecoin_internal.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"
+#include "util/bytes.h"
 #include "util/file.h"
 #include "util/memclear.h"
 
@@ -78,15 +79,6 @@ __attribute__((format(printf, 2, 3))) static void err_prefix(czk_err *err, const
 
 /* ---- payload ---------------------------------------------------------------------------- */
 
-static void put_u32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_u32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 size_t czk_kinds_filecoin_payload_size(const size_t *lens, size_t n) {
     size_t total = CZK_FILECOIN_PAYLOAD_HEADER;
     for (size_t i = 0; i < n; i++) {
@@ -104,18 +96,17 @@ size_t czk_kinds_filecoin_payload_encode(uint8_t *out, uint32_t registered_proof
     if (n > UINT32_MAX)
         return 0;
     memcpy(out, "CZKP", 4);
-    put_u32(out + 4, CZK_FILECOIN_PAYLOAD_VERSION);
-    put_u32(out + 8, registered_proof);
-    put_u32(out + 12, partition_index);
-    put_u32(out + 16, (uint32_t)miner_id);
-    put_u32(out + 20, (uint32_t)(miner_id >> 32));
+    czk_bytes_store_le32(out + 4, CZK_FILECOIN_PAYLOAD_VERSION);
+    czk_bytes_store_le32(out + 8, registered_proof);
+    czk_bytes_store_le32(out + 12, partition_index);
+    czk_bytes_store_le64(out + 16, miner_id);
     memcpy(out + 24, randomness, 32);
-    put_u32(out + 56, (uint32_t)n);
+    czk_bytes_store_le32(out + 56, (uint32_t)n);
     size_t off = CZK_FILECOIN_PAYLOAD_HEADER;
     for (size_t i = 0; i < n; i++) {
         if (lens[i] > UINT32_MAX)
             return 0;
-        put_u32(out + off, (uint32_t)lens[i]);
+        czk_bytes_store_le32(out + off, (uint32_t)lens[i]);
         if (lens[i] != 0)
             memcpy(out + off + 4, proofs[i], lens[i]);
         off += 4 + lens[i];
@@ -276,14 +267,14 @@ static int f_job_create(void *state, const czk_job_request *req, void **job, siz
                            "request %s: circuit %s: payload of %zu bytes, shorter than its "
                            "%d-byte header",
                            rid, f->id, len, CZK_FILECOIN_PAYLOAD_HEADER);
-    if (memcmp(p, "CZKP", 4) != 0 || get_u32(p + 4) != CZK_FILECOIN_PAYLOAD_VERSION)
+    if (memcmp(p, "CZKP", 4) != 0 || czk_bytes_load_le32(p + 4) != CZK_FILECOIN_PAYLOAD_VERSION)
         return czk_err_set(err, CZK_EINVAL,
                            "request %s: payload: bad magic or version %u at offset 0 "
                            "(want \"CZKP\", version %d)",
-                           rid, get_u32(p + 4), CZK_FILECOIN_PAYLOAD_VERSION);
-    uint32_t reg = get_u32(p + 8), part = get_u32(p + 12);
+                           rid, czk_bytes_load_le32(p + 4), CZK_FILECOIN_PAYLOAD_VERSION);
+    uint32_t reg = czk_bytes_load_le32(p + 8), part = czk_bytes_load_le32(p + 12);
     const uint8_t *rnd = p + 24;
-    uint32_t n = get_u32(p + 56);
+    uint32_t n = czk_bytes_load_le32(p + 56);
 
     fpost_job *j = czk_calloc(1, sizeof *j);
     if (j == NULL)
@@ -342,7 +333,7 @@ static int f_job_create(void *state, const czk_job_request *req, void **job, siz
                              rid, off, i);
             goto fail_bufs;
         }
-        size_t l = get_u32(p + off);
+        size_t l = czk_bytes_load_le32(p + off);
         off += 4;
         if (l > len - off) {
             rc = czk_err_set(err, CZK_EINVAL,

@@ -23,6 +23,7 @@
 #include "kinds/filecoin_internal.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"
+#include "util/bytes.h"
 
 #define FC_PATH_MAX 4096
 
@@ -47,28 +48,15 @@ typedef struct fporep_job {
     czk_fr *inputs; /* per partition, n_inputs each */
 } fporep_job;
 
-static uint32_t get_u32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t get_u64(const uint8_t *p) {
-    return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
-}
-static void put_u32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 size_t czk_kinds_porep_payload_encode(uint8_t *out, uint32_t registered_proof, uint32_t flags,
                                       uint64_t miner_id, uint64_t sector_number, const uint8_t *c1,
                                       size_t c1_len) {
     memcpy(out, "CZKR", 4);
-    put_u32(out + 4, CZK_POREP_PAYLOAD_VERSION);
-    put_u32(out + 8, registered_proof);
-    put_u32(out + 12, flags);
-    put_u32(out + 16, (uint32_t)miner_id);
-    put_u32(out + 20, (uint32_t)(miner_id >> 32));
-    put_u32(out + 24, (uint32_t)sector_number);
-    put_u32(out + 28, (uint32_t)(sector_number >> 32));
+    czk_bytes_store_le32(out + 4, CZK_POREP_PAYLOAD_VERSION);
+    czk_bytes_store_le32(out + 8, registered_proof);
+    czk_bytes_store_le32(out + 12, flags);
+    czk_bytes_store_le64(out + 16, miner_id);
+    czk_bytes_store_le64(out + 24, sector_number);
     if (c1_len != 0)
         memcpy(out + CZK_POREP_PAYLOAD_HEADER, c1, c1_len);
     return CZK_POREP_PAYLOAD_HEADER + c1_len;
@@ -155,15 +143,15 @@ static int p_job_create(void *state, const czk_job_request *req, void **job, siz
     const uint8_t *p = req->payload;
     size_t len = req->payload_len;
     if (p == NULL || len < CZK_POREP_PAYLOAD_HEADER || memcmp(p, "CZKR", 4) != 0 ||
-        get_u32(p + 4) != CZK_POREP_PAYLOAD_VERSION)
+        czk_bytes_load_le32(p + 4) != CZK_POREP_PAYLOAD_VERSION)
         return czk_err_set(err, CZK_EINVAL,
                            "request %s: circuit %s: not a PoRep payload (magic \"CZKR\", "
                            "version %d, %d-byte header)",
                            rid, f->id, CZK_POREP_PAYLOAD_VERSION, CZK_POREP_PAYLOAD_HEADER);
-    uint32_t reg = get_u32(p + 8), flags = get_u32(p + 12);
+    uint32_t reg = czk_bytes_load_le32(p + 8), flags = czk_bytes_load_le32(p + 12);
     czk_porep_sector_ids ids;
-    czk_vanilla_prover_id(ids.prover_id, get_u64(p + 16));
-    ids.sector_id = get_u64(p + 24);
+    czk_vanilla_prover_id(ids.prover_id, czk_bytes_load_le64(p + 16));
+    ids.sector_id = czk_bytes_load_le64(p + 24);
     fporep_job *j = czk_calloc(1, sizeof *j);
     if (j == NULL)
         return czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", rid);

@@ -26,6 +26,7 @@
 #include "kinds/filecoin_internal.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"
+#include "util/bytes.h"
 
 #define FC_PATH_MAX 4096
 
@@ -53,18 +54,6 @@ typedef struct fsnap_job {
     czk_snap_partition_proof *parts; /* n_parts of them */
     czk_fr *inputs;                  /* per partition, 4 each (ONE excluded) */
 } fsnap_job;
-
-static uint32_t get_u32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static void put_u32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put_u64(uint8_t *p, uint64_t v) {
-    put_u32(p, (uint32_t)v);
-    put_u32(p + 4, (uint32_t)(v >> 32));
-}
 
 /* Puts the request's context in front of a message a lower layer wrote. */
 __attribute__((format(printf, 2, 3))) static void err_prefix(czk_err *err, const char *fmt, ...) {
@@ -129,20 +118,20 @@ size_t czk_kinds_snap_payload_encode(uint8_t *out, uint32_t registered_proof, ui
     if (n > UINT32_MAX)
         return 0;
     memcpy(out, "CZKS", 4);
-    put_u32(out + 4, CZK_SNAP_PAYLOAD_VERSION);
-    put_u32(out + 8, registered_proof);
-    put_u32(out + 12, 0);
-    put_u64(out + 16, miner_id);
-    put_u64(out + 24, sector_number);
+    czk_bytes_store_le32(out + 4, CZK_SNAP_PAYLOAD_VERSION);
+    czk_bytes_store_le32(out + 8, registered_proof);
+    czk_bytes_store_le32(out + 12, 0);
+    czk_bytes_store_le64(out + 16, miner_id);
+    czk_bytes_store_le64(out + 24, sector_number);
     memcpy(out + 32, comm_r_old, 32);
     memcpy(out + 64, comm_r_new, 32);
     memcpy(out + 96, comm_d_new, 32);
-    put_u32(out + 128, (uint32_t)n);
+    czk_bytes_store_le32(out + 128, (uint32_t)n);
     size_t off = CZK_SNAP_PAYLOAD_HEADER;
     for (size_t i = 0; i < n; i++) {
         if (lens[i] > UINT32_MAX)
             return 0;
-        put_u32(out + off, (uint32_t)lens[i]);
+        czk_bytes_store_le32(out + off, (uint32_t)lens[i]);
         if (lens[i] != 0)
             memcpy(out + off + 4, proofs[i], lens[i]);
         off += 4 + lens[i];
@@ -219,12 +208,12 @@ static int s_job_create(void *state, const czk_job_request *req, void **job, siz
     const uint8_t *p = req->payload;
     size_t len = req->payload_len;
     if (p == NULL || len < CZK_SNAP_PAYLOAD_HEADER || memcmp(p, "CZKS", 4) != 0 ||
-        get_u32(p + 4) != CZK_SNAP_PAYLOAD_VERSION)
+        czk_bytes_load_le32(p + 4) != CZK_SNAP_PAYLOAD_VERSION)
         return czk_err_set(err, CZK_EINVAL,
                            "request %s: circuit %s: not a SnapDeals payload (magic \"CZKS\", "
                            "version %d, %d-byte header)",
                            rid, f->id, CZK_SNAP_PAYLOAD_VERSION, CZK_SNAP_PAYLOAD_HEADER);
-    uint32_t reg = get_u32(p + 8);
+    uint32_t reg = czk_bytes_load_le32(p + 8);
     uint64_t size = 0;
     int rc = czk_kinds_snap_sector_size(&size, reg, err);
     if (rc != CZK_OK || size != f->shape.sector_size)
@@ -269,14 +258,14 @@ int czk__kinds_snap_job_check(czk_snap_public *pub, czk_snap_partition_proof *pa
                               const czk_snap_shape *shape, const uint8_t *p, size_t len,
                               const char *rid, czk_err *err) {
     if (len < CZK_SNAP_PAYLOAD_HEADER || memcmp(p, "CZKS", 4) != 0 ||
-        get_u32(p + 4) != CZK_SNAP_PAYLOAD_VERSION)
+        czk_bytes_load_le32(p + 4) != CZK_SNAP_PAYLOAD_VERSION)
         return czk_err_set(err, CZK_EINVAL, "request %s: not a SnapDeals payload", rid);
     memset(pub, 0, sizeof *pub);
     memcpy(pub->comm_r_old, p + 32, 32);
     memcpy(pub->comm_r_new, p + 64, 32);
     memcpy(pub->comm_d_new, p + 96, 32);
     pub->h = shape->hs[3];
-    uint32_t n = get_u32(p + 128);
+    uint32_t n = czk_bytes_load_le32(p + 128);
     if (n != shape->partitions)
         return czk_err_set(err, CZK_EINVAL,
                            "request %s: %u vanilla proofs; a %llu-byte sector's update takes %u "
@@ -298,7 +287,7 @@ int czk__kinds_snap_job_check(czk_snap_public *pub, czk_snap_partition_proof *pa
                                "request %s: payload ends at offset %zu inside vanilla proof %u's "
                                "length",
                                rid, off, k);
-        size_t l = get_u32(p + off);
+        size_t l = czk_bytes_load_le32(p + off);
         off += 4;
         if (l > len - off)
             return czk_err_set(err, CZK_EINVAL,

@@ -38,6 +38,7 @@
 #include "r1cs/r1cs.h"
 
 #include "util/alloc.h"
+#include "util/bytes.h"
 #include "util/file.h"
 
 #include <string.h>
@@ -66,12 +67,6 @@ static const char MAGIC[8] = {'C', 'Z', 'K', 'R', '1', 'C', 'S', '\0'};
 
 /* ---- the hash ---- */
 
-static inline uint64_t load64(const unsigned char *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 /* One lane step: xor the word in, multiply by an odd constant, xorshift: each a bijection. */
 static inline uint64_t lane(uint64_t h, uint64_t w) {
     h = (h ^ w) * K1;
@@ -83,18 +78,18 @@ uint64_t czk__r1cs_hash(const void *p, size_t len, uint64_t seed) {
     uint64_t h0 = seed, h1 = seed ^ K2, h2 = seed + K3, h3 = ~seed;
     size_t i = 0;
     for (; i + 32 <= len; i += 32) {
-        h0 = lane(h0, load64(s + i));
-        h1 = lane(h1, load64(s + i + 8));
-        h2 = lane(h2, load64(s + i + 16));
-        h3 = lane(h3, load64(s + i + 24));
+        h0 = lane(h0, czk_bytes_load_le64(s + i));
+        h1 = lane(h1, czk_bytes_load_le64(s + i + 8));
+        h2 = lane(h2, czk_bytes_load_le64(s + i + 16));
+        h3 = lane(h3, czk_bytes_load_le64(s + i + 24));
     }
     if (i < len) {
         unsigned char tail[32] = {0};
         memcpy(tail, s + i, len - i);
-        h0 = lane(h0, load64(tail));
-        h1 = lane(h1, load64(tail + 8));
-        h2 = lane(h2, load64(tail + 16));
-        h3 = lane(h3, load64(tail + 24));
+        h0 = lane(h0, czk_bytes_load_le64(tail));
+        h1 = lane(h1, czk_bytes_load_le64(tail + 8));
+        h2 = lane(h2, czk_bytes_load_le64(tail + 16));
+        h3 = lane(h3, czk_bytes_load_le64(tail + 24));
     }
     /* Fold the lanes in one after another (each fold a bijection of the running value for a
      * fixed lane, and of the lane for a fixed running value), with the length. */
@@ -151,44 +146,32 @@ typedef struct {
     int reserved_nonzero;
 } header;
 
-static void put32(unsigned char *p, uint32_t v) {
-    memcpy(p, &v, 4);
-}
-static void put64(unsigned char *p, uint64_t v) {
-    memcpy(p, &v, 8);
-}
-static uint32_t get32(const unsigned char *p) {
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 static void header_encode(unsigned char out[HDR_SIZE], const header *h) {
     memset(out, 0, HDR_SIZE);
     memcpy(out, MAGIC, 8);
-    put32(out + 8, h->version);
-    put32(out + 12, h->flags);
-    put64(out + 16, h->n_constraints);
-    put64(out + 24, h->n_vars);
-    put64(out + 32, h->n_public);
+    czk_bytes_store_le32(out + 8, h->version);
+    czk_bytes_store_le32(out + 12, h->flags);
+    czk_bytes_store_le64(out + 16, h->n_constraints);
+    czk_bytes_store_le64(out + 24, h->n_vars);
+    czk_bytes_store_le64(out + 32, h->n_public);
     for (int m = 0; m < 3; m++)
-        put64(out + 40 + 8 * m, h->nnz[m]);
-    put64(out + 64, h->payload_len);
-    put64(out + 72, h->payload_hash);
-    put64(out + HDR_HASHED, czk__r1cs_hash(out, HDR_HASHED, HDR_SEED));
+        czk_bytes_store_le64(out + 40 + 8 * m, h->nnz[m]);
+    czk_bytes_store_le64(out + 64, h->payload_len);
+    czk_bytes_store_le64(out + 72, h->payload_hash);
+    czk_bytes_store_le64(out + HDR_HASHED, czk__r1cs_hash(out, HDR_HASHED, HDR_SEED));
 }
 
 static void header_decode(header *h, const unsigned char in[HDR_SIZE]) {
-    h->version = get32(in + 8);
-    h->flags = get32(in + 12);
-    h->n_constraints = load64(in + 16);
-    h->n_vars = load64(in + 24);
-    h->n_public = load64(in + 32);
+    h->version = czk_bytes_load_le32(in + 8);
+    h->flags = czk_bytes_load_le32(in + 12);
+    h->n_constraints = czk_bytes_load_le64(in + 16);
+    h->n_vars = czk_bytes_load_le64(in + 24);
+    h->n_public = czk_bytes_load_le64(in + 32);
     for (int m = 0; m < 3; m++)
-        h->nnz[m] = load64(in + 40 + 8 * m);
-    h->payload_len = load64(in + 64);
-    h->payload_hash = load64(in + 72);
-    h->header_hash = load64(in + HDR_HASHED);
+        h->nnz[m] = czk_bytes_load_le64(in + 40 + 8 * m);
+    h->payload_len = czk_bytes_load_le64(in + 64);
+    h->payload_hash = czk_bytes_load_le64(in + 72);
+    h->header_hash = czk_bytes_load_le64(in + HDR_HASHED);
     h->reserved_nonzero = 0;
     for (int i = 80; i < HDR_HASHED; i++)
         h->reserved_nonzero |= in[i] != 0;
@@ -478,7 +461,7 @@ int czk__r1cs_file_reseal(void *image, size_t len) {
     int rc = payload_hash(p + HDR_SIZE, len - HDR_SIZE, NULL, &ph);
     if (rc != CZK_OK)
         return rc;
-    put64(p + 72, ph);
-    put64(p + HDR_HASHED, czk__r1cs_hash(p, HDR_HASHED, HDR_SEED));
+    czk_bytes_store_le64(p + 72, ph);
+    czk_bytes_store_le64(p + HDR_HASHED, czk__r1cs_hash(p, HDR_HASHED, HDR_SEED));
     return CZK_OK;
 }

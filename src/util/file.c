@@ -4,6 +4,7 @@
 #include "util/file.h"
 
 #include "util/alloc.h"
+#include "util/bytes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -237,15 +238,13 @@ int czk_file_writer_write(czk_file_writer *w, const void *data, size_t len, czk_
 
 int czk_file_writer_u32(czk_file_writer *w, uint32_t v, czk_err *err) {
     uint8_t b[4];
-    for (int i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
+    czk_bytes_store_le32(b, v);
     return czk_file_writer_write(w, b, 4, err);
 }
 
 int czk_file_writer_u64(czk_file_writer *w, uint64_t v, czk_err *err) {
     uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
+    czk_bytes_store_le64(b, v);
     return czk_file_writer_write(w, b, 8, err);
 }
 

@@ -25,19 +25,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "filecoin/gadget_internal.h"
 #include "filecoin/gadgets.h"
 #include "filecoin/params.h"
 #include "filecoin/poseidon.h"
 #include "filecoin/poseidon_gadget.h"
 #include "filecoin/sha256_gadget.h"
 #include "util/alloc.h"
-
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        int try_rc_ = (expr);                                                                      \
-        if (try_rc_ != CZK_OK)                                                                     \
-            return try_rc_;                                                                        \
-    } while (0)
 
 /* ---- shapes ------------------------------------------------------------------------------ */
 

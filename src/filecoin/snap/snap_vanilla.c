@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/bytes.h"
 
 /* ---- the bounds-checked reader ------------------------------------------------------------ */
 
@@ -52,10 +53,7 @@ static int rd_u64(reader *r, uint64_t *v, const char *field) {
     int rc = rd_need(r, 8, field);
     if (rc != CZK_OK)
         return rc;
-    uint64_t x = 0;
-    for (int i = 7; i >= 0; i--)
-        x = (x << 8) | r->p[r->off + i];
-    *v = x;
+    *v = czk_bytes_load_le64(r->p + r->off);
     r->off += 8;
     return CZK_OK;
 }
@@ -63,12 +61,11 @@ static int rd_u64(reader *r, uint64_t *v, const char *field) {
 /* A count, tag or usize that must equal `want`. `bytes` is 8 (u64) or 4 (a u32 enum tag). */
 static int rd_expect(reader *r, uint64_t want, int bytes, const char *field) {
     size_t at = r->off;
-    uint64_t v = 0;
     int rc = rd_need(r, (size_t)bytes, field);
     if (rc != CZK_OK)
         return rc;
-    for (int i = bytes - 1; i >= 0; i--)
-        v = (v << 8) | r->p[r->off + i];
+    const uint8_t *p = r->p + r->off;
+    uint64_t v = bytes == 8 ? czk_bytes_load_le64(p) : czk_bytes_load_le32(p);
     r->off += (size_t)bytes;
     if (v != want)
         return rd_fail(r, CZK_EFORMAT, at, "%s is %llu, expected %llu", field,
@@ -262,9 +259,13 @@ typedef struct writer {
     size_t off;
 } writer;
 
+/* `bytes` is 8 (u64) or 4 (a u32 enum tag). */
 static void wr_le(writer *w, uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; i++)
-        w->p[w->off++] = (uint8_t)(v >> (8 * i));
+    if (bytes == 8)
+        czk_bytes_store_le64(w->p + w->off, v);
+    else
+        czk_bytes_store_le32(w->p + w->off, (uint32_t)v);
+    w->off += (size_t)bytes;
 }
 
 static void wr_fr(writer *w, const czk_fr *a) {

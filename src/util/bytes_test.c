@@ -1,0 +1,97 @@
+/* Tests of util/bytes.h: known byte patterns, round trips, and unaligned addresses. */
+#include "tests/test.h"
+#include "util/bytes.h"
+#include "util/rng.h"
+
+#include <string.h>
+
+/* One pattern in each width, with every byte distinct so that a swapped pair shows. */
+CZK_TEST(bytes_known_patterns) {
+    static const uint8_t src[8] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef};
+    CHECK(czk_bytes_load_le16(src) == 0x2301u);
+    CHECK(czk_bytes_load_le32(src) == 0x67452301u);
+    CHECK(czk_bytes_load_le64(src) == 0xefcdab8967452301ull);
+    CHECK(czk_bytes_load_be16(src) == 0x0123u);
+    CHECK(czk_bytes_load_be32(src) == 0x01234567u);
+    CHECK(czk_bytes_load_be64(src) == 0x0123456789abcdefull);
+
+    /* Stores write exactly their width: the guard bytes after them stay 0xee. */
+    uint8_t b[10];
+    memset(b, 0xee, sizeof b);
+    czk_bytes_store_le16(b, 0x2301u);
+    CHECK_MEM(b, src, 2);
+    CHECK(b[2] == 0xee);
+    memset(b, 0xee, sizeof b);
+    czk_bytes_store_le32(b, 0x67452301u);
+    CHECK_MEM(b, src, 4);
+    CHECK(b[4] == 0xee);
+    memset(b, 0xee, sizeof b);
+    czk_bytes_store_le64(b, 0xefcdab8967452301ull);
+    CHECK_MEM(b, src, 8);
+    CHECK(b[8] == 0xee);
+    memset(b, 0xee, sizeof b);
+    czk_bytes_store_be16(b, 0x0123u);
+    CHECK_MEM(b, src, 2);
+    CHECK(b[2] == 0xee);
+    memset(b, 0xee, sizeof b);
+    czk_bytes_store_be32(b, 0x01234567u);
+    CHECK_MEM(b, src, 4);
+    CHECK(b[4] == 0xee);
+    memset(b, 0xee, sizeof b);
+    czk_bytes_store_be64(b, 0x0123456789abcdefull);
+    CHECK_MEM(b, src, 8);
+    CHECK(b[8] == 0xee);
+
+    /* The top bit of every width survives (no sign extension through int promotion). */
+    static const uint8_t ff[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    CHECK(czk_bytes_load_le16(ff) == UINT16_MAX && czk_bytes_load_be16(ff) == UINT16_MAX);
+    CHECK(czk_bytes_load_le32(ff) == UINT32_MAX && czk_bytes_load_be32(ff) == UINT32_MAX);
+    CHECK(czk_bytes_load_le64(ff) == UINT64_MAX && czk_bytes_load_be64(ff) == UINT64_MAX);
+    static const uint8_t hi[8] = {0, 0, 0, 0, 0, 0, 0, 0x80};
+    CHECK(czk_bytes_load_le64(hi) == 1ull << 63);
+    CHECK(czk_bytes_load_be64(hi) == 0x80);
+    CHECK(czk_bytes_load_le32(hi + 4) == 1u << 31);
+    CHECK(czk_bytes_load_le16(hi + 6) == 1u << 15);
+}
+
+/* Random values at every offset in a word: store then load gives the value back, and the
+ * big-endian bytes are the little-endian ones reversed. */
+CZK_TEST(bytes_round_trips) {
+    czk_rng rng;
+    czk_rng_seed(&rng, 0xb17e5);
+    uint8_t buf[16], rev[8];
+    for (int k = 0; k < 1000; k++) {
+        uint64_t v = czk_rng_u64(&rng);
+        size_t off = (size_t)k % 8; /* unaligned addresses too */
+        czk_bytes_store_le64(buf + off, v);
+        CHECK(czk_bytes_load_le64(buf + off) == v);
+        for (int i = 0; i < 8; i++)
+            rev[i] = buf[off + 7 - i];
+        CHECK(czk_bytes_load_be64(rev) == v);
+        czk_bytes_store_be64(buf + off, v);
+        CHECK(czk_bytes_load_be64(buf + off) == v);
+        CHECK_MEM(buf + off, rev, 8);
+
+        uint32_t w = (uint32_t)v;
+        czk_bytes_store_le32(buf + off, w);
+        CHECK(czk_bytes_load_le32(buf + off) == w);
+        czk_bytes_store_be32(buf + off, w);
+        CHECK(czk_bytes_load_be32(buf + off) == w);
+        CHECK(czk_bytes_load_le32(buf + off) == __builtin_bswap32(w));
+
+        uint16_t h = (uint16_t)(v >> 48);
+        czk_bytes_store_le16(buf + off, h);
+        CHECK(czk_bytes_load_le16(buf + off) == h);
+        czk_bytes_store_be16(buf + off, h);
+        CHECK(czk_bytes_load_be16(buf + off) == h);
+        CHECK(czk_bytes_load_le16(buf + off) == (uint16_t)(h << 8 | h >> 8));
+
+        /* A 64-bit value is its two 32-bit halves, low half first in little-endian. */
+        czk_bytes_store_le64(buf + off, v);
+        CHECK(czk_bytes_load_le32(buf + off) == (uint32_t)v);
+        CHECK(czk_bytes_load_le32(buf + off + 4) == (uint32_t)(v >> 32));
+        czk_bytes_store_be64(buf + off, v);
+        CHECK(czk_bytes_load_be32(buf + off) == (uint32_t)(v >> 32));
+        CHECK(czk_bytes_load_be32(buf + off + 4) == (uint32_t)v);
+    }
+}
