@@ -136,6 +136,13 @@ typedef struct czk_engine_config {
     czk_log_fn log; /* may be NULL: no logging */
     void *log_arg;
     int log_level; /* lines above this czk_log_level are not produced */
+    /* For tests and reproducible runs only (`czk prove --seed`), never in production: when
+     * blinding_seeded is nonzero, each proof's blinding scalars r and s are derived from
+     * blinding_seed and a per-engine proof counter instead of the operating system's random
+     * numbers. A fixed seed makes proofs linkable, and they are not zero-knowledge against
+     * whoever knows it. 0 (the default): r and s come from the operating system. */
+    int blinding_seeded;
+    uint64_t blinding_seed;
 } czk_engine_config;
 
 /* Fills `cfg` with the defaults (all automatic, backend "auto", no log). */

@@ -8,7 +8,6 @@
  */
 #include "cli/cli.h"
 
-#include "engine/engine_internal.h"
 #include "filecoin/c1.h"
 #include "filecoin/params.h"
 #include "filecoin/porep_public.h"
@@ -222,8 +221,6 @@ static int c2_prove(czk_cli_common *c, const c2_args *a) {
         exit_code = czk_cli_fail(cmd, rc, &err);
         goto out;
     }
-    if (c->have_seed)
-        czk__engine_seed_blinding(e, c->seed);
     uint64_t t1 = czk_time_ns();
     czk_job_request req = {.request_id = "c2",
                            .circuit_id = circuit,

@@ -127,7 +127,8 @@ int czk_cli_wants_help(int argc, char **argv);
 int czk_cli_start(czk_cli_common *c, const char *cmd, const char *usage, int *argc, char **argv);
 
 /* The in-process engine's configuration for a one-off proof (`czk prove`, `czk demo`): c's
- * backend and threads, one synthesis thread and one worker per device, since one job runs. */
+ * backend and threads, one synthesis thread and one worker per device, since one job runs;
+ * with --seed, blinding from the seed (reproducible proofs). */
 void czk_cli_engine_config(czk_engine_config *cfg, const czk_cli_common *c);
 
 /* Prints "czk <cmd>: <message>" (czk_err_text) for an error, and with CZK_LOG=debug the status

@@ -138,6 +138,10 @@ void czk_cli_engine_config(czk_engine_config *cfg, const czk_cli_common *c) {
     cfg->prove_threads = c->threads;
     cfg->synth_threads = 1;
     cfg->workers_per_device = 1;
+    /* --seed makes the proofs reproducible, blinding included (the usage says such a proof is
+     * not zero-knowledge against whoever knows the seed). */
+    cfg->blinding_seeded = c->have_seed;
+    cfg->blinding_seed = c->seed;
 }
 
 int czk_cli_make_dir(const char *cmd, const char *dir) {

@@ -6,7 +6,6 @@
 #include "cli/cli.h"
 
 #include "czk.h"
-#include "engine/engine_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +50,6 @@ int czk_cli_demo(int argc, char **argv) {
         (rc = czk_engine_register_synthetic(e, "demo", (unsigned)k, &err)) != CZK_OK ||
         (rc = czk_engine_get_status(e, &st)) != CZK_OK)
         goto fail;
-    if (c.have_seed)
-        czk__engine_seed_blinding(e, c.seed);
     printf("czk %s demo: PoRep-shaped circuit of 2^%ld constraints, %u threads, on %s\n",
            CZK_VERSION, k,
            cfg.prove_threads ? cfg.prove_threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN),

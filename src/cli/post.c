@@ -7,7 +7,6 @@
  */
 #include "cli/cli.h"
 
-#include "engine/engine_internal.h"
 #include "filecoin/params.h"
 #include "filecoin/post_public.h"
 #include "filecoin/public_inputs.h"
@@ -396,8 +395,6 @@ static int post_prove(int argc, char **argv) {
         exit_code = czk_cli_fail("post prove", rc, &err);
         goto out;
     }
-    if (c.have_seed)
-        czk__engine_seed_blinding(e, c.seed);
     uint64_t t1 = czk_time_ns();
     czk_job_request req = {.request_id = "post",
                            .circuit_id = circuit,

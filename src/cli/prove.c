@@ -8,7 +8,6 @@
 #include "cli/cli.h"
 
 #include "czk.h"
-#include "engine/engine_internal.h"
 #include "formats/bellperson.h"
 #include "formats/snarkjs_json.h"
 #include "kinds/kinds.h"
@@ -157,8 +156,6 @@ int czk_cli_prove(int argc, char **argv) {
         exit_code = czk_cli_fail("prove", rc, &err);
         goto out;
     }
-    if (c.have_seed)
-        czk__engine_seed_blinding(e, c.seed);
     uint64_t load_ms = 0;
     czk_cli_progress_stage(&prog, "loading and checking the key %s",
                            bellperson ? a.params : a.zkey);

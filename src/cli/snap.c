@@ -12,7 +12,6 @@
  */
 #include "cli/cli.h"
 
-#include "engine/engine_internal.h"
 #include "filecoin/c1.h"
 #include "filecoin/params.h"
 #include "filecoin/porep_types.h"
@@ -484,8 +483,6 @@ static int snap_prove(const czk_cli_common *c, const snap_args *a) {
         exit_code = czk_cli_fail(cmd, rc, &err);
         goto out;
     }
-    if (c->have_seed)
-        czk__engine_seed_blinding(e, c->seed);
     uint64_t t1 = czk_time_ns();
     czk_job_request req = {.request_id = "snap",
                            .circuit_id = circuit,

@@ -357,11 +357,3 @@ int czk__engine_inject_device_fault(czk_engine *e, unsigned dev) {
     pthread_mutex_unlock(&e->mu);
     return ok ? CZK_OK : CZK_EINVAL;
 }
-
-void czk__engine_seed_blinding(czk_engine *e, uint64_t seed) {
-    pthread_mutex_lock(&e->mu);
-    e->blind_seeded = 1;
-    e->blind_seed = seed;
-    e->blind_count = 0;
-    pthread_mutex_unlock(&e->mu);
-}

@@ -247,8 +247,8 @@ struct czk_engine {
     uint64_t t_create_ns;
 
     atomic_uint inject; /* pending injected failures; fetch-sub pairs with the store */
-    int blind_seeded;   /* tests and `czk prove --seed`: r, s from blind_rng (under mu) */
-    uint64_t blind_seed;
+    /* Proofs whose blinding came from cfg.blinding_seed so far (under mu): each proof's r, s
+     * derive from the seed and this count, so that no two proofs share them. */
     uint64_t blind_count;
 
     pthread_t *threads;
@@ -440,12 +440,5 @@ void czk__engine_inject_failures(czk_engine *e, unsigned n);
  * and on real GPUs. Returns CZK_OK, or CZK_EINVAL for no such device. Thread-safe.
  */
 int czk__engine_inject_device_fault(czk_engine *e, unsigned dev);
-
-/*
- * Derives every later proof's blinding scalars r and s from `seed` instead of the OS (for
- * tests and `czk prove --seed` only: such a proof is not zero-knowledge against whoever
- * knows the seed). Call before submitting.
- */
-void czk__engine_seed_blinding(czk_engine *e, uint64_t seed);
 
 #endif /* CZK_ENGINE_ENGINE_INTERNAL_H */

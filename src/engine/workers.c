@@ -20,17 +20,16 @@
 #include "util/rng.h"
 #include "util/timer.h"
 
-/* The proof's blinding scalars: from the OS, or (tests, `czk prove --seed`) from the seed and
- * a per-proof counter. */
+/* The proof's blinding scalars: from the OS, or (tests, `czk prove --seed`: the config's
+ * blinding_seeded) from the seed and a per-proof counter. */
 static int draw_blinding(czk_engine *e, czk_fr *r, czk_fr *s) {
-    pthread_mutex_lock(&e->mu);
-    int seeded = e->blind_seeded;
-    uint64_t k = e->blind_count++;
-    uint64_t seed = e->blind_seed;
-    pthread_mutex_unlock(&e->mu);
-    if (seeded) {
+    /* e->cfg does not change after create: only the counter needs the lock. */
+    if (e->cfg.blinding_seeded) {
+        pthread_mutex_lock(&e->mu);
+        uint64_t k = e->blind_count++;
+        pthread_mutex_unlock(&e->mu);
         czk_rng rng;
-        czk_rng_seed(&rng, seed + k * 0x9E3779B97F4A7C15ULL);
+        czk_rng_seed(&rng, e->cfg.blinding_seed + k * 0x9E3779B97F4A7C15ULL);
         czk_fr_random(r, &rng);
         czk_fr_random(s, &rng);
         czk_memclear_explicit(&rng, sizeof rng);

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 import urllib.request
 
 import grpc
@@ -401,10 +402,20 @@ def setup(mode=None, modes=None):
     ap.add_argument("--mode", required=mode is None, default=mode, choices=modes)
     ARGS = ap.parse_args()
     ARGS.work = os.path.abspath(ARGS.work)  # unix:// takes an absolute path
+    sys.excepthook = uncaught
     sys.path.insert(0, ARGS.gen)
     from cuzk.v1 import proving_pb2, proving_pb2_grpc
     pb, rpc = proving_pb2, proving_pb2_grpc
     return ARGS, pb, rpc
+
+
+def uncaught(kind, value, tb):
+    """An exception no check caught (a gRPC deadline, a daemon that died): the traceback, then
+    the failed checks and the logs as finish() prints them, so that ctest's output says which
+    step broke and what the daemon said meanwhile."""
+    traceback.print_exception(kind, value, tb)
+    FAILURES.append(f"uncaught {kind.__name__}: {value}")
+    finish()
 
 
 def finish():
