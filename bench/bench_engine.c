@@ -48,8 +48,8 @@
 #include <time.h>
 
 #include "engine/engine_internal.h"
-#include "filecoin/c1.h"
-#include "filecoin/params.h"
+#include "filecoin/io/c1.h"
+#include "filecoin/io/params.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"
 #include "util/file.h"

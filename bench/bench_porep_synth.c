@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/c1.h"
 #include "filecoin/circuit.h"
-#include "filecoin/porep.h"
-#include "filecoin/porep_types.h"
-#include "filecoin/seal.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/io/c1.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/spec/porep_types.h"
+#include "filecoin/spec/sector.h"
+#include "filecoin/testgen/seal.h"
 #include "groth16/witness_pack.h"
 #include "util/alloc.h"
 #include "util/pool.h"

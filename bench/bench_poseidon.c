@@ -9,7 +9,7 @@
  * Before timing, both forms are checked against each other on the bench's input; a mismatch
  * exits non-zero.
  */
-#include "filecoin/poseidon.h"
+#include "filecoin/hash/poseidon.h"
 #include "util/alloc.h"
 #include "util/timer.h"
 

@@ -19,9 +19,9 @@
  * start with '#').
  */
 #include "field/fr.h"
-#include "filecoin/cs.h"
-#include "filecoin/post.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/gadgets/cs.h"
+#include "filecoin/io/vanilla.h"
+#include "filecoin/post/post.h"
 #include "util/alloc.h"
 #include "util/memclear.h"
 #include "util/pool.h"

@@ -10,8 +10,8 @@
  * always are), so that the engine attaches one recorded slot and the GPU expands it.
  * Defaults: WinningPoSt 32 GiB, 7 runs, keys in ./post-keys, backend auto. Development keys
  * are made (recorded circuit, random toxic waste) and written under their v28 names when the
- * directory has none; vanilla proofs come from the generator (filecoin/vanilla_gen.h), fresh
- * randomness per run so that no run repeats another's witness. The key is loaded before the
+ * directory has none; vanilla proofs come from the generator (filecoin/testgen/vanilla_gen.h),
+ * fresh randomness per run so that no run repeats another's witness. The key is loaded before the
  * clock starts. Per run: submit → await wall time, with the engine's split (synthesis = the
  * native witness; prove = the device lock's hold: upload, kernels, G2 MSM) and its verification
  * of the proof; the medians are printed last. Exit 0 when every proof completed (the engine
@@ -19,9 +19,9 @@
  */
 #include "czk.h"
 #include "filecoin/circuit.h"
-#include "filecoin/params.h"
-#include "filecoin/vanilla.h"
-#include "filecoin/vanilla_gen.h"
+#include "filecoin/io/params.h"
+#include "filecoin/io/vanilla.h"
+#include "filecoin/testgen/vanilla_gen.h"
 #include "formats/bellperson.h"
 #include "groth16/setup.h"
 #include "kinds/kinds.h"

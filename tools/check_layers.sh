@@ -8,6 +8,13 @@
 #  - engine/engine_internal.h (the engine's private structures) is included only under
 #    src/engine, so that nothing else, the CLI and the server included, reaches past
 #    include/czk.h into the engine. bench/ and tests/ are checked for this rule too.
+#  - inside src/filecoin the sub-folders are ranked the same way (doc/DESIGN.md §2):
+#      hash < spec < gadgets < io < {post, porep, snap} < the top-level files (circuit.c) < testgen
+#    a file may include filecoin headers of its own folder or of folders ranked below it; post,
+#    porep and snap are peers (none includes another); tests may use anything;
+#  - filecoin/testgen/ (the test-data generators) is included by no production file: only by
+#    testgen/ itself, tests (*_test.c, *_fuzz.c, ...) and the CLI's generator commands
+#    ($testgen_users below).
 # Usage: tools/check_layers.sh [ROOT] (ROOT: the tree to check, default this repository;
 # tools/check_layers_test.sh points it at a copy with planted violations). Exits 1 after
 # naming every violation.
@@ -28,6 +35,28 @@ rank() {
         i=$((i + 1))
     done
 }
+# Sets r to the rank of the filecoin sub-folder $1 ("top" for a file directly in src/filecoin),
+# -1 if it has none: a new sub-folder must be given its place here.
+frank() {
+    case "$1" in
+    hash) r=0 ;;
+    spec) r=1 ;;
+    gadgets) r=2 ;;
+    io) r=3 ;;
+    post | porep | snap) r=4 ;; # peers
+    top) r=5 ;;
+    testgen) r=6 ;;
+    *) r=-1 ;;
+    esac
+}
+# The filecoin sub-folders a file includes from, once each ("top" for filecoin/x.h).
+included_filecoin() {
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"filecoin\/\([^"]*\)".*/\1/p' "$1" |
+        sed 's/^\([^/]*\)\/.*/\1/; t; s/.*/top/' | sort -u
+}
+# The CLI's generator commands, the one production code that may use filecoin/testgen/: they
+# make test data on request (czk post gen, czk c2 --virtual, czk snap gen).
+testgen_users="src/cli/c2.c src/cli/post.c src/cli/snap.c"
 # The directories a file includes from, once each: `#include "dir/…"`, spaces allowed around
 # the '#' (includes inside #if blocks are often indented).
 included_dirs() {
@@ -67,6 +96,49 @@ for f in $(sources src); do
         rank "$inc"
         if [ "$r" -lt 0 ] || [ "$r" -gt "$me" ]; then
             echo "layer violation: $f ($layer) includes $inc/"
+            status=1
+        fi
+    done
+done
+# The filecoin sub-folders' ranks, and filecoin/testgen/ kept out of production code.
+for f in $(sources src); do
+    case "$f" in
+    *_test.c | *_test.cpp | *_fuzz.c | *_test_impl.inc) continue ;;
+    esac
+    case "$f" in
+    src/filecoin/testgen/*) ;;
+    *)
+        case " $testgen_users " in
+        *" $f "*) ;;
+        *)
+            if grep -Eq '^[[:space:]]*#[[:space:]]*include[[:space:]]*"filecoin/testgen/' "$f"; then
+                echo "test generator: $f includes filecoin/testgen/ (only tests, testgen/ and the CLI's generator commands may)"
+                status=1
+            fi
+            ;;
+        esac
+        ;;
+    esac
+    case "$f" in
+    src/filecoin/*/*) sub=${f#src/filecoin/} && sub=${sub%%/*} ;;
+    src/filecoin/*) sub=top ;;
+    *) continue ;;
+    esac
+    frank "$sub"
+    me=$r
+    if [ "$me" -lt 0 ]; then
+        echo "filecoin rank: $f is in filecoin/$sub/, which has no rank (tools/check_layers.sh)"
+        status=1
+        continue
+    fi
+    for inc in $(included_filecoin "$f"); do
+        [ "$inc" = "$sub" ] && continue
+        frank "$inc"
+        if [ "$r" -eq "$me" ] && [ "$me" -eq 4 ]; then
+            echo "filecoin peer violation: $f ($sub) includes filecoin/$inc/: post, porep and snap are peers"
+            status=1
+        elif [ "$r" -lt 0 ] || [ "$r" -ge "$me" ]; then
+            echo "filecoin rank violation: $f ($sub) includes filecoin/$inc/"
             status=1
         fi
     done

@@ -7,7 +7,7 @@
  * Steps, each timed: the partition circuit recorded whole (filecoin/circuit.h; 130 M rows at
  * 32 GiB); a development key for it (czk_groth16_setup_dev_rep of the recording as one copy,
  * points multiplied by the GPU backend's fixed_base); the key and the circuit attached to the
- * device; a virtual C1 output of a committed-capacity sector (filecoin/seal.h: real
+ * device; a virtual C1 output of a committed-capacity sector (filecoin/testgen/seal.h: real
  * challenges and graph parents, sparse trees) checked as the daemon checks it at submit
  * (czk_porep_c1_check), and partition 0's public inputs derived from its public data. Then
  * --runs proofs (default 3), each with fresh blinding: the witness (czk_porep_witness) into
@@ -17,11 +17,12 @@
  */
 #include "bench_util.h"
 #include "field/fr.h"
-#include "filecoin/c1.h"
 #include "filecoin/circuit.h"
-#include "filecoin/porep.h"
-#include "filecoin/porep_public.h"
-#include "filecoin/seal.h"
+#include "filecoin/io/c1.h"
+#include "filecoin/porep/c1_check.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/porep/porep_inputs.h"
+#include "filecoin/testgen/seal.h"
 #include "gpu/backend.h"
 #include "groth16/prove.h"
 #include "groth16/setup.h"

@@ -10,7 +10,7 @@
  * a development key for it (czk_groth16_setup_dev_rep, points multiplied by the GPU backend's
  * fixed_base unless --cpu-setup); the key's points and the circuit attached to the device
  * (czk_gpu_backend_attach_key_rep: the copies expanded there, never on the host); generated
- * vanilla proofs of every sector of one partition (filecoin/vanilla_gen.h). Then --runs
+ * vanilla proofs of every sector of one partition (filecoin/testgen/vanilla_gen.h). Then --runs
  * proofs (default 5), each with fresh blinding: the native witness (czk_post_witness) into the
  * backend's page-locked buffer, the proof (czk_groth16_prove_ex with the circuit's sizes only:
  * every heavy step runs on the device), and its verification against the public inputs the
@@ -21,10 +21,10 @@
 #include "bench_util.h"
 #include "field/fr.h"
 #include "filecoin/circuit.h"
-#include "filecoin/post.h"
-#include "filecoin/public_inputs.h"
-#include "filecoin/vanilla.h"
-#include "filecoin/vanilla_gen.h"
+#include "filecoin/post/post.h"
+#include "filecoin/post/post_inputs.h"
+#include "filecoin/spec/sector.h"
+#include "filecoin/testgen/vanilla_gen.h"
 #include "gpu/backend.h"
 #include "groth16/prove.h"
 #include "groth16/setup.h"

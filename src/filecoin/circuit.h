@@ -12,9 +12,9 @@
 
 #include <stdint.h>
 
-#include "filecoin/cs.h"
-#include "filecoin/porep.h"
-#include "filecoin/post.h"
+#include "filecoin/gadgets/cs.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/post/post.h"
 #include "filecoin/snap/snap.h"
 #include "r1cs/r1cs.h"
 #include "r1cs/rep.h"

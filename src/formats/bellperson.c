@@ -29,9 +29,13 @@
 #include "util/bytes.h"
 #include "util/file.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define G1U CZK_G1_UNCOMPRESSED_BYTES /* 96 */
 #define G2U CZK_G2_UNCOMPRESSED_BYTES /* 192 */
@@ -363,6 +367,99 @@ out:
     czk_file_unmap(&m);
     if (rc != CZK_OK)
         czk_groth16_pk_clear(pk);
+    return rc;
+}
+
+/* ---- reading the header alone (czk_bellperson_header_read) ------------------------------ */
+
+/* The fixed .vk points' bytes (FIXED_SIZE's sum, 864): where ic's length prefix lies. */
+#define VK_FIXED_BYTES (3 * G1U + 3 * G2U)
+
+/* The six vectors of czk_bellperson_header_read, ic first, then the five of VEC_NAME. */
+static const char *header_vec_name(int v) {
+    return v == CZK_BELLPERSON_IC ? "ic" : VEC_NAME[v - 1];
+}
+
+static uint64_t header_vec_elem(int v) {
+    return v == CZK_BELLPERSON_IC ? G1U : VEC_ELEM[v - 1];
+}
+
+uint64_t czk_bellperson_file_size(const uint64_t *len, int n_vectors) {
+    uint64_t size = VK_FIXED_BYTES;
+    for (int v = 0; v < n_vectors; v++)
+        size += 4 + len[v] * header_vec_elem(v);
+    return size;
+}
+
+int czk_bellperson_header_read(uint64_t *len, uint64_t *size_out, const char *path, int n_vectors,
+                               const uint64_t *want, const char *kind, czk_err *err) {
+    uint64_t got[CZK_BELLPERSON_N_VECTORS] = {0};
+    const char *mp = czk_file_msg_path(path);
+    if (n_vectors < 1 || n_vectors > CZK_BELLPERSON_N_VECTORS)
+        return czk_err_set(err, CZK_EINVAL, "%s: %d vectors asked for", mp, n_vectors);
+    int rc = CZK_OK;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return czk_err_set(err, CZK_EIO, "%s: cannot open %s file: %s", mp, kind, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        rc = czk_err_set(err, CZK_EIO, "%s: cannot stat: %s", mp, strerror(errno));
+        goto out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = czk_err_set(err, CZK_EIO, "%s: not a regular file", mp);
+        goto out;
+    }
+    uint64_t size = (uint64_t)st.st_size, off = VK_FIXED_BYTES;
+    for (int v = 0; v < n_vectors; v++) {
+        const char *name = header_vec_name(v);
+        uint8_t b[4];
+        if (off + sizeof(b) > size) {
+            rc = czk_err_set(err, CZK_EFORMAT,
+                             "%s: truncated %s file: the length of %s is at byte %llu, the file "
+                             "has %llu bytes",
+                             mp, kind, name, (unsigned long long)off, (unsigned long long)size);
+            goto out;
+        }
+        ssize_t r = pread(fd, b, sizeof(b), (off_t)off);
+        if (r != (ssize_t)sizeof(b)) {
+            rc = czk_err_set(err, CZK_EIO, "%s: cannot read the length of %s at byte %llu: %s", mp,
+                             name, (unsigned long long)off, r < 0 ? strerror(errno) : "short read");
+            goto out;
+        }
+        uint64_t n = czk_bytes_load_be32(b);
+        got[v] = n;
+        if (want != NULL && n != want[v]) {
+            rc = czk_err_set(err, CZK_ELENGTH,
+                             "%s: vector %s has %llu points, the circuit needs %llu", mp, name,
+                             (unsigned long long)n, (unsigned long long)want[v]);
+            goto out;
+        }
+        /* n < 2^32 and off ≤ size < 2^63, so this cannot overflow. */
+        uint64_t end = off + sizeof(b) + n * header_vec_elem(v);
+        if (end > size) {
+            rc = czk_err_set(err, CZK_EFORMAT,
+                             "%s: truncated %s file: vector %s (%llu points) ends at byte %llu, "
+                             "the file has %llu bytes",
+                             mp, kind, name, (unsigned long long)n, (unsigned long long)end,
+                             (unsigned long long)size);
+            goto out;
+        }
+        off = end;
+    }
+    if (off != size) {
+        rc = czk_err_set(err, CZK_EFORMAT,
+                         "%s: %s file has trailing bytes: its lengths end at byte %llu, the file "
+                         "has %llu bytes",
+                         mp, kind, (unsigned long long)off, (unsigned long long)size);
+        goto out;
+    }
+    if (len != NULL)
+        memcpy(len, got, (size_t)n_vectors * sizeof(*len));
+    if (size_out != NULL)
+        *size_out = size;
+out:
+    close(fd);
     return rc;
 }
 

@@ -78,6 +78,42 @@ int czk_bellperson_vk_read(czk_groth16_vk *vk, const char *path, czk_err *err);
  * 2^32 − 1, or an IC point at infinity) or CZK_EIO. */
 int czk_bellperson_vk_write(const char *path, const czk_groth16_vk *vk, czk_err *err);
 
+/* ---- the header alone ------------------------------------------------------------------ */
+
+/*
+ * The vectors of a .params file in file order (doc/FORMATS.md §3.1-3.2): the .vk part's ic
+ * (after 864 bytes of fixed points), then h, l, a, b_g1 and b_g2, each a u32 big-endian point
+ * count followed by its points (G1 96 bytes, b_g2 G2 192 bytes, uncompressed). A .vk file is
+ * the same up to the end of ic.
+ */
+enum {
+    CZK_BELLPERSON_IC,
+    CZK_BELLPERSON_H,
+    CZK_BELLPERSON_L,
+    CZK_BELLPERSON_A,
+    CZK_BELLPERSON_B_G1,
+    CZK_BELLPERSON_B_G2,
+    CZK_BELLPERSON_N_VECTORS,
+};
+
+/* The size of a .params file (n_vectors 6) or .vk file (n_vectors 1) whose first n_vectors
+ * vectors have len[0 .. n_vectors) points. Lengths must be below 2^32 (no overflow then). */
+uint64_t czk_bellperson_file_size(const uint64_t *len, int n_vectors);
+
+/*
+ * Reads the length prefixes of the first n_vectors vectors of the file `path` (6: a .params,
+ * 1: a .vk; `kind` names it in messages, e.g. ".params") with pread, reading no point: cheap
+ * even for a 100 GB file. Each length is compared, in file order, with want[v] when want is
+ * not NULL; each vector must end within the file, and the file must end right after the last.
+ * Out: len[0 .. n_vectors) and *size (the file's size), either may be NULL. Returns CZK_OK;
+ * CZK_EIO (cannot open, stat or read; not a regular file); CZK_ELENGTH for the first vector
+ * whose length is not want's ("vector l has N points, the circuit needs M"); CZK_EFORMAT for
+ * a prefix or vector beyond the end of the file or trailing bytes, naming the vector, the
+ * offset and the file's size. Every message names the file.
+ */
+int czk_bellperson_header_read(uint64_t *len, uint64_t *size, const char *path, int n_vectors,
+                               const uint64_t *want, const char *kind, czk_err *err);
+
 #define CZK_BELLPERSON_PROOF_BYTES 192
 
 /* out = A ‖ B ‖ C, each zcash-compressed (48 + 96 + 48 bytes). Infinity is encoded as such

@@ -25,12 +25,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "filecoin/gadget_internal.h"
-#include "filecoin/gadgets.h"
-#include "filecoin/params.h"
-#include "filecoin/poseidon.h"
-#include "filecoin/poseidon_gadget.h"
-#include "filecoin/sha256_gadget.h"
+#include "filecoin/gadgets/gadget_internal.h"
+#include "filecoin/gadgets/gadgets.h"
+#include "filecoin/gadgets/poseidon_gadget.h"
+#include "filecoin/gadgets/sha256_gadget.h"
+#include "filecoin/hash/poseidon.h"
+#include "filecoin/io/params.h"
 #include "util/alloc.h"
 
 /* ---- shapes ------------------------------------------------------------------------------ */
@@ -82,9 +82,7 @@ int czk_snap_shape_init(czk_snap_shape *out, uint64_t sector_size, czk_err *err)
         out->tree_r.top_arity = top;
         out->tree_r.base_levels =
             (out->challenge_bit_len - (sub ? log2_u64(sub) : 0) - (top ? log2_u64(top) : 0)) / 3;
-        out->tree_r_variant = top != 0   ? CZK_VANILLA_TOP
-                              : sub != 0 ? CZK_VANILLA_SUB
-                                         : CZK_VANILLA_SINGLE;
+        out->tree_r_variant = czk_vanilla_variant_of(sub, top);
         return CZK_OK;
     }
     return czk_err_set(err, CZK_EUNSUPPORTED,
@@ -359,19 +357,6 @@ static int num_to_bits(czk_cs *cs, czk_var out[255], czk_var x) {
     return enforce_unpack(cs, out, 255, x);
 }
 
-/* A row a · b = c over single variables. */
-static int enforce_abc(czk_cs *cs, czk_var a, czk_var b, czk_var c) {
-    CZK_LC_DECL(A, 1);
-    CZK_LC_DECL(B, 1);
-    CZK_LC_DECL(C, 1);
-    if (czk_cs_builds_rows(cs)) {
-        czk_lc_add_var(&A, a);
-        czk_lc_add_var(&B, b);
-        czk_lc_add_var(&C, c);
-    }
-    return czk_cs_enforce(cs, &A, &B, &C);
-}
-
 /* gadgets.rs:164-244 get_challenge_high_bits: for each allowed h, pack the h top challenge bits,
  * scale by its h_select bit, and sum the six products into one aux. */
 static int challenge_high(const snap_ctx *x, czk_var *out, const czk_var *c_bits,
@@ -392,7 +377,7 @@ static int challenge_high(const snap_ctx *x, czk_var *out, const czk_var *c_bits
             v = *czk_cs_value(cs, high);
         czk_fr_add(&sum, &sum, &v);
         TRY(alloc_num(cs, &or_zero[i], &v));
-        TRY(enforce_abc(cs, high, h_select[i], or_zero[i]));
+        TRY(czk_gadget_enforce_product(cs, high, h_select[i], or_zero[i]));
     }
     TRY(alloc_num(cs, &sel, &sum));
     CZK_LC_DECL(A, CZK_SNAP_N_HS);
@@ -409,31 +394,18 @@ static int challenge_high(const snap_ctx *x, czk_var *out, const czk_var *c_bits
     return CZK_OK;
 }
 
-/* gadgets.rs:247-274 label_r_new: d·rho (AllocatedNum::mul), then r_old + d·rho. */
+/* gadgets.rs:247-274 label_r_new: d·rho (AllocatedNum::mul), then r_old + d·rho, whose one
+ * aux and row (r_old + prod)·ONE = r_new are AllocatedNum::add's (czk_gadget_add). */
 static int label_r_new(const snap_ctx *x, czk_var *out, czk_var r_old, czk_var d_new, czk_var rho) {
     czk_cs *cs = x->cs;
-    czk_var prod, r_new;
-    czk_fr pv, rv;
+    czk_var prod;
+    czk_fr pv;
     int values = czk_cs_has_values(cs);
     if (values)
         czk_fr_mul(&pv, czk_cs_value(cs, d_new), czk_cs_value(cs, rho));
     TRY(alloc_num(cs, &prod, values ? &pv : NULL));
-    TRY(enforce_abc(cs, d_new, rho, prod));
-    if (values)
-        czk_fr_add(&rv, czk_cs_value(cs, r_old), &pv);
-    TRY(alloc_num(cs, &r_new, values ? &rv : NULL));
-    CZK_LC_DECL(A, 2);
-    CZK_LC_DECL(B, 1);
-    CZK_LC_DECL(C, 1);
-    if (czk_cs_builds_rows(cs)) {
-        czk_lc_add_var(&A, r_old);
-        czk_lc_add_var(&A, prod);
-        czk_lc_add_var(&B, CZK_VAR_ONE);
-        czk_lc_add_var(&C, r_new);
-    }
-    TRY(czk_cs_enforce(cs, &A, &B, &C));
-    *out = r_new;
-    return CZK_OK;
+    TRY(czk_gadget_enforce_product(cs, d_new, rho, prod));
+    return czk_gadget_add(cs, out, r_old, prod);
 }
 
 /* Allocates a TreeR path's siblings, level by level (circuit.rs:635-661). */

@@ -27,9 +27,9 @@
 #include <stdint.h>
 
 #include "field/fr.h"
-#include "filecoin/cs.h"
-#include "filecoin/por.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/gadgets/cs.h"
+#include "filecoin/gadgets/por.h"
+#include "filecoin/spec/sector.h"
 #include "util/status.h"
 
 #ifdef __cplusplus

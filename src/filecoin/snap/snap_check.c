@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "filecoin/poseidon.h"
+#include "filecoin/hash/poseidon.h"
 #include "filecoin/snap/snap_vanilla.h"
 
 /* Hashes path p from its leaf up through its first `levels` levels (sha: binary SHA-256, else

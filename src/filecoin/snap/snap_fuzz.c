@@ -7,7 +7,7 @@
  * byte 0x00 in front.
  */
 #include "filecoin/snap/snap_vanilla.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/spec/sector.h"
 #include "util/alloc.h"
 
 #include <stdint.h>

@@ -1,9 +1,9 @@
-#include "filecoin/c1.h"
 #include "filecoin/circuit.h"
-#include "filecoin/porep_types.h"
-#include "filecoin/seal.h"
+#include "filecoin/io/c1.h"
 #include "filecoin/snap/snap.h"
 #include "filecoin/snap/snap_vanilla.h"
+#include "filecoin/spec/porep_types.h"
+#include "filecoin/testgen/seal.h"
 #include "filecoin/testgen/snap_gen.h"
 #include "r1cs/r1cs.h"
 #include "tests/test.h"
@@ -221,6 +221,16 @@ static void expect_refused(czk_test_ctx *t, const czk_snap_shape *sh, const uint
            "%s (wanted %s)", e.msg, what);
 }
 
+/* expect_refused on a copy of buf[0 .. len) (into scratch) whose `bytes` little-endian bytes at
+ * `off` are set to v. */
+static void expect_patch_refused(czk_test_ctx *t, const czk_snap_shape *sh, const uint8_t *buf,
+                                 uint8_t *scratch, size_t len, size_t off, uint64_t v, int bytes,
+                                 int code, const char *what) {
+    memcpy(scratch, buf, len);
+    put_le(scratch + off, v, bytes);
+    expect_refused(t, sh, scratch, len, code, what);
+}
+
 /* Truncation at every length, trailing bytes, wrong counts, tags and indices, values ≥ r. */
 CZK_TEST(snap_vanilla_refuses) {
     czk_snap_shape sh;
@@ -244,33 +254,23 @@ CZK_TEST(snap_vanilla_refuses) {
      * sibling count (380), siblings (388), index (612). */
     uint8_t *b = czk_malloc(len);
     CHECK(b != NULL);
-    memcpy(b, buf, len);
-    put_le(b + 32, 9, 8);
-    expect_refused(t, &sh, b, len, CZK_EFORMAT, "apex leaf count is 9, expected 8");
-    memcpy(b, buf, len);
-    put_le(b + 296, 1ull << 40, 8);
-    expect_refused(t, &sh, b, len, CZK_EFORMAT, "challenge proof count");
-    memcpy(b, buf, len);
-    put_le(b + 304, 1, 4);
-    expect_refused(t, &sh, b, len, CZK_EFORMAT, "challenge 0 proof_r_old variant tag");
-    memcpy(b, buf, len);
-    put_le(b + 372, 3, 8);
-    expect_refused(t, &sh, b, len, CZK_EFORMAT, "proof_r_old base path length");
-    memcpy(b, buf, len);
-    put_le(b + 380, 1, 8);
-    expect_refused(t, &sh, b, len, CZK_EFORMAT, "level 0 sibling count");
-    memcpy(b, buf, len);
-    put_le(b + 612, 8, 8);
-    expect_refused(t, &sh, b, len, CZK_EFORMAT, "not below the arity 8");
+    expect_patch_refused(t, &sh, buf, b, len, 32, 9, 8, CZK_EFORMAT,
+                         "apex leaf count is 9, expected 8");
+    expect_patch_refused(t, &sh, buf, b, len, 296, 1ull << 40, 8, CZK_EFORMAT,
+                         "challenge proof count");
+    expect_patch_refused(t, &sh, buf, b, len, 304, 1, 4, CZK_EFORMAT,
+                         "challenge 0 proof_r_old variant tag");
+    expect_patch_refused(t, &sh, buf, b, len, 372, 3, 8, CZK_EFORMAT,
+                         "proof_r_old base path length");
+    expect_patch_refused(t, &sh, buf, b, len, 380, 1, 8, CZK_EFORMAT, "level 0 sibling count");
+    expect_patch_refused(t, &sh, buf, b, len, 612, 8, 8, CZK_EFORMAT, "not below the arity 8");
     memcpy(b, buf, len);
     memset(b + 40 + 32 * 5, 0xff, 32);
     expect_refused(t, &sh, b, len, CZK_ERANGE, "apex leaf 5 is not below");
     /* proof_d_new of challenge 0 begins after proof_r_old's 556 bytes; its 6 levels are binary. */
-    memcpy(b, buf, len);
-    put_le(b + 304 + 556 + 4 + 64 + 8, 7, 8);
-    expect_refused(t, &sh, b, len, CZK_EFORMAT,
-                   "challenge 0 proof_d_new base path level 0 "
-                   "sibling count is 7, expected 1");
+    expect_patch_refused(t, &sh, buf, b, len, 304 + 556 + 4 + 64 + 8, 7, 8, CZK_EFORMAT,
+                         "challenge 0 proof_d_new base path level 0 "
+                         "sibling count is 7, expected 1");
     czk_free(b);
     czk_free(buf);
 }

@@ -12,85 +12,18 @@
  */
 #include "filecoin/snap/snap_vanilla.h"
 
-#include <stdarg.h>
+#include "filecoin/io/bincode.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "util/alloc.h"
 #include "util/bytes.h"
 
-/* ---- the bounds-checked reader ------------------------------------------------------------ */
-
-typedef struct reader {
-    const uint8_t *p;
-    size_t len, off;
-    uint32_t partition;
-    czk_err *err;
-} reader;
-
-static int rd_fail(reader *r, int code, size_t off, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* Fails with "snap partition proof K: <what> at byte OFF". */
-static int rd_fail(reader *r, int code, size_t off, const char *fmt, ...) {
-    char what[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    return czk_err_set(r->err, code, "snap partition proof %u: %s at byte %zu", r->partition, what,
-                       off);
-}
-
-static int rd_need(reader *r, size_t n, const char *field) {
-    if (r->len - r->off >= n)
-        return CZK_OK;
-    return rd_fail(r, CZK_ELENGTH, r->off, "truncated: %s needs %zu bytes, %zu left", field, n,
-                   r->len - r->off);
-}
-
-static int rd_u64(reader *r, uint64_t *v, const char *field) {
-    int rc = rd_need(r, 8, field);
-    if (rc != CZK_OK)
-        return rc;
-    *v = czk_bytes_load_le64(r->p + r->off);
-    r->off += 8;
-    return CZK_OK;
-}
-
-/* A count, tag or usize that must equal `want`. `bytes` is 8 (u64) or 4 (a u32 enum tag). */
-static int rd_expect(reader *r, uint64_t want, int bytes, const char *field) {
-    size_t at = r->off;
-    int rc = rd_need(r, (size_t)bytes, field);
-    if (rc != CZK_OK)
-        return rc;
-    const uint8_t *p = r->p + r->off;
-    uint64_t v = bytes == 8 ? czk_bytes_load_le64(p) : czk_bytes_load_le32(p);
-    r->off += (size_t)bytes;
-    if (v != want)
-        return rd_fail(r, CZK_EFORMAT, at, "%s is %llu, expected %llu", field,
-                       (unsigned long long)v, (unsigned long long)want);
-    return CZK_OK;
-}
-
-/* A 32-byte little-endian field element, which must be canonical (< r). */
-static int rd_fr(reader *r, czk_fr *out, const char *field) {
-    int rc = rd_need(r, 32, field);
-    if (rc != CZK_OK)
-        return rc;
-    if (czk_fr_from_bytes_le(out, r->p + r->off) != CZK_OK)
-        return rd_fail(r, CZK_ERANGE, r->off, "%s is not below the field modulus r", field);
-    r->off += 32;
-    return CZK_OK;
-}
-
 /* ---- Merkle proofs ------------------------------------------------------------------------ */
 
 /* The MerkleProof shape a tree has: base levels of base_arity, optional sub and top levels. */
-typedef struct tree_shape {
-    uint32_t base_arity, base_levels, sub_arity, top_arity;
-    czk_vanilla_variant variant;
-} tree_shape;
+typedef czk_bincode_tree tree_shape;
 
 static tree_shape shape_r(const czk_snap_shape *sh) {
     tree_shape t = {sh->tree_r.base_arity, sh->tree_r.base_levels, sh->tree_r.sub_arity,
@@ -104,75 +37,18 @@ static tree_shape shape_d(const czk_snap_shape *sh) {
     return t;
 }
 
-/* One InclusionPath of `levels` PathElements of `arity` into lv[0 … levels). */
-static int rd_path(reader *r, czk_vanilla_level *lv, uint32_t levels, uint32_t arity,
-                   const char *name) {
-    char field[192];
-    snprintf(field, sizeof(field), "%s length", name);
-    int rc = rd_expect(r, levels, 8, field);
-    for (uint32_t l = 0; rc == CZK_OK && l < levels; l++) {
-        lv[l].arity = arity;
-        snprintf(field, sizeof(field), "%s level %u sibling count", name, l);
-        rc = rd_expect(r, arity - 1, 8, field);
-        for (uint32_t s = 0; rc == CZK_OK && s + 1 < arity; s++) {
-            snprintf(field, sizeof(field), "%s level %u sibling %u", name, l, s);
-            rc = rd_fr(r, &lv[l].sib[s], field);
-        }
-        if (rc != CZK_OK)
-            break;
-        size_t at = r->off;
-        uint64_t index = 0;
-        snprintf(field, sizeof(field), "%s level %u index", name, l);
-        rc = rd_u64(r, &index, field);
-        if (rc == CZK_OK && index >= arity)
-            rc = rd_fail(r, CZK_EFORMAT, at, "%s is %llu, not below the arity %u", field,
-                         (unsigned long long)index, arity);
-        lv[l].index = (uint32_t)index;
-    }
-    return rc;
-}
-
-/* The leaf a path proves: its indices as mixed-radix digits, the leaf's level least
- * significant (MerkleProof::path_index). */
-static uint64_t path_leaf_index(const czk_snap_inclusion *inc) {
-    uint64_t v = 0;
-    for (uint32_t l = inc->n_levels; l-- > 0;)
-        v = v * inc->level[l].arity + inc->level[l].index;
-    return v;
-}
-
 /* One MerkleProof of shape t; `name` says which ("challenge 3 proof_r_old"). */
-static int rd_merkle(reader *r, czk_snap_inclusion *inc, const tree_shape *t, const char *name) {
-    char f[160], root_f[160], leaf_f[160];
+static int rd_merkle(czk_bincode_reader *r, czk_snap_inclusion *inc, const tree_shape *t,
+                     const char *name) {
+    char f[160];
     snprintf(f, sizeof(f), "%s variant tag", name);
-    int rc = rd_expect(r, (uint64_t)t->variant, 4, f);
+    int rc = czk_bincode_expect(r, (uint64_t)t->variant, 4, f);
     if (rc != CZK_OK)
         return rc;
     inc->n_levels = t->base_levels + (t->sub_arity != 0) + (t->top_arity != 0);
-    czk_vanilla_level *sub = &inc->level[t->base_levels];
-    czk_vanilla_level *top = sub + (t->sub_arity != 0);
-    snprintf(root_f, sizeof(root_f), "%s root", name);
-    snprintf(leaf_f, sizeof(leaf_f), "%s leaf", name);
-    snprintf(f, sizeof(f), "%s base path", name);
-    if (t->variant == CZK_VANILLA_SINGLE) { /* SingleProof { root, leaf, path } */
-        if ((rc = rd_fr(r, &inc->root, root_f)) == CZK_OK &&
-            (rc = rd_fr(r, &inc->leaf, leaf_f)) == CZK_OK)
-            rc = rd_path(r, inc->level, t->base_levels, t->base_arity, f);
-    } else { /* SubProof { base, sub, root, leaf }; TopProof { base, sub, top, root, leaf } */
-        rc = rd_path(r, inc->level, t->base_levels, t->base_arity, f);
-        if (rc == CZK_OK) {
-            snprintf(f, sizeof(f), "%s sub path", name);
-            rc = rd_path(r, sub, 1, t->sub_arity, f);
-        }
-        if (rc == CZK_OK && t->variant == CZK_VANILLA_TOP) {
-            snprintf(f, sizeof(f), "%s top path", name);
-            rc = rd_path(r, top, 1, t->top_arity, f);
-        }
-        if (rc == CZK_OK && (rc = rd_fr(r, &inc->root, root_f)) == CZK_OK)
-            rc = rd_fr(r, &inc->leaf, leaf_f);
-    }
+    rc = czk_bincode_merkle(r, &inc->root, &inc->leaf, inc->level, t, name);
     if (rc == CZK_OK)
-        inc->leaf_index = path_leaf_index(inc);
+        inc->leaf_index = czk_bincode_leaf_index(inc->level, inc->n_levels);
     return rc;
 }
 
@@ -182,32 +58,29 @@ int czk_snap_partition_proof_decode(czk_snap_partition_proof *out, const czk_sna
                                     const uint8_t *buf, size_t len, uint32_t partition,
                                     czk_err *err) {
     memset(out, 0, sizeof(*out));
-    reader r = {buf, buf != NULL ? len : 0, 0, partition, err};
+    czk_bincode_reader r;
+    czk_bincode_init(&r, buf, len, err, "snap partition proof %u", partition);
     int rc;
     if (!czk_snap_shape_valid(shape))
         return czk_err_set(err, CZK_EINVAL, "snap partition proof %u: invalid shape", partition);
     tree_shape tr = shape_r(shape), td = shape_d(shape);
-    if ((rc = rd_fr(&r, &out->comm_c, "comm_c")) != CZK_OK ||
-        (rc = rd_expect(&r, shape->apex_leaves, 8, "apex leaf count")) != CZK_OK)
+    if ((rc = czk_bincode_fr(&r, &out->comm_c, "comm_c")) != CZK_OK ||
+        (rc = czk_bincode_expect(&r, shape->apex_leaves, 8, "apex leaf count")) != CZK_OK)
         goto out;
     out->n_apex = shape->apex_leaves;
     for (uint32_t i = 0; rc == CZK_OK && i < out->n_apex; i++) {
         char f[48];
         snprintf(f, sizeof(f), "apex leaf %u", i);
-        rc = rd_fr(&r, &out->apex[i], f);
+        rc = czk_bincode_fr(&r, &out->apex[i], f);
     }
     if (rc != CZK_OK ||
-        (rc = rd_expect(&r, shape->challenges, 8, "challenge proof count")) != CZK_OK)
+        (rc = czk_bincode_expect(&r, shape->challenges, 8, "challenge proof count")) != CZK_OK)
         goto out;
     /* The count was checked against the shape: at most 86 entries. */
-    out->challenge = czk_calloc(shape->challenges, sizeof(*out->challenge));
-    if (out->challenge == NULL) {
-        rc = czk_err_set(err, CZK_ENOMEM,
-                         "snap partition proof %u: no memory for %u challenge "
-                         "proofs",
-                         partition, shape->challenges);
+    out->challenge =
+        czk_bincode_calloc(&r, shape->challenges, sizeof(*out->challenge), "challenge proofs", &rc);
+    if (out->challenge == NULL)
         goto out;
-    }
     out->n_challenges = shape->challenges;
     for (uint32_t c = 0; rc == CZK_OK && c < out->n_challenges; c++) {
         char name[64];
@@ -223,8 +96,8 @@ int czk_snap_partition_proof_decode(czk_snap_partition_proof *out, const czk_sna
             rc = rd_merkle(&r, &p->r_new, &tr, name);
         }
     }
-    if (rc == CZK_OK && r.off != r.len)
-        rc = rd_fail(&r, CZK_ELENGTH, r.off, "%zu trailing bytes after the proof", r.len - r.off);
+    if (rc == CZK_OK)
+        rc = czk_bincode_end(&r);
 out:
     if (rc != CZK_OK)
         czk_snap_partition_proof_clear(out);

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "filecoin/poseidon.h"
+#include "filecoin/hash/poseidon.h"
 #include "util/alloc.h"
 
 typedef struct tree {
@@ -99,6 +99,19 @@ static int proof_start(czk_snap_partition_proof *vp, uint32_t *challenges, const
     return CZK_OK;
 }
 
+/* comm_r_new = Poseidon-2(comm_c, root of the new TreeR) (pair), then the public inputs. */
+static int publish(czk_snap_public *pub, czk_fr *comm_r_new, const czk_fr pair[2],
+                   const czk_fr *comm_r_old, const czk_fr *comm_d_new, uint32_t h, czk_err *err) {
+    int rc = czk_poseidon_hash_arity(pair, 2, comm_r_new, err);
+    if (rc != CZK_OK)
+        return rc;
+    czk_fr_to_bytes_le(pub->comm_r_old, comm_r_old);
+    czk_fr_to_bytes_le(pub->comm_d_new, comm_d_new);
+    czk_fr_to_bytes_le(pub->comm_r_new, comm_r_new);
+    pub->h = h;
+    return CZK_OK;
+}
+
 /* Partitions k0 … k0 + nk − 1 into vps[0 … nk) of an update of the old replica `given` with
  * `given_comm_c` (both NULL: random ones, as the Rust test's). */
 static int gen(czk_snap_public *pub, czk_snap_partition_proof *vps, uint32_t k0, uint32_t nk,
@@ -177,12 +190,8 @@ static int gen(czk_snap_public *pub, czk_snap_partition_proof *vps, uint32_t k0,
     if ((rc = tree_build(&r_new, enc, n, ar, nr, 0, err)) != CZK_OK)
         goto out;
     pair[1] = *tree_root(&r_new);
-    if ((rc = czk_poseidon_hash_arity(pair, 2, &comm_r_new, err)) != CZK_OK)
+    if ((rc = publish(pub, &comm_r_new, pair, &comm_r_old, &comm_d_new, h, err)) != CZK_OK)
         goto out;
-    czk_fr_to_bytes_le(pub->comm_r_old, &comm_r_old);
-    czk_fr_to_bytes_le(pub->comm_d_new, &comm_d_new);
-    czk_fr_to_bytes_le(pub->comm_r_new, &comm_r_new);
-    pub->h = h;
 
     /* Each partition's proof (vanilla.rs prove_inner): its apex leaves, TreeD's row
      * log2(nodes / (partitions · apex)) above the leaves, and the three paths per challenge. */
@@ -444,12 +453,8 @@ int czk_snap_gen_virtual(czk_snap_public *pub, czk_snap_partition_proof *vps,
         CZK_OK)
         goto out;
     pair[1] = *vtree_node(&r_new, nr, 0);
-    if ((rc = czk_poseidon_hash_arity(pair, 2, &comm_r_new, err)) != CZK_OK)
+    if ((rc = publish(pub, &comm_r_new, pair, &comm_r_old, &comm_d_new, h, err)) != CZK_OK)
         goto out;
-    czk_fr_to_bytes_le(pub->comm_r_old, &comm_r_old);
-    czk_fr_to_bytes_le(pub->comm_d_new, &comm_d_new);
-    czk_fr_to_bytes_le(pub->comm_r_new, &comm_r_new);
-    pub->h = h;
     uint32_t apex_row = lg - sh->partition_bit_len - sh->apex_leaf_bit_len;
     for (uint32_t k = 0; k < sh->partitions; k++) {
         czk_snap_partition_proof *vp = &vps[k];
