@@ -263,6 +263,11 @@ typedef struct czk_job_result {
     uint64_t gpu_compute_ms; /* proving (kernel region), summed over partitions */
     uint64_t total_ms;       /* submit → finished */
     czk_step_times steps;    /* COMPLETED: where the proving time went */
+    /* The job's circuit kind: "generic" (a key and R1CS from files), "synthetic",
+     * "filecoin-post", "filecoin-porep" or "filecoin-snap". A static string, not freed; NULL
+     * only when the job is unknown. A front end uses it to shape the answer (the daemon adds
+     * snarkjs JSON for all but the Filecoin kinds, whose clients read the 192-byte proofs). */
+    const char *circuit_kind;
 } czk_job_result;
 
 /*

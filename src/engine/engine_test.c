@@ -286,6 +286,8 @@ CZK_TEST(engine_duplicate_id_attaches) {
     CHECKF(strstr(kerr.msg, "proof kind") != NULL, "%s", kerr.msg);
     czk_job_result r1, r2;
     czk_engine_await(e, "dup", 0, &r1, NULL);
+    /* The result names the circuit's kind (the daemon shapes its answer by it). */
+    CHECK(r1.circuit_kind != NULL && strcmp(r1.circuit_kind, "synthetic") == 0);
     /* After it finished: the same request attaches to the stored proof, another is refused. */
     CHECK(czk_etest_submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 1, &attached) ==
           CZK_OK);

@@ -525,6 +525,7 @@ out:
 
 static void fill_result(const job *j, czk_job_result *res) {
     res->status = j->status;
+    res->circuit_kind = j->c->kind->name;
     snprintf(res->error, sizeof res->error, "%s", j->error);
     uint64_t start = j->t_start_ns ? j->t_start_ns : j->t_done_ns;
     res->queue_wait_ms = start > j->t_submit_ns ? CZK__MS(start - j->t_submit_ns) : 0;

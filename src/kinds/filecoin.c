@@ -1,14 +1,14 @@
 /*
  * The Filecoin PoSt circuit kind: WinningPoSt and WindowPoSt (the Fallback PoSt circuit of
- * filecoin/post.h) proved from the vanilla proofs Curio sends, with the official v28 .params
- * (filecoin/params.h). One registered circuit per (PoSt kind, sector size); a job is one
+ * filecoin/post/post.h) proved from the vanilla proofs Curio sends, with the official v28 .params
+ * (filecoin/io/params.h). One registered circuit per (PoSt kind, sector size); a job is one
  * partition, its payload the request's public data and vanilla proofs (kinds.h).
  *
  * Everything that can be checked without the key is checked at submit (job_create): the
  * payload's framing, each vanilla proof's strict decoding, the registered proof against the
  * circuit, and each proof's roots and challenged leaves against the request's randomness, so a
  * wrong request fails with a message instead of a failed proof. The public inputs the engine
- * verifies against are derived from the public data alone (public_inputs.h), never from the
+ * verifies against are derived from the public data alone (post_inputs.h), never from the
  * witness: a tampered leaf or path then fails verification rather than proving something else.
  */
 #include <stdarg.h>
@@ -17,11 +17,11 @@
 
 #include "engine/kind.h"
 #include "filecoin/circuit.h"
-#include "filecoin/cs.h"
-#include "filecoin/params.h"
-#include "filecoin/post.h"
-#include "filecoin/public_inputs.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/gadgets/cs.h"
+#include "filecoin/io/params.h"
+#include "filecoin/io/vanilla.h"
+#include "filecoin/post/post.h"
+#include "filecoin/post/post_inputs.h"
 #include "formats/bellperson.h"
 #include "kinds/filecoin_internal.h"
 #include "kinds/kinds.h"

@@ -7,8 +7,9 @@
 
 #include <stddef.h>
 
-#include "filecoin/cs.h"
-#include "filecoin/params.h"
+#include "filecoin/gadgets/cs.h"
+#include "filecoin/io/params.h"
+#include "filecoin/porep/porep.h"
 #include "filecoin/snap/snap.h"
 #include "groth16/keys.h"
 #include "r1cs/r1cs.h"
@@ -70,5 +71,13 @@ int czk__kinds_snap_job_check(czk_snap_public *pub, czk_snap_partition_proof *pa
 /* One SnapDeals partition's counts for the sector sizes of the registered update proofs, from
  * filecoin_snap.c's table: 1 and *out filled, or 0 for another size. */
 int czk__kinds_snap_stats(czk_cs_stats *out, uint64_t sector_size);
+
+/* One PoRep partition's counts for the registered sector sizes, from filecoin_porep.c's table:
+ * 1 and *out filled, or 0 for another size. */
+int czk__kinds_porep_stats(czk_cs_stats *out, uint64_t sector_size);
+
+/* The same counts by COUNT passes (the global part plus C times one challenge above 2^24
+ * rows): what the table was made from, and what the tests compare it with. */
+int czk__kinds_porep_count_stats(czk_cs_stats *out, const czk_porep_shape *shape, czk_err *err);
 
 #endif /* CZK_KINDS_FILECOIN_INTERNAL_H */

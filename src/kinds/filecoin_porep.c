@@ -1,11 +1,11 @@
 /*
- * The Filecoin PoRep C2 kind: the StackedDRG partition circuit (filecoin/porep.h) proved from
- * a C1 output as Curio sends it (filecoin/c1.h), with the official v28 .params
- * (filecoin/params.h). One registered circuit per sector size; a job is one C2 proof, its
+ * The Filecoin PoRep C2 kind: the StackedDRG partition circuit (filecoin/porep/porep.h) proved from
+ * a C1 output as Curio sends it (filecoin/io/c1.h), with the official v28 .params
+ * (filecoin/io/params.h). One registered circuit per sector size; a job is one C2 proof, its
  * partitions the registered proof's (1 below 32 GiB, 10 at 32 and 64 GiB).
  *
  * At submit (job_create) the C1 output is parsed strictly and checked against the public data
- * (filecoin/porep_public.h): replica id, challenges, graph parents, every path, label and
+ * (filecoin/porep/c1_check.h): replica id, challenges, graph parents, every path, label and
  * encoding. A C1 output for another sector, or one whose paths do not lead to its commitments,
  * is refused then, naming the fault, rather than after minutes of proving. The public inputs
  * the engine verifies against are derived from the public data alone.
@@ -14,12 +14,13 @@
 #include <string.h>
 
 #include "engine/kind.h"
-#include "filecoin/c1.h"
 #include "filecoin/circuit.h"
-#include "filecoin/params.h"
-#include "filecoin/porep.h"
-#include "filecoin/porep_public.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/io/c1.h"
+#include "filecoin/io/params.h"
+#include "filecoin/porep/c1_check.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/porep/porep_inputs.h"
+#include "filecoin/spec/sector.h"
 #include "kinds/filecoin_internal.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"
@@ -240,13 +241,13 @@ static const czk_circuit_kind filecoin_porep_kind = {
     .destroy = p_destroy,
 };
 
-/* A partition's counts for the estimate. Up to 2^24 rows, one COUNT pass (under a second at
- * 2 KiB). The 130 M-row partitions would take some 25 s each, too long for a daemon's start:
- * their counts are the global part's plus C times one challenge's (a COUNT of 7 M rows), which
- * is exact but for the densities of the few variables the challenges share (the replica id's
- * bits, comm_d, comm_c, comm_r_last: at most 260 of 130 M). Load records the circuit and takes
- * the exact counts from it for the key's header check. */
-static int porep_stats(czk_cs_stats *out, const czk_porep_shape *shape, czk_err *err) {
+/* A partition's counts for the estimate, by COUNT. Up to 2^24 rows, one COUNT pass. The
+ * 130 M-row partitions would take some 25 s each: their counts are the global part's plus C
+ * times one challenge's (a COUNT of 7 M rows), which is exact but for the densities of the few
+ * variables the challenges share (the replica id's bits, comm_d, comm_c, comm_r_last: at most
+ * 260 of 130 M). Load records the circuit and takes the exact counts from it for the key's
+ * header check. Registration takes the table below instead; tests compare the two. */
+int czk__kinds_porep_count_stats(czk_cs_stats *out, const czk_porep_shape *shape, czk_err *err) {
     if (czk_circuit_porep_rows(shape) <= CZK_KINDS_POREP_COUNT_MAX_ROWS)
         return czk_circuit_porep_count(out, NULL, shape, err);
     czk_porep_shape s0 = *shape, s1 = *shape;
@@ -269,6 +270,40 @@ static int porep_stats(czk_cs_stats *out, const czk_porep_shape *shape, czk_err 
     out->b_input_density = one.b_input_density;
     out->b_aux_density = g.b_aux_density + c * (one.b_aux_density - g.b_aux_density);
     return CZK_OK;
+}
+
+/* czk__kinds_porep_count_stats of each registered size, so that registering costs nothing:
+ * the five counts take 4 s of one core (2 KiB to 512 MiB count whole partitions of 2.7-4.4 M
+ * rows), which every daemon start paid, and which on a loaded 2-core machine stretched the
+ * start past a minute. kinds_porep_stats_table and kinds_porep_stats_table_large compare each
+ * row with a count. */
+static const struct {
+    uint64_t size;
+    czk_cs_stats st; /* rows, inputs, aux, nnz A/B/C, densities a_aux, b_input, b_aux */
+} POREP_STATS[] = {
+    {2048ull, {2687921, 40, 2685673, 6420965, 2689006, 5824682, 2674908, 1, 685521}},
+    {8ull << 20, {3844929, 40, 3842449, 9388413, 3847886, 8234882, 3814996, 1, 1011289}},
+    {512ull << 20, {4423433, 40, 4420837, 10872137, 4427326, 9439982, 4385040, 1, 1174173}},
+    {32ull << 30,
+     {130278541, 328, 130169893, 309404723, 130327340, 282656500, 129753292, 1, 33112281}},
+    {64ull << 30,
+     {131185849, 328, 131076643, 311892197, 131235764, 284512534, 130637542, 1, 33386943}},
+};
+
+int czk__kinds_porep_stats(czk_cs_stats *out, uint64_t sector_size) {
+    for (size_t i = 0; i < sizeof POREP_STATS / sizeof POREP_STATS[0]; i++)
+        if (POREP_STATS[i].size == sector_size) {
+            *out = POREP_STATS[i].st;
+            return 1;
+        }
+    return 0;
+}
+
+/* A partition's counts: the table's, else the COUNT passes. */
+static int porep_stats(czk_cs_stats *out, const czk_porep_shape *shape, czk_err *err) {
+    if (czk__kinds_porep_stats(out, shape->sector_size))
+        return CZK_OK;
+    return czk__kinds_porep_count_stats(out, shape, err);
 }
 
 int czk_kinds_register_filecoin_porep(czk_engine *e, uint64_t sector_size, const char *param_dir,

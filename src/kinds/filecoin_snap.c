@@ -1,7 +1,7 @@
 /*
  * The Filecoin SnapDeals kind: the EmptySectorUpdate partition circuit (filecoin/snap/snap.h)
  * proved from the vanilla partition proofs Curio sends (one bincode PartitionProof per
- * partition, snap_vanilla.h), with the v28 .params of the update circuit (filecoin/params.h).
+ * partition, snap_vanilla.h), with the v28 .params of the update circuit (filecoin/io/params.h).
  * One registered circuit per sector size; a job is one update proof, its partitions the
  * sector's (1 at 2 KiB, 4 at 8 MiB, 16 from 512 MiB on).
  *
@@ -19,10 +19,10 @@
 
 #include "engine/kind.h"
 #include "filecoin/circuit.h"
-#include "filecoin/params.h"
+#include "filecoin/io/params.h"
 #include "filecoin/snap/snap.h"
 #include "filecoin/snap/snap_vanilla.h"
-#include "filecoin/vanilla.h"
+#include "filecoin/spec/sector.h"
 #include "kinds/filecoin_internal.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"

@@ -1,6 +1,6 @@
 /*
  * The Filecoin PoSt kind end to end at 2 KiB: development keys made here and written under
- * their v28 names, vanilla proofs from the generator (filecoin/vanilla_gen.h: a sparse tree
+ * their v28 names, vanilla proofs from the generator (filecoin/testgen/vanilla_gen.h: a sparse tree
  * hashed with native Poseidon), submitted through the engine's public API as the payload
  * kinds.h defines.
  */
@@ -10,18 +10,18 @@
 #include <time.h>
 
 #include "czk.h"
-#include "filecoin/c1.h"
 #include "filecoin/circuit.h"
-#include "filecoin/cs.h"
-#include "filecoin/params.h"
-#include "filecoin/poseidon.h"
-#include "filecoin/post.h"
-#include "filecoin/seal.h"
+#include "filecoin/gadgets/cs.h"
+#include "filecoin/hash/poseidon.h"
+#include "filecoin/io/c1.h"
+#include "filecoin/io/params.h"
+#include "filecoin/io/vanilla.h"
+#include "filecoin/post/post.h"
 #include "filecoin/snap/snap.h"
 #include "filecoin/snap/snap_vanilla.h"
+#include "filecoin/testgen/seal.h"
 #include "filecoin/testgen/snap_gen.h"
-#include "filecoin/vanilla.h"
-#include "filecoin/vanilla_gen.h"
+#include "filecoin/testgen/vanilla_gen.h"
 #include "formats/bellperson.h"
 #include "groth16/setup.h"
 #include "kinds/filecoin_internal.h"
@@ -640,6 +640,32 @@ static void snap_submit(czk_test_ctx *t, const char *dir) {
 
 CZK_TEST(kinds_snap_submit_checks) {
     CZK_TEST_WITH_TMPDIR(snap_submit);
+}
+
+/* filecoin_porep.c's table of counts equals the COUNT passes'. */
+static void porep_stats_equal(czk_test_ctx *t, uint64_t size) {
+    czk_porep_shape sh;
+    czk_cs_stats want, got;
+    czk_err err = {0};
+    CHECK(czk__kinds_porep_stats(&got, size));
+    CHECK_EQ_INT(czk_porep_shape_init(&sh, size, &err), CZK_OK);
+    CHECKF(czk__kinds_porep_count_stats(&want, &sh, &err) == CZK_OK, "%s", err.msg);
+    CHECKF(memcmp(&want, &got, sizeof want) == 0, "sector size %llu", (unsigned long long)size);
+}
+
+CZK_TEST(kinds_porep_stats_table) {
+    porep_stats_equal(t, 2 * KIB);
+    porep_stats_equal(t, 8ULL << 20);
+    czk_cs_stats st;
+    CHECK(!czk__kinds_porep_stats(&st, 4 * KIB));
+}
+
+CZK_TEST(kinds_porep_stats_table_large) {
+    if (czk_test_skip_heavy("kinds_porep_stats_table_large"))
+        return; /* 4-7 M-row counts, single-threaded: nothing a thread could race on */
+    porep_stats_equal(t, 512ULL << 20);
+    porep_stats_equal(t, 32ULL << 30);
+    porep_stats_equal(t, 64ULL << 30);
 }
 
 /* filecoin_snap.c's table of counts equals COUNT's. */

@@ -31,7 +31,6 @@
 #endif
 
 #include "czk.h"
-#include "filecoin/params.h"
 #include "kinds/kinds.h"
 #include "server/config.h"
 #include "server/grpc/server.h"
@@ -191,7 +190,7 @@ static int register_circuits(czk_engine *e, const czk_server_config *cfg, czk_er
     }
     /* WinningPoSt and WindowPoSt of every sector size: registering counts one sector slot each
      * (milliseconds); their .params are only looked for when a job first needs one. */
-    const char *env = getenv(CZK_PARAMS_ENV_VAR);
+    const char *env = getenv(czk_kinds_filecoin_params_env());
     int rc = czk_kinds_register_filecoin_posts(e, cfg->param_cache, env, err);
     if (rc != CZK_OK)
         return rc;
@@ -203,7 +202,7 @@ static int register_circuits(czk_engine *e, const czk_server_config *cfg, czk_er
         return rc;
     say("czk daemon: circuits winning-post-*, window-post-*, porep-* and snap-* (2KiB .. "
         "64GiB): keys in %s",
-        czk_params_cache_dir(cfg->param_cache, env));
+        czk_kinds_filecoin_params_dir(cfg->param_cache, env));
     return CZK_OK;
 }
 

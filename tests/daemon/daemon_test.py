@@ -7,6 +7,7 @@ cuzk.v1.ProvingEngine, the HTTP endpoint, the client commands and a drain on SIG
 import argparse
 import json
 import os
+import re
 import signal
 import socket
 import statistics
@@ -43,14 +44,16 @@ def free_port():
 
 class Daemon:
     def __init__(self, name, extra=()):
-        self.port = free_port()
-        self.http = free_port()
+        # Port 0: the daemon binds free ports itself and logs them. A port picked here and
+        # closed again could be taken before the daemon binds it (by another test's client
+        # connection, whose local port comes from the same range): that made daemon_rpc fail
+        # now and then in ctest -j 2.
         self.sock = os.path.join(ARGS.work, f"{name}.sock")
         self.log_path = os.path.join(ARGS.work, f"{name}.log")
         data = ARGS.data
         cmd = [ARGS.czk, "daemon",
-               "--listen", f"127.0.0.1:{self.port}", "--listen", f"unix://{self.sock}",
-               "--status-listen", f"127.0.0.1:{self.http}",
+               "--listen", "127.0.0.1:0", "--listen", f"unix://{self.sock}",
+               "--status-listen", "127.0.0.1:0",
                "--synthetic", "syn8=8", "--synthetic", "syn12=12",
                "--circuit", f"mul3={data}/mul3.zkey",
                "--set", "daemon.max_message_size=4MiB",
@@ -59,6 +62,7 @@ class Daemon:
                "--set", "memory.lock_budget=32GiB", *extra]
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(cmd, stderr=self.log, stdout=self.log)
+        self.port, self.http = self.wait_ready(120)
         self.addr = f"127.0.0.1:{self.port}"
         opts = [("grpc.max_send_message_length", 64 << 20),
                 ("grpc.max_receive_message_length", 64 << 20)]
@@ -67,9 +71,27 @@ class Daemon:
             grpc.channel_ready_future(self.channel).result(timeout=60)
         except grpc.FutureTimeoutError:
             self.proc.kill()
-            print(open(self.log_path).read())
-            raise SystemExit("daemon did not start")
+            print(self.log_text())
+            raise SystemExit(f"daemon {name}: no gRPC connection to {self.addr}")
         self.stub = rpc.ProvingEngineStub(self.channel)
+
+    def wait_ready(self, timeout):
+        """The gRPC and HTTP ports from the daemon's log, once it says it is ready."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            text = self.log_text()
+            if "czk daemon: ready" in text:
+                grpc_port = re.search(r"czk daemon: gRPC port (\d+)", text)
+                http_port = re.search(r"HTTP /status and /metrics on \S+ \(port (\d+)\)", text)
+                if grpc_port and http_port:
+                    return int(grpc_port.group(1)), int(http_port.group(1))
+                break
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.proc.kill()
+        print(self.log_text())
+        raise SystemExit("daemon did not start, or did not log its ports")
 
     def stop(self, sig=signal.SIGTERM, timeout=120):
         self.proc.send_signal(sig)
@@ -155,6 +177,9 @@ def test_rpc():
         else:
             print(f"  prove {i}: {res}")
     check(good == 8, f"8 concurrent Prove calls completed with 192-byte partition proofs ({good})")
+    js = [res for i, res in results.items() if i % 2 and isinstance(res, pb.AwaitProofResponse)]
+    check(js and all(len(r.proof_json) == 1 and '"pi_a"' in r.proof_json[0] for r in js),
+          "a snarkjs circuit's result carries the proof as snarkjs JSON")
 
     # The same request id twice: one job.
     a = d.stub.SubmitProof(submit_req("dup-1", parts=2, seed=7), timeout=30)

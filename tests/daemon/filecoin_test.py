@@ -140,6 +140,8 @@ def main():
     check(r.status == r.COMPLETED and len(r.proof) == 192 and r.job_id == wd_id,
           f"2 KiB WindowPoSt proves over gRPC under Curio's id {wd_id!r}: 192 bytes "
           f"({r.status}: {r.error_message})")
+    check(len(r.proof_json) == 0 and len(r.public_json) == 0,
+          "a Filecoin result carries no snarkjs JSON (its clients read the 192 bytes)")
 
     cli_requests(d, keys)
 

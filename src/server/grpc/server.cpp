@@ -7,30 +7,17 @@
 // kAwaitSliceMs so that it notices a client that went away or a deadline, and lets its thread
 // go; the job itself is not affected (Curio re-sends its request id and attaches again).
 //
-// Requests are checked here before the engine sees them; the engine checks again. Every czk
-// status that reaches a client goes through the one table in codes.cpp. WinningPoSt and
-// WindowPoSt requests (vanilla proofs) and PoRep C2 requests (a C1 output) go to the Filecoin
-// kinds' circuit of their registered_proof (kinds/kinds.h), and so do SnapDeals requests (the
-// vanilla partition proofs and the three commitments).
+// What the proto's types leave open is checked here before the engine sees them (ids, counts,
+// the priority); the engine checks again. Every czk status that reaches a client goes through
+// the one table in codes.cpp. A Filecoin request (WinningPoSt, WindowPoSt, PoRep C2,
+// SnapDeals: proof_kind set, no circuit_id) is handed field by field to
+// czk_kinds_filecoin_request (kinds/kinds.h), which alone knows the Filecoin rules: the
+// circuit of a registered proof, which fields each kind carries, the payload. Where and how
+// the server listens (addresses, TLS, socket locks) is listen.cpp's.
 #include "server/grpc/server.h"
 
 #include <grpcpp/grpcpp.h>
-#include <grpcpp/resource_quota.h>
-#include <grpcpp/security/server_credentials.h>
 
-#include <arpa/inet.h>
-#include <cerrno>
-#include <fcntl.h>
-#include <fstream>
-#include <map>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <set>
-#include <sstream>
-#include <sys/file.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -38,18 +25,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "cuzk/v1/proving.grpc.pb.h"
-#include "filecoin/porep_types.h"
-#include "filecoin/vanilla.h"
 #include "formats/snarkjs_text.h"
 #include "kinds/kinds.h"
 #include "server/grpc/codes.h"
+#include "server/grpc/listen.h"
 #include "util/alloc.h"
 #include "util/status.h"
 
@@ -116,8 +104,7 @@ bool valid_id(const std::string &s) {
     return s.find('\0') == std::string::npos && czk_id_valid(s.c_str());
 }
 bool valid_request_id(const std::string &s, size_t max) {
-    return s.size() <= max && s.find('\0') == std::string::npos &&
-           czk_request_id_valid(s.c_str());
+    return s.size() <= max && s.find('\0') == std::string::npos && czk_request_id_valid(s.c_str());
 }
 
 // A request id for a client that sent none: unique for the daemon's lifetime.
@@ -136,146 +123,56 @@ struct JobRequest {
     std::string request_id;
     std::vector<const uint8_t *> wtns;
     std::vector<size_t> wtns_len;
-    std::string circuit_id;       // a PoSt request's circuit, from its registered_proof
-    std::vector<uint8_t> payload; // a PoSt request's payload (kinds/kinds.h)
-    size_t num_partitions = 0;    // a SnapDeals request's partitions, from its sector size
+    czk_filecoin_job filecoin{}; // a Filecoin request's circuit, partitions and payload
+    bool is_filecoin = false;
+    JobRequest() = default;
+    JobRequest(const JobRequest &) = delete;
+    JobRequest &operator=(const JobRequest &) = delete;
+    ~JobRequest() {
+        czk_kinds_filecoin_job_clear(&filecoin);
+    }
 };
 
-// A WinningPoSt or WindowPoSt request as the Filecoin kind's job: the circuit named by
-// registered_proof, and its public data and vanilla proofs as the payload kinds/kinds.h
-// defines. The kind decodes and checks the proofs at submit; here only what the proto's types
-// leave open (the proof kind against registered_proof, the randomness's length).
-grpc::Status check_post(const pb::SubmitProofRequest &r, JobRequest *out) {
-    czk_vanilla_post_type ty;
-    czk_err err{};
-    if (czk_vanilla_post_type_from_abi(&ty, r.registered_proof(), &err) != CZK_OK)
-        return invalid("registered_proof " + std::to_string(r.registered_proof()) +
-                       " is not a PoSt proof (0-14)");
-    bool winning = r.proof_kind() == pb::WINNING_POST;
-    if ((ty.kind == CZK_VANILLA_POST_WINNING) != winning)
-        return invalid("registered_proof " + std::to_string(r.registered_proof()) + " is " +
-                       (winning ? "a WindowPoSt" : "a WinningPoSt") + " proof, the request " +
-                       pb::ProofKind_Name(r.proof_kind()));
-    if (!r.vanilla_proof().empty())
-        return invalid("PoSt requests carry one vanilla proof per sector in vanilla_proofs, "
-                       "not vanilla_proof");
-    if (r.randomness().size() != 32)
-        return invalid("randomness is " + std::to_string(r.randomness().size()) + " bytes, not 32");
-    if (r.num_partitions() > 1)
-        return invalid("a PoSt request proves one partition, not " +
-                       std::to_string(r.num_partitions()));
-    if (r.witness_size() > 0)
-        return invalid("a PoSt request carries vanilla proofs, not witnesses");
-    char id[64];
-    if (czk_kinds_filecoin_circuit_id(id, sizeof id, r.registered_proof(), &err) != CZK_OK)
-        return from_czk(err.code, &err);
-    out->circuit_id = id;
-    std::vector<const uint8_t *> bufs;
-    std::vector<size_t> lens;
-    for (const std::string &v : r.vanilla_proofs()) {
-        bufs.push_back(reinterpret_cast<const uint8_t *>(v.data()));
-        lens.push_back(v.size());
-    }
-    size_t size = czk_kinds_filecoin_payload_size(lens.data(), lens.size());
-    if (size == 0)
-        return invalid("vanilla_proofs too large");
-    out->payload.resize(size);
-    if (czk_kinds_filecoin_payload_encode(
-            out->payload.data(), static_cast<uint32_t>(r.registered_proof()), r.partition_index(),
-            r.miner_id(), reinterpret_cast<const uint8_t *>(r.randomness().data()), bufs.data(),
-            lens.data(), bufs.size()) != size)
-        return invalid("vanilla_proofs: a proof or their count exceeds 32 bits");
-    return grpc::Status::OK;
-}
-
-// A POREP_SEAL_COMMIT request as the PoRep kind's job: the circuit named by registered_proof
-// (an abi seal proof, 0-19), and the C1 output with the miner and sector as the payload
-// kinds/kinds.h defines. The kind parses and checks the C1 output at submit; here only what the
-// proto's types leave open.
-grpc::Status check_porep(const pb::SubmitProofRequest &r, JobRequest *out) {
-    czk_err err{};
-    char id[64];
-    if (czk_kinds_porep_circuit_id(id, sizeof id, r.registered_proof(), &err) != CZK_OK)
-        return invalid("registered_proof " + std::to_string(r.registered_proof()) + ": " +
-                       err.msg);
-    if (r.vanilla_proof().empty() || r.vanilla_proofs_size() > 0)
-        return invalid("a PoRep request carries its C1 output in vanilla_proof, and nothing in "
-                       "vanilla_proofs");
-    if (r.witness_size() > 0)
-        return invalid("a PoRep request carries a C1 output, not witnesses");
-    if (r.sector_size() != 0) {
-        const czk_porep_type *ty = czk_porep_type_from_abi(r.registered_proof(), nullptr);
-        if (ty != nullptr && ty->sector_size != r.sector_size())
-            return invalid("sector_size " + std::to_string(r.sector_size()) +
-                           " is not registered_proof " + std::to_string(r.registered_proof()) +
-                           "'s (" + std::to_string(ty->sector_size) + ")");
-    }
-    out->circuit_id = id;
-    out->payload.resize(CZK_POREP_PAYLOAD_HEADER + r.vanilla_proof().size());
-    // Miner id 0 is the system actor, never a storage provider: a request without one is
-    // proved without the replica id check (the C1 output is still checked in full).
-    czk_kinds_porep_payload_encode(
-        out->payload.data(), static_cast<uint32_t>(r.registered_proof()),
-        r.miner_id() != 0 ? CZK_POREP_PAYLOAD_IDS : 0u, r.miner_id(), r.sector_number(),
-        reinterpret_cast<const uint8_t *>(r.vanilla_proof().data()), r.vanilla_proof().size());
-    return grpc::Status::OK;
-}
-
-// A SNAP_DEALS_UPDATE request as the SnapDeals kind's job: the circuit named by
-// registered_proof (an abi RegisteredUpdateProof, 0-4), and the three commitments with one
-// vanilla PartitionProof per partition as the payload kinds/kinds.h defines (Curio's
-// ProveUpdateCuzk). The kind decodes and checks every proof against the commitments at submit;
-// here what the proto's types leave open: the commitments' lengths, the proof count, the size.
-grpc::Status check_snap(const pb::SubmitProofRequest &r, JobRequest *out) {
-    czk_err err{};
-    char id[64];
-    uint64_t size = 0;
-    if (czk_kinds_snap_circuit_id(id, sizeof id, r.registered_proof(), &err) != CZK_OK ||
-        czk_kinds_snap_sector_size(&size, r.registered_proof(), &err) != CZK_OK)
-        return invalid("registered_proof " + std::to_string(r.registered_proof()) +
-                       " is not an update proof (abi RegisteredUpdateProof 0-4)");
-    if (r.sector_size() != 0 && r.sector_size() != size)
-        return invalid("sector_size " + std::to_string(r.sector_size()) +
-                       " is not registered_proof " + std::to_string(r.registered_proof()) + "'s (" +
-                       std::to_string(size) + ")");
-    if (!r.vanilla_proof().empty())
-        return invalid("a SnapDeals request carries one vanilla proof per partition in "
-                       "vanilla_proofs, not vanilla_proof");
-    if (r.witness_size() > 0)
-        return invalid("a SnapDeals request carries vanilla proofs, not witnesses");
-    const std::string *comms[3] = {&r.comm_r_old(), &r.comm_r_new(), &r.comm_d_new()};
-    static const char *const names[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
-    for (int i = 0; i < 3; i++)
-        if (comms[i]->size() != 32)
-            return invalid(std::string(names[i]) + " is " + std::to_string(comms[i]->size()) +
-                           " bytes, not 32" + (comms[i]->empty() ? " (missing)" : ""));
-    // 1 partition at 2 KiB, 4 at 8 MiB, 16 above (storage-proofs-update constants.rs).
-    size_t parts = size <= 8192 ? 1 : size <= (16u << 20) ? 4 : 16;
-    if (static_cast<size_t>(r.vanilla_proofs_size()) != parts)
-        return invalid(std::to_string(r.vanilla_proofs_size()) + " vanilla_proofs; a " +
-                       std::to_string(size) + "-byte sector's update takes " +
-                       std::to_string(parts) + " (one per partition, in order)");
-    if (r.num_partitions() != 0 && r.num_partitions() != parts)
-        return invalid("num_partitions " + std::to_string(r.num_partitions()) + ", but a " +
-                       std::to_string(size) + "-byte update has " + std::to_string(parts));
-    out->circuit_id = id;
-    std::vector<const uint8_t *> bufs;
-    std::vector<size_t> lens;
-    for (const std::string &v : r.vanilla_proofs()) {
-        bufs.push_back(reinterpret_cast<const uint8_t *>(v.data()));
-        lens.push_back(v.size());
-    }
-    size_t plen = czk_kinds_snap_payload_size(lens.data(), lens.size());
-    if (plen == 0)
-        return invalid("vanilla_proofs too large");
-    out->payload.resize(plen);
+// A Filecoin request (proof_kind set, no circuit_id) as its kind's job: the fields go to
+// kinds/ as they are, which picks the circuit, checks the fields against the proof kind and
+// writes the payload. Its faults are the client's (INVALID_ARGUMENT, its message as is).
+grpc::Status map_filecoin(const pb::SubmitProofRequest &r, JobRequest *out) {
     auto u8 = [](const std::string &s) { return reinterpret_cast<const uint8_t *>(s.data()); };
-    if (czk_kinds_snap_payload_encode(
-            out->payload.data(), static_cast<uint32_t>(r.registered_proof()), r.miner_id(),
-            r.sector_number(), u8(r.comm_r_old()), u8(r.comm_r_new()), u8(r.comm_d_new()),
-            bufs.data(), lens.data(), bufs.size()) != plen)
-        return invalid("vanilla_proofs: a proof or their count exceeds 32 bits");
-    out->num_partitions = parts;
+    std::vector<const uint8_t *> bufs;
+    std::vector<size_t> lens;
+    for (const std::string &v : r.vanilla_proofs()) {
+        bufs.push_back(u8(v));
+        lens.push_back(v.size());
+    }
+    czk_filecoin_request f{};
+    f.kind = r.proof_kind();
+    f.registered_proof = r.registered_proof();
+    f.sector_size = r.sector_size();
+    f.sector_number = r.sector_number();
+    f.miner_id = r.miner_id();
+    f.partition_index = r.partition_index();
+    f.num_partitions = r.num_partitions();
+    f.vanilla_proof = u8(r.vanilla_proof());
+    f.vanilla_proof_len = r.vanilla_proof().size();
+    f.vanilla_proofs = bufs.data();
+    f.vanilla_proofs_len = lens.data();
+    f.n_vanilla_proofs = bufs.size();
+    f.randomness = u8(r.randomness());
+    f.randomness_len = r.randomness().size();
+    f.comm_r_old = u8(r.comm_r_old());
+    f.comm_r_old_len = r.comm_r_old().size();
+    f.comm_r_new = u8(r.comm_r_new());
+    f.comm_r_new_len = r.comm_r_new().size();
+    f.comm_d_new = u8(r.comm_d_new());
+    f.comm_d_new_len = r.comm_d_new().size();
+    f.n_witness = static_cast<size_t>(r.witness_size());
+    czk_err err{};
+    int rc = czk_kinds_filecoin_request(&out->filecoin, &f, &err);
+    if (rc == CZK_EINVAL)
+        return invalid(err.msg);
+    if (rc != CZK_OK)
+        return from_czk(rc, &err);
+    out->is_filecoin = true;
     return grpc::Status::OK;
 }
 
@@ -285,28 +182,15 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     if (!pb::Priority_IsValid(r.priority()))
         return invalid("unknown priority " + std::to_string(r.priority()));
     bool vanilla = !r.vanilla_proof().empty() || r.vanilla_proofs_size() > 0;
-    bool post = r.proof_kind() == pb::WINNING_POST || r.proof_kind() == pb::WINDOW_POST_PARTITION;
     if (r.proof_kind() != pb::PROOF_KIND_UNSPECIFIED && r.circuit_id().empty()) {
-        if (!vanilla)
-            return invalid(std::string(pb::ProofKind_Name(r.proof_kind())) +
-                           " request without vanilla_proof(s)");
-        if (post || r.proof_kind() == pb::POREP_SEAL_COMMIT ||
-            r.proof_kind() == pb::SNAP_DEALS_UPDATE) {
-            grpc::Status s = post                                      ? check_post(r, out)
-                             : r.proof_kind() == pb::POREP_SEAL_COMMIT ? check_porep(r, out)
-                                                                       : check_snap(r, out);
-            if (!s.ok())
-                return s;
-        } else
-            return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                                "Filecoin circuits (" + pb::ProofKind_Name(r.proof_kind()) +
-                                    ") are not supported by czk yet; generic circuits are: set "
-                                    "circuit_id (and witness) instead of vanilla proofs");
+        grpc::Status s = map_filecoin(r, out);
+        if (!s.ok())
+            return s;
     }
-    const std::string &circuit = out->circuit_id.empty() ? r.circuit_id() : out->circuit_id;
+    const std::string circuit = out->is_filecoin ? out->filecoin.circuit_id : r.circuit_id();
     if (circuit.empty())
         return invalid("circuit_id is required when proof_kind is PROOF_KIND_UNSPECIFIED");
-    if (vanilla && out->payload.empty())
+    if (vanilla && !out->is_filecoin)
         return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
                             "vanilla proofs are supported for WINNING_POST, "
                             "WINDOW_POST_PARTITION, POREP_SEAL_COMMIT and SNAP_DEALS_UPDATE "
@@ -320,7 +204,7 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     if (!r.client_id().empty() && !valid_request_id(r.client_id(), CZK_CLIENT_ID_MAX))
         return invalid("client_id must be at most " + std::to_string(CZK_CLIENT_ID_MAX) +
                        " bytes of UTF-8 without control characters");
-    size_t n = out->num_partitions != 0 ? out->num_partitions : r.num_partitions();
+    size_t n = out->is_filecoin ? out->filecoin.n_partitions : r.num_partitions();
     if (n == 0)
         n = r.witness_size() > 0 ? static_cast<size_t>(r.witness_size()) : 1;
     if (n > kMaxPartitions)
@@ -338,7 +222,7 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     }
     czk_job_request &q = out->req;
     q.request_id = out->request_id.c_str();
-    q.circuit_id = circuit.c_str();
+    q.circuit_id = out->is_filecoin ? out->filecoin.circuit_id : r.circuit_id().c_str();
     q.priority = priority_of(r);
     q.client_id = r.client_id().empty() ? nullptr : r.client_id().c_str();
     q.kind = kind_name(r.proof_kind());
@@ -346,14 +230,15 @@ grpc::Status check_submit(const pb::SubmitProofRequest &r, JobRequest *out) {
     q.wtns = out->wtns.empty() ? nullptr : out->wtns.data();
     q.wtns_len = out->wtns_len.empty() ? nullptr : out->wtns_len.data();
     q.synth_seed = r.synth_seed();
-    q.payload = out->payload.empty() ? nullptr : out->payload.data();
-    q.payload_len = out->payload.size();
+    q.payload = out->filecoin.payload;
+    q.payload_len = out->filecoin.payload_len;
     return grpc::Status::OK;
 }
 
-// proof_json and public_json: each partition as snarkjs's files (proving.proto says why).
-// Left empty, and the binary proof still sent, when the result carries no public inputs or its
-// proofs are not bellperson's encoding: the JSON is a convenience, never a reason to fail.
+// proof_json and public_json: each partition as snarkjs's files (proving.proto says why), for
+// generic circuits; a Filecoin job's result leaves them out (fill_result). Left empty, and the
+// binary proof still sent, when the result carries no public inputs or its proofs are not
+// bellperson's encoding: the JSON is a convenience, never a reason to fail.
 void add_snarkjs_json(const czk_job_result &res, pb::AwaitProofResponse *out) {
     if (res.status != CZK_JOB_COMPLETED || res.proof == nullptr || res.public_inputs == nullptr ||
         res.proof_len % CZK_PROOF_BYTES != 0)
@@ -382,8 +267,12 @@ void add_snarkjs_json(const czk_job_result &res, pb::AwaitProofResponse *out) {
     }
 }
 
+// The response of a finished job. The snarkjs JSON texts for all but the Filecoin kinds, whose
+// clients read the 192-byte proofs only (decoding each proof again would be wasted).
 void fill_result(const czk_job_result &res, const std::string &job_id,
                  pb::AwaitProofResponse *out) {
+    const bool snarkjs =
+        res.circuit_kind == nullptr || std::strncmp(res.circuit_kind, "filecoin-", 9) != 0;
     out->set_job_id(job_id);
     out->set_status(static_cast<pb::AwaitProofResponse::Status>(res.status));
     if (res.status == CZK_JOB_COMPLETED && res.proof != nullptr)
@@ -395,7 +284,8 @@ void fill_result(const czk_job_result &res, const std::string &job_id,
     out->set_synthesis_ms(res.synthesis_ms);
     out->set_gpu_compute_ms(res.gpu_compute_ms);
     out->set_total_ms(res.total_ms);
-    add_snarkjs_json(res, out);
+    if (snarkjs)
+        add_snarkjs_json(res, out);
 }
 
 class Service final : public pb::ProvingEngine::Service {
@@ -738,279 +628,6 @@ struct czk_grpc_server {
     }
 };
 
-namespace {
-
-// What is wrong with a listen address, or "" when it has the shape gRPC takes: unix:PATH,
-// unix:///PATH, or HOST:PORT (HOST may be [v6]) with PORT a number in 0..65535 (0: any free
-// port). Checked before gRPC sees it: gRPC would log a raw core error for a bad one, and it
-// takes a port above 65535 without complaint and listens on some other port.
-std::string listen_fault(const std::string &a) {
-    if (a.rfind("unix:", 0) == 0) {
-        bool uri = a.rfind("unix://", 0) == 0;
-        std::string path = uri ? a.substr(7) : a.substr(5);
-        if (path.empty())
-            return "no socket path after unix:";
-        // gRPC reads unix://x/y as host x, path /y: a relative path is unix:PATH.
-        return uri && path[0] != '/' ? "unix:// takes an absolute path (unix:///run/czk.sock); "
-                                       "a relative one is unix:PATH"
-                                     : "";
-    }
-    size_t colon = a.rfind(':');
-    if (colon == std::string::npos || colon == 0)
-        return "not HOST:PORT or unix:PATH";
-    std::string host = a.substr(0, colon), port = a.substr(colon + 1);
-    if (host.front() == '[' ? host.back() != ']' || host.size() < 3
-                            : host.find(':') != std::string::npos)
-        return "an IPv6 host must be in brackets, as [::1]:9820";
-    if (port.empty() || port.size() > 5 ||
-        port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535)
-        return "the port must be a number in 0..65535";
-    return "";
-}
-
-// The path of "unix:PATH" or "unix:///PATH"; "" for a TCP address.
-std::string unix_path(const std::string &a) {
-    if (a.rfind("unix:", 0) != 0)
-        return "";
-    return a.rfind("unix://", 0) == 0 ? a.substr(7) : a.substr(5);
-}
-
-// The host (without a v6 address's brackets) and port of a TCP address that listen_fault
-// accepted.
-void split_host_port(const std::string &a, std::string *host, std::string *port) {
-    size_t colon = a.rfind(':');
-    *host = a.substr(0, colon);
-    *port = a.substr(colon + 1);
-    if (host->size() >= 2 && host->front() == '[')
-        *host = host->substr(1, host->size() - 2);
-}
-
-// The addresses a TCP host:port resolves to for listening, or nullptr with err set.
-addrinfo *resolve(const std::string &addr, czk_err *err) {
-    std::string host, port;
-    split_host_port(addr, &host, &port);
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    addrinfo *ai = nullptr;
-    int gai = getaddrinfo(host.c_str(), port.c_str(), &hints, &ai);
-    if (gai != 0) {
-        czk_err_set(err, CZK_EINVAL, "listen address '%s': %s", addr.c_str(), gai_strerror(gai));
-        return nullptr;
-    }
-    return ai;
-}
-
-bool is_loopback(const sockaddr *sa) {
-    if (sa->sa_family == AF_INET) {
-        uint32_t a = ntohl(reinterpret_cast<const sockaddr_in *>(sa)->sin_addr.s_addr);
-        return (a >> 24) == 127;
-    }
-    if (sa->sa_family == AF_INET6) {
-        const in6_addr &a = reinterpret_cast<const sockaddr_in6 *>(sa)->sin6_addr;
-        return IN6_IS_ADDR_LOOPBACK(&a) || (IN6_IS_ADDR_V4MAPPED(&a) && a.s6_addr[12] == 127);
-    }
-    return false;
-}
-
-// A TCP address another socket listens on. SO_REUSEADDR as gRPC and libmicrohttpd set it, so
-// that connections of an earlier run in TIME_WAIT do not count; a listener still does.
-int tcp_check(const std::string &addr, czk_err *err) {
-    std::string host, port;
-    split_host_port(addr, &host, &port);
-    if (port == "0")
-        return CZK_OK;
-    addrinfo *ai = resolve(addr, err);
-    if (ai == nullptr)
-        return CZK_EINVAL;
-    int rc = CZK_OK;
-    for (addrinfo *p = ai; p != nullptr && rc == CZK_OK; p = p->ai_next) {
-        int fd = socket(p->ai_family, p->ai_socktype | SOCK_CLOEXEC, p->ai_protocol);
-        if (fd < 0)
-            continue;
-        int one = 1;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (bind(fd, p->ai_addr, p->ai_addrlen) != 0 && errno == EADDRINUSE)
-            rc = czk_err_set(err, CZK_EIO,
-                             "listen address '%s': address in use (another czk daemon, or "
-                             "another program, listens on it)",
-                             addr.c_str());
-        close(fd);
-    }
-    freeaddrinfo(ai);
-    return rc;
-}
-
-// A unix socket path: free when absent or stale (a connect is refused: the daemon that made it
-// is gone; the file is removed when remove_stale); in use when something accepts or queues the
-// connect.
-int unix_check(const std::string &addr, bool remove_stale, czk_err *err) {
-    std::string path = unix_path(addr);
-    sockaddr_un sun{};
-    if (path.size() >= sizeof sun.sun_path)
-        return czk_err_set(err, CZK_EINVAL, "listen address '%s': the path is longer than %zu",
-                           addr.c_str(), sizeof sun.sun_path - 1);
-    struct stat st;
-    if (lstat(path.c_str(), &st) != 0)
-        return errno == ENOENT ? CZK_OK
-                               : czk_err_set(err, CZK_EINVAL, "listen address '%s': %s",
-                                             addr.c_str(), std::strerror(errno));
-    if (!S_ISSOCK(st.st_mode))
-        return czk_err_set(err, CZK_EINVAL,
-                           "listen address '%s': %s exists and is not a socket (not replaced)",
-                           addr.c_str(), path.c_str());
-    sun.sun_family = AF_UNIX;
-    std::memcpy(sun.sun_path, path.c_str(), path.size() + 1);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return czk_err_set(err, CZK_EIO, "listen address '%s': socket: %s", addr.c_str(),
-                           std::strerror(errno));
-    int rc = connect(fd, reinterpret_cast<const sockaddr *>(&sun), sizeof sun);
-    int e = errno;
-    close(fd);
-    if (rc == 0 || e == EAGAIN)
-        return czk_err_set(err, CZK_EIO,
-                           "listen address '%s': address in use (a daemon answers on this "
-                           "socket; it is left alone)",
-                           addr.c_str());
-    if (e != ECONNREFUSED)
-        return czk_err_set(err, CZK_EIO,
-                           "listen address '%s': cannot tell whether it is in use: %s",
-                           addr.c_str(), std::strerror(e));
-    if (remove_stale && unlink(path.c_str()) != 0 && errno != ENOENT)
-        return czk_err_set(err, CZK_EIO, "listen address '%s': cannot remove the stale socket: %s",
-                           addr.c_str(), std::strerror(errno));
-    return CZK_OK;
-}
-
-// Locks PATH.lock beside a unix socket for the server's life. Of two daemons started at once on
-// one path, both may find no socket yet; the lock makes the second fail here instead of
-// unlinking the first one's socket between its bind and its listen.
-int unix_lock(const std::string &addr, std::vector<int> *fds, czk_err *err) {
-    std::string lock = unix_path(addr) + ".lock";
-    int fd = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0660);
-    if (fd < 0)
-        return czk_err_set(err, CZK_EIO, "listen address '%s': cannot open %s: %s", addr.c_str(),
-                           lock.c_str(), std::strerror(errno));
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        close(fd);
-        if (e == EWOULDBLOCK)
-            return czk_err_set(err, CZK_EIO,
-                               "listen address '%s': address in use (another daemon holds %s)",
-                               addr.c_str(), lock.c_str());
-        return czk_err_set(err, CZK_EIO, "listen address '%s': cannot lock %s: %s", addr.c_str(),
-                           lock.c_str(), std::strerror(e));
-    }
-    fds->push_back(fd);
-    return CZK_OK;
-}
-
-// Lock descriptors that close unless handed over (start's early returns).
-struct Locks {
-    std::vector<int> fds;
-    ~Locks() {
-        for (int fd : fds)
-            close(fd);
-    }
-};
-
-bool given(const char *s) {
-    return s != nullptr && s[0] != '\0';
-}
-
-// A PEM file's text, or an error naming the config key it came from.
-int read_pem(const char *path, const char *key, std::string *out, czk_err *err) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    if (f)
-        ss << f.rdbuf();
-    if (!f || f.bad())
-        return czk_err_set(err, CZK_EINVAL, "%s: cannot read '%s': %s", key, path,
-                           std::strerror(errno));
-    *out = ss.str();
-    if (out->find("-----BEGIN ") == std::string::npos)
-        return czk_err_set(err, CZK_EINVAL, "%s: '%s' is not a PEM file", key, path);
-    return CZK_OK;
-}
-
-} // namespace
-
-extern "C" const char *czk_grpc_security_name(czk_grpc_security sec) {
-    switch (sec) {
-    case CZK_GRPC_SEC_UNIX:
-        return "insecure (unix socket, mode 0660)";
-    case CZK_GRPC_SEC_LOOPBACK:
-        return "insecure (loopback)";
-    case CZK_GRPC_SEC_INSECURE_PUBLIC:
-        return "INSECURE on a non-loopback address";
-    case CZK_GRPC_SEC_TLS:
-        return "TLS";
-    case CZK_GRPC_SEC_MUTUAL_TLS:
-        return "mutual TLS";
-    case CZK_GRPC_SEC_REFUSED:
-        break;
-    }
-    return "refused";
-}
-
-extern "C" int czk_grpc_listen_security(czk_grpc_security *sec, const char *addr,
-                                        const czk_grpc_server_opts *opts, czk_err *err) {
-    *sec = CZK_GRPC_SEC_REFUSED;
-    std::string a = addr != nullptr ? addr : "";
-    std::string fault = a.empty() ? "empty" : listen_fault(a);
-    if (!fault.empty())
-        return czk_err_set(err, CZK_EINVAL, "listen address '%s': %s", a.c_str(), fault.c_str());
-    czk_grpc_server_opts none{};
-    if (opts == nullptr)
-        opts = &none;
-    if (given(opts->tls_cert) != given(opts->tls_key))
-        return czk_err_set(err, CZK_EINVAL,
-                           "TLS needs both daemon.tls_cert and daemon.tls_key (--tls-cert, "
-                           "--tls-key)");
-    if (given(opts->tls_client_ca) && !given(opts->tls_cert))
-        return czk_err_set(err, CZK_EINVAL,
-                           "daemon.tls_client_ca (mutual TLS) needs daemon.tls_cert and "
-                           "daemon.tls_key");
-    if (a.rfind("unix:", 0) == 0) {
-        *sec = CZK_GRPC_SEC_UNIX;
-        return CZK_OK;
-    }
-    if (given(opts->tls_cert)) {
-        *sec = given(opts->tls_client_ca) ? CZK_GRPC_SEC_MUTUAL_TLS : CZK_GRPC_SEC_TLS;
-        return CZK_OK;
-    }
-    addrinfo *ai = resolve(a, err);
-    if (ai == nullptr)
-        return CZK_EINVAL;
-    bool loopback = true;
-    for (addrinfo *p = ai; p != nullptr; p = p->ai_next)
-        loopback = loopback && is_loopback(p->ai_addr);
-    freeaddrinfo(ai);
-    if (loopback) {
-        *sec = CZK_GRPC_SEC_LOOPBACK;
-        return CZK_OK;
-    }
-    if (opts->insecure) {
-        *sec = CZK_GRPC_SEC_INSECURE_PUBLIC;
-        return CZK_OK;
-    }
-    return czk_err_set(err, CZK_EINVAL,
-                       "listen address '%s' is not a loopback address: serving it needs TLS "
-                       "(daemon.tls_cert and daemon.tls_key; daemon.tls_client_ca for mutual "
-                       "TLS), or plaintext said explicitly with --insecure (daemon.insecure)",
-                       a.c_str());
-}
-
-extern "C" int czk_grpc_listen_check(const char *addr, czk_err *err) {
-    std::string a = addr != nullptr ? addr : "";
-    std::string fault = a.empty() ? "empty" : listen_fault(a);
-    if (!fault.empty())
-        return czk_err_set(err, CZK_EINVAL, "listen address '%s': %s", a.c_str(), fault.c_str());
-    return a.rfind("unix:", 0) == 0 ? unix_check(a, false, err) : tcp_check(a, err);
-}
-
 extern "C" int czk_grpc_server_start(czk_grpc_server **out, int *bound_port, czk_engine *engine,
                                      const char *const *listen, size_t n_listen,
                                      const czk_grpc_server_opts *opts, czk_err *err) {
@@ -1026,87 +643,26 @@ extern "C" int czk_grpc_server_start(czk_grpc_server **out, int *bound_port, czk
         opts->max_msg_bytes != 0 ? opts->max_msg_bytes : CZK_GRPC_DEFAULT_MAX_MSG;
     if (max_msg_bytes > INT32_MAX)
         return czk_err_set(err, CZK_EINVAL, "max message size %zu above 2 GiB", max_msg_bytes);
-    std::shared_ptr<grpc::ServerCredentials> tls;
-    Locks locks;
-    for (size_t i = 0; i < n_listen; i++) {
-        czk_grpc_security sec;
-        int rc = czk_grpc_listen_security(&sec, listen[i], opts, err);
-        if (rc != CZK_OK)
-            return rc;
-        if ((sec == CZK_GRPC_SEC_TLS || sec == CZK_GRPC_SEC_MUTUAL_TLS) && tls == nullptr) {
-            grpc::SslServerCredentialsOptions ssl(
-                sec == CZK_GRPC_SEC_MUTUAL_TLS
-                    ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
-                    : GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
-            grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
-            if ((rc = read_pem(opts->tls_cert, "daemon.tls_cert", &pair.cert_chain, err)) !=
-                    CZK_OK ||
-                (rc = read_pem(opts->tls_key, "daemon.tls_key", &pair.private_key, err)) != CZK_OK)
-                return rc;
-            if (sec == CZK_GRPC_SEC_MUTUAL_TLS &&
-                (rc = read_pem(opts->tls_client_ca, "daemon.tls_client_ca", &ssl.pem_root_certs,
-                               err)) != CZK_OK)
-                return rc;
-            ssl.pem_key_cert_pairs.push_back(pair);
-            tls = grpc::SslServerCredentials(ssl);
-        }
-        // Before gRPC binds: gRPC unlinks whatever socket file is at a unix path, a live
-        // daemon's included, and would share a TCP port it can bind.
-        std::string path = unix_path(listen[i]);
-        if (path.empty())
-            rc = tcp_check(listen[i], err);
-        else if ((rc = unix_lock(listen[i], &locks.fds, err)) == CZK_OK)
-            rc = unix_check(listen[i], true, err);
-        if (rc != CZK_OK)
-            return rc;
-    }
+    czk_grpc_listeners ls;
+    int rc = czk_grpc_listen_prepare(&ls, listen, n_listen, opts, err);
+    if (rc != CZK_OK)
+        return rc;
     auto *srv = new (std::nothrow) czk_grpc_server;
     if (srv == nullptr)
         return czk_err_set(err, CZK_ENOMEM, "no memory for the gRPC server");
     srv->service = std::make_unique<Service>(engine, opts->max_jobs_per_client);
     grpc::ServerBuilder b;
-    // One daemon per address: with SO_REUSEPORT (gRPC's default) a second daemon binds the
-    // same port and the kernel splits the connections between the two.
-    b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-    std::vector<int> ports(n_listen, 0);
-    for (size_t i = 0; i < n_listen; i++) {
-        czk_grpc_security sec;
-        (void)czk_grpc_listen_security(&sec, listen[i], opts, nullptr);
-        bool use_tls = sec == CZK_GRPC_SEC_TLS || sec == CZK_GRPC_SEC_MUTUAL_TLS;
-        b.AddListeningPort(listen[i], use_tls ? tls : grpc::InsecureServerCredentials(), &ports[i]);
-    }
     b.SetMaxReceiveMessageSize(static_cast<int>(max_msg_bytes));
     b.SetMaxSendMessageSize(static_cast<int>(max_msg_bytes));
     b.RegisterService(srv->service.get());
-    // gRPC binds unix sockets with mode 0777 minus the umask: this umask makes them 0660 from
-    // the start (no window in which anyone may connect); the chmod below makes it certain.
-    mode_t old_mask = umask(0117);
-    srv->server = b.BuildAndStart();
-    umask(old_mask);
-    int rc = CZK_OK;
-    for (size_t i = 0; i < n_listen && rc == CZK_OK; i++) {
-        std::string path = unix_path(listen[i]);
-        if (srv->server == nullptr || (path.empty() && ports[i] == 0)) {
-            // Another process may have taken the address since the check: say so if it did.
-            rc = path.empty() ? tcp_check(listen[i], err) : CZK_OK;
-            if (rc == CZK_OK)
-                rc = czk_err_set(err, CZK_EIO, "cannot listen on %s", listen[i]);
-        } else if (!path.empty() && chmod(path.c_str(), CZK_GRPC_UNIX_SOCKET_MODE) != 0) {
-            rc = czk_err_set(err, CZK_EIO, "listen address '%s': chmod: %s", listen[i],
-                             std::strerror(errno));
-        } else if (path.empty() && bound_port != nullptr && *bound_port == 0) {
-            *bound_port = ports[i];
-        }
-    }
+    rc = czk_grpc_listen_start(&srv->server, bound_port, &b, &ls, err);
     if (rc != CZK_OK) {
-        if (srv->server != nullptr)
-            srv->server->Shutdown();
         delete srv;
         if (bound_port != nullptr)
             *bound_port = 0;
         return rc;
     }
-    srv->lock_fds.swap(locks.fds);
+    srv->lock_fds.swap(ls.lock_fds);
     *out = srv;
     return CZK_OK;
 }

@@ -52,6 +52,9 @@ typedef struct czk_grpc_server_opts {
 
 typedef struct czk_grpc_server czk_grpc_server;
 
+/* The listening rules below (czk_grpc_listen_security, czk_grpc_security_name,
+ * czk_grpc_listen_check) are listen.cpp's, apart from the service in server.cpp. */
+
 /*
  * Decides how `addr` ("host:port" or "unix:///path") would be served under `opts` (NULL: no
  * TLS, not insecure): TLS or mutual TLS for TCP when a certificate is given, plaintext on a
