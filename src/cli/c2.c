@@ -2,16 +2,16 @@
  * czk c2: Filecoin PoRep C2 without a daemon, shaped like lotus-bench's C2 step: a C1 output
  * in, the proof out (every partition's 192 bytes, concatenated, verified before they are
  * written). `gen` makes C1 outputs to try it with: a sealed sector of 2 KiB or 8 MiB (the SDR
- * sealer of filecoin/seal.h; interactive, or with --synthetic synthetic PoRep), or a virtual
- * interactive one of any size; `verify` checks a proof against the public data a C1 output
+ * sealer of filecoin/testgen/seal.h; interactive, or with --synthetic synthetic PoRep), or a
+ * virtual interactive one of any size; `verify` checks a proof against the public data a C1 output
  * carries. doc/FILECOIN.md §15 shows a session.
  */
 #include "cli/cli.h"
 
-#include "filecoin/c1.h"
-#include "filecoin/params.h"
-#include "filecoin/porep_public.h"
-#include "filecoin/seal.h"
+#include "filecoin/io/c1.h"
+#include "filecoin/io/params.h"
+#include "filecoin/porep/porep_inputs.h"
+#include "filecoin/testgen/seal.h"
 #include "formats/bellperson.h"
 #include "groth16/verify.h"
 #include "kinds/kinds.h"
@@ -65,75 +65,33 @@ typedef struct c2_args {
     long reg;
 } c2_args;
 
-static int parse_u64(const char *cmd, const char *opt, const char *v, unsigned long long *out) {
-    char *end = NULL;
-    *out = strtoull(v, &end, 10);
-    if (end == v || *end != '\0' || v[0] == '-') {
-        fprintf(stderr, "czk %s: %s takes a whole number, not '%s'\n", cmd, opt, v);
-        return -1;
-    }
-    return 0;
-}
-
 static int parse(c2_args *a, const char *cmd, int argc, char **argv) {
     memset(a, 0, sizeof *a);
     a->reg = -1;
     a->miner_id = 1000;
     a->sector_id = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i];
-        if (strcmp(o, "--virtual") == 0) {
-            a->virt = 1;
-            continue;
-        }
-        if (strcmp(o, "--wrap") == 0) {
-            a->wrap = 1;
-            continue;
-        }
-        if (strcmp(o, "--synthetic") == 0) {
-            a->synthetic = 1;
-            continue;
-        }
-        if (strcmp(o, "--verbose") == 0) {
-            a->verbose = 1;
-            continue;
-        }
-        int takes = strcmp(o, "--c1") == 0 || strcmp(o, "--out") == 0 ||
-                    strcmp(o, "--params") == 0 || strcmp(o, "--miner-id") == 0 ||
-                    strcmp(o, "--sector-id") == 0 || strcmp(o, "--registered-proof") == 0;
-        if (o[0] == '-' && o[1] == '-' && !takes) {
-            fprintf(stderr, "czk %s: unknown option %s\n%s", cmd, o, USAGE);
-            return -1;
-        }
-        if (takes && i + 1 >= argc) {
-            fprintf(stderr, "czk %s: %s needs a value\n", cmd, o);
-            return -1;
-        }
-        const char *v = takes ? argv[++i] : NULL;
-        if (strcmp(o, "--c1") == 0) {
-            a->c1 = v;
-        } else if (strcmp(o, "--out") == 0) {
-            a->out = v;
-        } else if (strcmp(o, "--params") == 0) {
-            a->params = v;
-        } else if (strcmp(o, "--miner-id") == 0) {
-            if (parse_u64(cmd, o, v, &a->miner_id) != 0)
-                return -1;
-            a->have_miner = 1;
-        } else if (strcmp(o, "--sector-id") == 0) {
-            if (parse_u64(cmd, o, v, &a->sector_id) != 0)
-                return -1;
-            a->have_sector = 1;
-        } else if (strcmp(o, "--registered-proof") == 0) {
-            if (czk_cli_parse_long(cmd, o, v, 0, 14, &a->reg) != 0)
-                return -1;
-        } else if (a->npos == (int)(sizeof a->pos / sizeof a->pos[0])) {
-            fprintf(stderr, "czk %s: too many arguments\n%s", cmd, USAGE);
-            return -1;
-        } else {
-            a->pos[a->npos++] = o;
-        }
-    }
+    const czk_cli_opt opts[] = {
+        {.name = "--virtual", .kind = CZK_CLI_OPT_FLAG, .dest = &a->virt},
+        {.name = "--wrap", .kind = CZK_CLI_OPT_FLAG, .dest = &a->wrap},
+        {.name = "--synthetic", .kind = CZK_CLI_OPT_FLAG, .dest = &a->synthetic},
+        {.name = "--verbose", .kind = CZK_CLI_OPT_FLAG, .dest = &a->verbose},
+        {.name = "--c1", .kind = CZK_CLI_OPT_STRING, .dest = &a->c1},
+        {.name = "--out", .kind = CZK_CLI_OPT_STRING, .dest = &a->out},
+        {.name = "--params", .kind = CZK_CLI_OPT_STRING, .dest = &a->params},
+        {.name = "--miner-id",
+         .kind = CZK_CLI_OPT_U64,
+         .dest = &a->miner_id,
+         .given = &a->have_miner},
+        {.name = "--sector-id",
+         .kind = CZK_CLI_OPT_U64,
+         .dest = &a->sector_id,
+         .given = &a->have_sector},
+        {.name = "--registered-proof", .kind = CZK_CLI_OPT_LONG, .dest = &a->reg, .hi = 14},
+    };
+    const czk_cli_opts how = {cmd, USAGE, CZK_CLI_OPTS_UNKNOWN_OPTION};
+    if ((a->npos = czk_cli_opts_parse(&how, opts, CZK_CLI_OPTS_N(opts), a->pos,
+                                      (int)CZK_CLI_OPTS_N(a->pos), argc, argv)) < 0)
+        return -1;
     if (a->have_miner != a->have_sector && strcmp(cmd, "c2 gen") != 0) {
         fprintf(stderr, "czk %s: --miner-id and --sector-id go together\n", cmd);
         return -1;
@@ -212,39 +170,12 @@ static int c2_prove(czk_cli_common *c, const c2_args *a) {
         cfg.log = log_line;
         cfg.log_level = CZK_LOG_INFO;
     }
-    const char *dir = czk_params_cache_dir(a->params, getenv(CZK_PARAMS_ENV_VAR));
-    uint64_t load_ms = 0;
-    if ((rc = czk_engine_create(&e, &cfg, &err)) != CZK_OK ||
-        (rc = czk_kinds_register_filecoin_porep(e, c1.type->sector_size, dir, NULL, &err)) !=
-            CZK_OK ||
-        (rc = czk_engine_preload(e, circuit, NULL, &load_ms, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
+    char what[128];
+    snprintf(what, sizeof what, "%s proof (%u partition(s))", c1.type->name, c1.n_partitions);
+    const czk_cli_inproc p = {cmd, a->c1, a->out, a->params, what, CZK_CLI_INPROC_POREP};
+    if ((exit_code = czk_cli_inproc_prove(&e, &cfg, &p, c1.type->sector_size, circuit,
+                                          c1.n_partitions, payload, plen, &res)) != 0)
         goto out;
-    }
-    uint64_t t1 = czk_time_ns();
-    czk_job_request req = {.request_id = "c2",
-                           .circuit_id = circuit,
-                           .n_partitions = c1.n_partitions,
-                           .payload = payload,
-                           .payload_len = plen};
-    char job_id[CZK_REQUEST_ID_MAX + 1];
-    if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
-        (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
-        goto out;
-    }
-    if (res.status != CZK_JOB_COMPLETED) {
-        fprintf(stderr, "czk c2: %s: %s; nothing written\n", a->c1, res.error);
-        goto out;
-    }
-    if ((rc = czk_file_write_atomic(a->out, res.proof, res.proof_len, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
-        goto out;
-    }
-    printf("wrote %s: %zu-byte %s proof (%u partition(s)), verified; key load %.2f s, proof "
-           "%.2f s\n",
-           a->out, res.proof_len, c1.type->name, c1.n_partitions, (double)load_ms / 1e3,
-           (double)(czk_time_ns() - t1) / 1e9);
     if (a->verbose) {
         fprintf(stderr,
                 "czk c2: summed over partitions: synthesis %.2f s, proving %.2f s (kernel "
@@ -300,22 +231,13 @@ static int c2_verify(const c2_args *a) {
             goto out;
         }
     }
-    czk_params_id id;
     char vk_path[4096];
-    if ((rc = czk_params_id_get(&id, CZK_PARAMS_POREP, c1.type->sector_size, &err)) != CZK_OK ||
-        (rc = czk_params_find(vk_path, sizeof vk_path, &id, CZK_PARAMS_EXT_VK, a->params,
-                              getenv(CZK_PARAMS_ENV_VAR), &err)) != CZK_OK ||
-        (rc = czk_bellperson_vk_read(&vk, vk_path, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
+    if ((exit_code = czk_cli_verify_open(&vk, vk_path, sizeof vk_path, &proofs, &n_proofs, cmd,
+                                         CZK_PARAMS_POREP, c1.type->sector_size, a->params,
+                                         a->pos[0])) != CZK_EXIT_OK)
         goto out;
-    }
-    rc = czk_bellperson_proofs_read(&proofs, &n_proofs, a->pos[0], &err);
-    if (rc == CZK_EFLAGS || rc == CZK_ERANGE || rc == CZK_ENOTONCURVE || rc == CZK_ENOTINGROUP ||
-        rc == CZK_ENOSQRT || rc == CZK_EBADENC) {
-        printf("INVALID: %s\n", czk_err_text(&err, rc));
-        exit_code = CZK_EXIT_INVALID;
-        goto out;
-    }
+    exit_code = CZK_EXIT_ERROR;
+    rc = CZK_OK;
     if (rc == CZK_OK && n_proofs != c1.n_partitions)
         rc = czk_err_set(&err, CZK_EINVAL, "%s holds %zu proofs; %s has %u partitions",
                          czk_file_msg_path(a->pos[0]), n_proofs, c1.type->name, c1.n_partitions);
@@ -334,17 +256,10 @@ static int c2_verify(const c2_args *a) {
     for (uint32_t k = 0; k < c1.n_partitions; k++) {
         rc = czk_porep_public_inputs(inputs, n_in, c1.type, c1.replica_id, c1.comm_d, c1.comm_r,
                                      c1.seed, k, &err);
-        if (rc == CZK_OK)
-            rc = czk_groth16_verify(&pvk, &proofs[k], inputs, n_in, &err);
-        if (rc == CZK_EVERIFY) {
-            printf("INVALID: partition %u's proof does not verify for %s\n", k, a->c1);
-            exit_code = CZK_EXIT_INVALID;
+        exit_code =
+            czk_cli_verify_partition(cmd, &pvk, &proofs[k], inputs, n_in, rc, &err, k, a->c1);
+        if (exit_code >= 0)
             goto out;
-        }
-        if (rc != CZK_OK) {
-            exit_code = czk_cli_fail(cmd, rc, &err);
-            goto out;
-        }
     }
     printf("OK: the proof is valid (%u partition(s))\n", c1.n_partitions);
     exit_code = CZK_EXIT_OK;

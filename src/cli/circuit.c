@@ -100,18 +100,15 @@ static int circuit_info(int argc, char **argv) {
         fputs(USAGE, stdout);
         return CZK_EXIT_OK;
     }
-    int json = 0, npos = 0;
+    int json = 0;
     const char *pos[2];
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if ((argv[i][0] == '-' && argv[i][1] != '\0') || npos == 2) {
-            fprintf(stderr, "czk circuit: bad argument '%s'\n%s", argv[i], USAGE);
-            return CZK_EXIT_ERROR;
-        } else {
-            pos[npos++] = argv[i];
-        }
-    }
+    const czk_cli_opt opts[] = {
+        {.name = "--json", .kind = CZK_CLI_OPT_FLAG, .dest = &json},
+    };
+    const czk_cli_opts how = {"circuit", USAGE, CZK_CLI_OPTS_BAD_ARGUMENT};
+    int npos = czk_cli_opts_parse(&how, opts, CZK_CLI_OPTS_N(opts), pos, 2, argc, argv);
+    if (npos < 0)
+        return CZK_EXIT_ERROR;
     if (npos != 2) {
         fprintf(stderr, "czk circuit: info needs KIND and SIZE\n%s", USAGE);
         return CZK_EXIT_ERROR;

@@ -12,13 +12,15 @@
 
 #include "czk.h"
 #include "field/fr.h"
-#include "filecoin/params.h"
-#include "filecoin/porep.h"
-#include "filecoin/post.h"
-#include "filecoin/post_public.h"
+#include "filecoin/io/curio_post.h"
+#include "filecoin/io/params.h"
+#include "filecoin/io/vanilla.h"
+#include "filecoin/porep/porep.h"
+#include "filecoin/post/post.h"
 #include "filecoin/snap/snap.h"
-#include "filecoin/vanilla.h"
 #include "groth16/backend.h"
+#include "groth16/keys.h"
+#include "groth16/verify.h"
 #include "r1cs/r1cs.h"
 #include "util/pool.h"
 #include "util/rng.h"
@@ -100,6 +102,58 @@ typedef struct czk_cli_common {
  * 0 if not, -1 on a bad value (after printing why).
  */
 int czk_cli_common_option(czk_cli_common *c, const char *cmd, int argc, char **argv, int *i);
+
+/*
+ * A command's options as a table, parsed by one loop (options.c) so that every command spells
+ * its errors alike. Each entry names an option, the kind of value it takes and where that goes;
+ * the loop fills the destinations in argument order (a later option overrides an earlier one),
+ * keeps the positional arguments in order and prints "czk CMD: ..." for what it cannot take.
+ */
+typedef enum czk_cli_opt_kind {
+    CZK_CLI_OPT_FLAG,   /* no value: *(int *)dest = 1 */
+    CZK_CLI_OPT_STRING, /* *(const char **)dest = the value (argv's own string) */
+    CZK_CLI_OPT_U64,    /* a whole number, no sign: *(unsigned long long *)dest */
+    CZK_CLI_OPT_LONG,   /* a whole number in lo..hi (czk_cli_parse_long): *(long *)dest */
+} czk_cli_opt_kind;
+
+typedef struct czk_cli_opt {
+    const char *name;  /* "--out" */
+    const char *alias; /* another spelling ("-o"), or NULL */
+    czk_cli_opt_kind kind;
+    void *dest;
+    int *given;       /* set to 1 when the option is given; NULL: not wanted */
+    long lo, hi;      /* CZK_CLI_OPT_LONG: the range */
+    const char *what; /* STRING: "--out needs WHAT" (NULL: "a value"); U64: "--x takes WHAT,
+                       * not 'V'" (NULL: "a whole number") */
+} czk_cli_opt;
+
+/* How a command words what it does not take (the scripts and users match these texts). */
+typedef enum czk_cli_opts_style {
+    /* "unknown option --x" and "too many arguments", each with the usage; only "--x" is an
+     * option, "-x" a positional. */
+    CZK_CLI_OPTS_UNKNOWN_OPTION,
+    /* "bad argument '-x'" with the usage, for an unknown option ("-x", "--x"), a positional
+     * past max_pos and an option without its value alike (but for a value whose entry has
+     * `what`: "--out needs WHAT"). */
+    CZK_CLI_OPTS_BAD_ARGUMENT,
+} czk_cli_opts_style;
+
+/* Who parses: messages start "czk CMD: " and, where the style says so, end with the usage. */
+typedef struct czk_cli_opts {
+    const char *cmd; /* "c2 gen" */
+    const char *usage;
+    czk_cli_opts_style style;
+} czk_cli_opts;
+
+/* Parses argv[0..argc) by the table opts[0..n_opts), the positionals into pos (room for
+ * max_pos; pos may be NULL when max_pos is 0). Returns how many positionals there were, or -1
+ * after printing why (an unknown option, a missing or bad value, too many positionals); the
+ * destinations of what came before keep their values. */
+int czk_cli_opts_parse(const czk_cli_opts *how, const czk_cli_opt *opts, size_t n_opts,
+                       const char **pos, int max_pos, int argc, char **argv);
+
+/* The entry count of an array (a table, or the room of a positionals array; not a pointer). */
+#define CZK_CLI_OPTS_N(table) (sizeof(table) / sizeof((table)[0]))
 
 /* Parses a whole number in lo..hi for option opt into *out; -1 (after printing why) if not. */
 int czk_cli_parse_long(const char *cmd, const char *opt, const char *v, long lo, long hi,
@@ -198,6 +252,53 @@ void czk_cli_post_inputs_clear(czk_cli_post_inputs *in);
  * *buf (czk_malloc'ed, *len bytes) and parses it into *c1. Returns 0, or an exit code after
  * printing why as "czk <cmd>: ...". */
 int czk_cli_c1_read(czk_c1 *c1, uint8_t **buf, size_t *len, const char *cmd, const char *path);
+
+/* A Filecoin request proved by an in-process engine and its proof written (`czk c2`, `czk post
+ * prove`, `czk snap prove`): what the three share. */
+enum { CZK_CLI_INPROC_POREP, CZK_CLI_INPROC_POST, CZK_CLI_INPROC_SNAP };
+typedef struct czk_cli_inproc {
+    const char *cmd;    /* messages start "czk CMD: " */
+    const char *input;  /* the request's file or directory, named when the job fails */
+    const char *out;    /* where the proof goes, once it verified */
+    const char *params; /* --params, else $FIL_PROOFS_PARAMETER_CACHE, else the default */
+    const char *what;   /* the proof in "wrote OUT: N-byte WHAT, verified; ..." */
+    int kind;           /* CZK_CLI_INPROC_*: the circuits registered */
+} czk_cli_inproc;
+
+/*
+ * Creates *e from cfg, registers p's circuits (PoRep and SnapDeals: of sector_size; PoSt: all),
+ * loads the key of the circuit, proves the job (n_partitions of the payload), writes its proof
+ * to p->out and says so on stdout with the key's load time and the proof's (submit to
+ * written). Returns 0, or CZK_EXIT_ERROR after printing why (nothing written). *e stays for
+ * the caller to destroy (czk_engine_destroy takes NULL), so that it can still read the engine's
+ * status.
+ */
+int czk_cli_inproc_prove(czk_engine **e, const czk_engine_config *cfg, const czk_cli_inproc *p,
+                         uint64_t sector_size, const char *circuit, uint32_t n_partitions,
+                         const uint8_t *payload, size_t payload_len, czk_job_result *res);
+
+/*
+ * What `czk c2 verify`, `czk post verify` and `czk snap verify` start with (proofs.c): the .vk
+ * of (circuit, sector_size) found as the provers find keys (--params DIR, else
+ * $FIL_PROOFS_PARAMETER_CACHE, else the default; its path into vk_path) and the concatenated
+ * 192-byte proofs at proof_path. Returns CZK_EXIT_OK with *vk and *proofs filled (the caller
+ * clears them either way), CZK_EXIT_INVALID after printing "INVALID: ..." when the proof
+ * file's bytes are not points of the groups (an invalid proof, as `czk verify` says; a file of
+ * the wrong size is an error), or CZK_EXIT_ERROR after printing why.
+ */
+int czk_cli_verify_open(czk_groth16_vk *vk, char *vk_path, size_t cap, czk_groth16_proof **proofs,
+                        size_t *n_proofs, const char *cmd, czk_params_circuit circuit,
+                        uint64_t sector_size, const char *params, const char *proof_path);
+
+/*
+ * One partition's verdict in the Filecoin verify subcommands: rc is how the derivation of its
+ * public inputs went; when CZK_OK the proof is checked against them. Returns -1 when the proof
+ * is valid (go on to the next), CZK_EXIT_INVALID after printing "INVALID: partition K's proof
+ * does not verify for NAME", or CZK_EXIT_ERROR after printing why.
+ */
+int czk_cli_verify_partition(const char *cmd, const czk_groth16_pvk *pvk,
+                             const czk_groth16_proof *proof, const czk_fr *inputs, size_t n_in,
+                             int rc, czk_err *err, uint32_t k, const char *name);
 
 /* Milliseconds from nanoseconds, for timing lines. */
 static inline double czk_cli_ms(uint64_t ns) {

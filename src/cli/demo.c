@@ -25,15 +25,12 @@ int czk_cli_demo(int argc, char **argv) {
     if (done >= 0)
         return done;
     long k = 16;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--k") == 0 && i + 1 < argc) {
-            if (czk_cli_parse_long("demo", "--k", argv[++i], 4, 24, &k) != 0)
-                return CZK_EXIT_ERROR;
-        } else {
-            fprintf(stderr, "czk demo: bad argument '%s'\n%s", argv[i], USAGE);
-            return CZK_EXIT_ERROR;
-        }
-    }
+    const czk_cli_opt opts[] = {
+        {.name = "--k", .kind = CZK_CLI_OPT_LONG, .dest = &k, .lo = 4, .hi = 24},
+    };
+    const czk_cli_opts how = {"demo", USAGE, CZK_CLI_OPTS_BAD_ARGUMENT};
+    if (czk_cli_opts_parse(&how, opts, CZK_CLI_OPTS_N(opts), NULL, 0, argc, argv) < 0)
+        return CZK_EXIT_ERROR;
     /* Line by line even into a pipe or a log (`make run | tee`), so that each step's line
      * shows when the step starts rather than when the demo ends. */
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -7,10 +7,10 @@
  */
 #include "cli/cli.h"
 
-#include "filecoin/params.h"
-#include "filecoin/post_public.h"
-#include "filecoin/public_inputs.h"
-#include "filecoin/vanilla_gen.h"
+#include "filecoin/io/curio_post.h"
+#include "filecoin/io/params.h"
+#include "filecoin/post/post_inputs.h"
+#include "filecoin/testgen/vanilla_gen.h"
 #include "formats/bellperson.h"
 #include "groth16/verify.h"
 #include "kinds/kinds.h"
@@ -55,52 +55,32 @@ typedef struct post_args {
     unsigned long long miner_id;
 } post_args;
 
-/* Options into *a, positionals into pos (room for argc). Returns 0, or -1 after printing why. */
-static int parse(post_args *a, const char **pos, const char *cmd, int argc, char **argv) {
+/* Options into *a, positionals into pos (room for max_pos). Returns 0, or -1 after printing
+ * why. */
+static int parse(post_args *a, const char **pos, int max_pos, const char *cmd, int argc,
+                 char **argv) {
     memset(a, 0, sizeof *a);
     a->pos = pos;
     a->sectors = -1;
     a->miner_id = 1000;
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i];
-        int takes = strcmp(o, "--out") == 0 || strcmp(o, "--params") == 0 ||
-                    strcmp(o, "--sectors") == 0 || strcmp(o, "--partition") == 0 ||
-                    strcmp(o, "--registered-proof") == 0 || strcmp(o, "--miner-id") == 0;
-        if (o[0] == '-' && o[1] == '-' && !takes) {
-            fprintf(stderr, "czk %s: unknown option %s\n%s", cmd, o, USAGE);
-            return -1;
-        }
-        if (takes && i + 1 >= argc) {
-            fprintf(stderr, "czk %s: %s needs a value\n", cmd, o);
-            return -1;
-        }
-        const char *v = takes ? argv[++i] : NULL;
-        long n = 0;
-        if (strcmp(o, "--out") == 0)
-            a->out = v;
-        else if (strcmp(o, "--params") == 0)
-            a->params = v;
-        else if (strcmp(o, "--registered-proof") == 0)
-            a->reg_arg = v;
-        else if (strcmp(o, "--sectors") == 0) {
-            if (czk_cli_parse_long(cmd, o, v, 1, 1 << 20, &n) != 0)
-                return -1;
-            a->sectors = n;
-        } else if (strcmp(o, "--partition") == 0) {
-            if (czk_cli_parse_long(cmd, o, v, 0, 1 << 20, &n) != 0)
-                return -1;
-            a->partition = n;
-        } else if (strcmp(o, "--miner-id") == 0) {
-            char *end = NULL;
-            a->miner_id = strtoull(v, &end, 10);
-            if (end == v || *end != '\0' || v[0] == '-') {
-                fprintf(stderr, "czk %s: --miner-id takes an actor id, not '%s'\n", cmd, v);
-                return -1;
-            }
-        } else
-            pos[a->npos++] = o;
-    }
-    return 0;
+    const czk_cli_opt opts[] = {
+        {.name = "--out", .kind = CZK_CLI_OPT_STRING, .dest = &a->out},
+        {.name = "--params", .kind = CZK_CLI_OPT_STRING, .dest = &a->params},
+        {.name = "--registered-proof", .kind = CZK_CLI_OPT_STRING, .dest = &a->reg_arg},
+        {.name = "--sectors",
+         .kind = CZK_CLI_OPT_LONG,
+         .dest = &a->sectors,
+         .lo = 1,
+         .hi = 1 << 20},
+        {.name = "--partition", .kind = CZK_CLI_OPT_LONG, .dest = &a->partition, .hi = 1 << 20},
+        {.name = "--miner-id",
+         .kind = CZK_CLI_OPT_U64,
+         .dest = &a->miner_id,
+         .what = "an actor id"},
+    };
+    const czk_cli_opts how = {cmd, USAGE, CZK_CLI_OPTS_UNKNOWN_OPTION};
+    a->npos = czk_cli_opts_parse(&how, opts, CZK_CLI_OPTS_N(opts), pos, max_pos, argc, argv);
+    return a->npos < 0 ? -1 : 0;
 }
 
 /* ---- gen ------------------------------------------------------------------------------------ */
@@ -164,7 +144,7 @@ static int post_gen(int argc, char **argv) {
         return r;
     post_args a;
     const char *pos[8];
-    if (argc > 8 || parse(&a, pos, "post gen", argc, argv) != 0)
+    if (argc > 8 || parse(&a, pos, 8, "post gen", argc, argv) != 0)
         return argc > 8 ? (fprintf(stderr, "czk post gen: too many arguments\n%s", USAGE),
                            CZK_EXIT_ERROR)
                         : CZK_EXIT_ERROR;
@@ -362,7 +342,7 @@ static int post_prove(int argc, char **argv) {
     memset(&res, 0, sizeof res);
     czk_err err = {0};
     /* The first positional is PUBLIC.json; every later one a VPROOF. */
-    if (parse(&a, pos, "post prove", argc, argv) != 0)
+    if (parse(&a, pos, argc, "post prove", argc, argv) != 0)
         goto out;
     if (a.npos < 1 || a.out == NULL) {
         fprintf(stderr, "czk post prove: wants PUBLIC.json [VPROOF...] --out PROOF\n%s", USAGE);
@@ -387,38 +367,11 @@ static int post_prove(int argc, char **argv) {
     }
     czk_engine_config cfg;
     czk_cli_engine_config(&cfg, &c);
-    const char *dir = czk_params_cache_dir(a.params, getenv(CZK_PARAMS_ENV_VAR));
-    uint64_t load_ms = 0;
-    if ((rc = czk_engine_create(&e, &cfg, &err)) != CZK_OK ||
-        (rc = czk_kinds_register_filecoin_posts(e, dir, NULL, &err)) != CZK_OK ||
-        (rc = czk_engine_preload(e, circuit, NULL, &load_ms, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail("post prove", rc, &err);
+    char what[128];
+    snprintf(what, sizeof what, "%s proof of partition %ld", circuit, a.partition);
+    const czk_cli_inproc p = {"post prove", a.pos[0], a.out, a.params, what, CZK_CLI_INPROC_POST};
+    if ((exit_code = czk_cli_inproc_prove(&e, &cfg, &p, 0, circuit, 1, payload, plen, &res)) != 0)
         goto out;
-    }
-    uint64_t t1 = czk_time_ns();
-    czk_job_request req = {.request_id = "post",
-                           .circuit_id = circuit,
-                           .n_partitions = 1,
-                           .payload = payload,
-                           .payload_len = plen};
-    char job_id[CZK_REQUEST_ID_MAX + 1];
-    if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
-        (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail("post prove", rc, &err);
-        goto out;
-    }
-    if (res.status != CZK_JOB_COMPLETED) {
-        fprintf(stderr, "czk post prove: %s: %s; nothing written\n", a.pos[0], res.error);
-        goto out;
-    }
-    if ((rc = czk_file_write_atomic(a.out, res.proof, res.proof_len, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail("post prove", rc, &err);
-        goto out;
-    }
-    printf("wrote %s: %zu-byte %s proof of partition %ld, verified; key load %.2f s, proof "
-           "%.2f s\n",
-           a.out, res.proof_len, circuit, a.partition, (double)load_ms / 1e3,
-           (double)(czk_time_ns() - t1) / 1e9);
     exit_code = CZK_EXIT_OK;
 out:
     czk_engine_destroy(e);
@@ -442,7 +395,7 @@ static int post_verify(int argc, char **argv) {
         fprintf(stderr, "czk post verify: too many arguments\n%s", USAGE);
         return CZK_EXIT_ERROR;
     }
-    if (parse(&a, pos, "post verify", argc, argv) != 0)
+    if (parse(&a, pos, 8, "post verify", argc, argv) != 0)
         return CZK_EXIT_ERROR;
     if (a.npos != 2 || a.out != NULL) {
         fprintf(stderr, "czk post verify: wants PUBLIC.json PROOF\n%s", USAGE);
@@ -458,29 +411,19 @@ static int post_verify(int argc, char **argv) {
     czk_public_inputs_sector *ps = NULL;
     size_t n_proofs = 0;
     czk_vanilla_post_type ty;
-    czk_params_id id;
     char vk_path[4096];
     if ((rc = czk_post_public_read(&pub, a.pos[0], &err)) != CZK_OK ||
-        (rc = czk_vanilla_post_type_from_abi(&ty, pub.registered_proof, &err)) != CZK_OK ||
-        (rc = czk_params_id_get(&id,
-                                ty.kind == CZK_VANILLA_POST_WINNING ? CZK_PARAMS_WINNING_POST
-                                                                    : CZK_PARAMS_WINDOW_POST,
-                                ty.shape.sector_size, &err)) != CZK_OK ||
-        (rc = czk_params_find(vk_path, sizeof vk_path, &id, CZK_PARAMS_EXT_VK, a.params,
-                              getenv(CZK_PARAMS_ENV_VAR), &err)) != CZK_OK ||
-        (rc = czk_bellperson_vk_read(&vk, vk_path, &err)) != CZK_OK) {
+        (rc = czk_vanilla_post_type_from_abi(&ty, pub.registered_proof, &err)) != CZK_OK) {
         exit_code = czk_cli_fail("post verify", rc, &err);
         goto out;
     }
-    rc = czk_bellperson_proofs_read(&proofs, &n_proofs, a.pos[1], &err);
-    if (rc == CZK_EFLAGS || rc == CZK_ERANGE || rc == CZK_ENOTONCURVE || rc == CZK_ENOTINGROUP ||
-        rc == CZK_ENOSQRT || rc == CZK_EBADENC) {
-        /* Bytes that are not points of the groups are an invalid proof (as `czk verify` says);
-         * a file of the wrong size is an error. */
-        printf("INVALID: %s\n", czk_err_text(&err, rc));
-        exit_code = CZK_EXIT_INVALID;
+    if ((exit_code = czk_cli_verify_open(
+             &vk, vk_path, sizeof vk_path, &proofs, &n_proofs, "post verify",
+             ty.kind == CZK_VANILLA_POST_WINNING ? CZK_PARAMS_WINNING_POST : CZK_PARAMS_WINDOW_POST,
+             ty.shape.sector_size, a.params, a.pos[1])) != CZK_EXIT_OK)
         goto out;
-    }
+    exit_code = CZK_EXIT_ERROR;
+    rc = CZK_OK;
     if (rc == CZK_OK && n_proofs != 1) {
         fprintf(stderr, "czk post verify: %s holds %zu proofs; a PoSt partition has one\n",
                 a.pos[1], n_proofs);

@@ -214,26 +214,17 @@ int czk_cli_setup(int argc, char **argv) {
     int done = czk_cli_start(&c, "setup", USAGE, &argc, argv);
     if (done >= 0)
         return done;
-    int zkey = 0, filecoin = 0, npos = 0;
+    int zkey = 0, filecoin = 0;
     const char *pos[3], *out_dir = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--zkey") == 0) {
-            zkey = 1;
-        } else if (strcmp(argv[i], "--filecoin") == 0) {
-            filecoin = 1;
-        } else if (strcmp(argv[i], "--out") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "czk setup: --out needs a directory\n");
-                return CZK_EXIT_ERROR;
-            }
-            out_dir = argv[++i];
-        } else if ((argv[i][0] == '-' && argv[i][1] != '\0') || npos == 3) {
-            fprintf(stderr, "czk setup: bad argument '%s'\n%s", argv[i], USAGE);
-            return CZK_EXIT_ERROR;
-        } else {
-            pos[npos++] = argv[i];
-        }
-    }
+    const czk_cli_opt opts[] = {
+        {.name = "--zkey", .kind = CZK_CLI_OPT_FLAG, .dest = &zkey},
+        {.name = "--filecoin", .kind = CZK_CLI_OPT_FLAG, .dest = &filecoin},
+        {.name = "--out", .kind = CZK_CLI_OPT_STRING, .dest = &out_dir, .what = "a directory"},
+    };
+    const czk_cli_opts how = {"setup", USAGE, CZK_CLI_OPTS_BAD_ARGUMENT};
+    int npos = czk_cli_opts_parse(&how, opts, CZK_CLI_OPTS_N(opts), pos, 3, argc, argv);
+    if (npos < 0)
+        return CZK_EXIT_ERROR;
     if (filecoin) {
         if (zkey || npos != 2 || out_dir == NULL) {
             fprintf(stderr, "czk setup: --filecoin takes KIND SIZE --out DIR (no --zkey)\n%s",

@@ -12,12 +12,12 @@
  */
 #include "cli/cli.h"
 
-#include "filecoin/c1.h"
-#include "filecoin/params.h"
-#include "filecoin/porep_types.h"
-#include "filecoin/seal.h"
+#include "filecoin/io/c1.h"
+#include "filecoin/io/params.h"
 #include "filecoin/snap/snap.h"
 #include "filecoin/snap/snap_vanilla.h"
+#include "filecoin/spec/porep_types.h"
+#include "filecoin/testgen/seal.h"
 #include "filecoin/testgen/snap_gen.h"
 #include "formats/bellperson.h"
 #include "groth16/verify.h"
@@ -463,6 +463,8 @@ static int snap_prove(const czk_cli_common *c, const snap_args *a) {
         exit_code = czk_cli_fail(cmd, rc, &err);
         goto out;
     }
+    char what[128];
+    snprintf(what, sizeof what, "%s proof (%u partition(s))", circuit, sh.partitions);
     size_t plen = czk_kinds_snap_payload_size(lens, n);
     if (plen == 0 || (payload = czk_malloc(plen)) == NULL) {
         exit_code = czk_cli_fail(cmd, CZK_ENOMEM, NULL);
@@ -475,38 +477,10 @@ static int snap_prove(const czk_cli_common *c, const snap_args *a) {
     czk_cli_engine_config(&cfg, c);
     cfg.synth_threads = 0;
     cfg.workers_per_device = 2;
-    const char *dir = czk_params_cache_dir(a->params, getenv(CZK_PARAMS_ENV_VAR));
-    uint64_t load_ms = 0;
-    if ((rc = czk_engine_create(&e, &cfg, &err)) != CZK_OK ||
-        (rc = czk_kinds_register_filecoin_snap(e, sh.sector_size, dir, NULL, &err)) != CZK_OK ||
-        (rc = czk_engine_preload(e, circuit, NULL, &load_ms, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
+    const czk_cli_inproc p = {cmd, a->pos[0], a->out, a->params, what, CZK_CLI_INPROC_SNAP};
+    if ((exit_code = czk_cli_inproc_prove(&e, &cfg, &p, sh.sector_size, circuit, sh.partitions,
+                                          payload, plen, &res)) != 0)
         goto out;
-    }
-    uint64_t t1 = czk_time_ns();
-    czk_job_request req = {.request_id = "snap",
-                           .circuit_id = circuit,
-                           .n_partitions = sh.partitions,
-                           .payload = payload,
-                           .payload_len = plen};
-    char job_id[CZK_REQUEST_ID_MAX + 1];
-    if ((rc = czk_engine_submit(e, &req, job_id, NULL, NULL, &err)) != CZK_OK ||
-        (rc = czk_engine_await(e, job_id, 0, &res, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
-        goto out;
-    }
-    if (res.status != CZK_JOB_COMPLETED) {
-        fprintf(stderr, "czk snap prove: %s: %s; nothing written\n", a->pos[0], res.error);
-        goto out;
-    }
-    if ((rc = czk_file_write_atomic(a->out, res.proof, res.proof_len, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
-        goto out;
-    }
-    printf("wrote %s: %zu-byte %s proof (%u partition(s)), verified; key load %.2f s, proof "
-           "%.2f s\n",
-           a->out, res.proof_len, circuit, sh.partitions, (double)load_ms / 1e3,
-           (double)(czk_time_ns() - t1) / 1e9);
     exit_code = CZK_EXIT_OK;
 out:
     czk_engine_destroy(e);
@@ -534,7 +508,6 @@ static int snap_verify(const snap_args *a) {
     czk_groth16_pvk pvk = {0};
     czk_groth16_proof *proofs = NULL;
     size_t n_proofs = 0;
-    czk_params_id id;
     char vk_path[4096];
     if (read_public(&pf, cmd, a->pos[0]) != 0 || public_shape(&sh, &pf, cmd) != 0)
         goto out;
@@ -542,20 +515,12 @@ static int snap_verify(const snap_args *a) {
     memcpy(pub.comm_r_new, pf.comm[1], 32);
     memcpy(pub.comm_d_new, pf.comm[2], 32);
     pub.h = sh.hs[3];
-    if ((rc = czk_params_id_get(&id, CZK_PARAMS_SNAP, sh.sector_size, &err)) != CZK_OK ||
-        (rc = czk_params_find(vk_path, sizeof vk_path, &id, CZK_PARAMS_EXT_VK, a->params,
-                              getenv(CZK_PARAMS_ENV_VAR), &err)) != CZK_OK ||
-        (rc = czk_bellperson_vk_read(&vk, vk_path, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
+    if ((exit_code = czk_cli_verify_open(&vk, vk_path, sizeof vk_path, &proofs, &n_proofs, cmd,
+                                         CZK_PARAMS_SNAP, sh.sector_size, a->params, a->pos[1])) !=
+        CZK_EXIT_OK)
         goto out;
-    }
-    rc = czk_bellperson_proofs_read(&proofs, &n_proofs, a->pos[1], &err);
-    if (rc == CZK_EFLAGS || rc == CZK_ERANGE || rc == CZK_ENOTONCURVE || rc == CZK_ENOTINGROUP ||
-        rc == CZK_ENOSQRT || rc == CZK_EBADENC) {
-        printf("INVALID: %s\n", czk_err_text(&err, rc));
-        exit_code = CZK_EXIT_INVALID;
-        goto out;
-    }
+    exit_code = CZK_EXIT_ERROR;
+    rc = CZK_OK;
     if (rc == CZK_OK && n_proofs != sh.partitions)
         rc = czk_err_set(&err, CZK_EINVAL, "%s holds %zu proofs; a %llu-byte update has %u",
                          czk_file_msg_path(a->pos[1]), n_proofs, (unsigned long long)sh.sector_size,
@@ -577,17 +542,10 @@ static int snap_verify(const snap_args *a) {
             exit_code = CZK_EXIT_INVALID;
             goto out;
         }
-        if (rc == CZK_OK)
-            rc = czk_groth16_verify(&pvk, &proofs[k], inputs, 4, &err);
-        if (rc == CZK_EVERIFY) {
-            printf("INVALID: partition %u's proof does not verify for %s\n", k, a->pos[0]);
-            exit_code = CZK_EXIT_INVALID;
+        exit_code =
+            czk_cli_verify_partition(cmd, &pvk, &proofs[k], inputs, 4, rc, &err, k, a->pos[0]);
+        if (exit_code >= 0)
             goto out;
-        }
-        if (rc != CZK_OK) {
-            exit_code = czk_cli_fail(cmd, rc, &err);
-            goto out;
-        }
     }
     printf("OK: the proof is valid (%u partition(s))\n", sh.partitions);
     exit_code = CZK_EXIT_OK;
@@ -604,46 +562,17 @@ static int parse(snap_args *a, const char *cmd, int argc, char **argv) {
     memset(a, 0, sizeof *a);
     a->miner_id = 1000;
     a->sector_id = 7;
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i];
-        int takes = strcmp(o, "--out") == 0 || strcmp(o, "--params") == 0 ||
-                    strcmp(o, "--miner-id") == 0 || strcmp(o, "--sector-id") == 0;
-        if (strcmp(o, "--virtual") == 0) {
-            a->virt = 1;
-            continue;
-        }
-        if (o[0] == '-' && o[1] == '-' && !takes) {
-            fprintf(stderr, "czk %s: unknown option %s\n%s", cmd, o, USAGE);
-            return -1;
-        }
-        if (takes && i + 1 >= argc) {
-            fprintf(stderr, "czk %s: %s needs a value\n", cmd, o);
-            return -1;
-        }
-        const char *v = takes ? argv[++i] : NULL;
-        if (strcmp(o, "--out") == 0) {
-            a->out = v;
-        } else if (strcmp(o, "--params") == 0) {
-            a->params = v;
-        } else if (takes) {
-            char *end = NULL;
-            unsigned long long x = strtoull(v, &end, 10);
-            if (end == v || *end != '\0' || v[0] == '-') {
-                fprintf(stderr, "czk %s: %s takes a whole number, not '%s'\n", cmd, o, v);
-                return -1;
-            }
-            if (strcmp(o, "--miner-id") == 0)
-                a->miner_id = x;
-            else
-                a->sector_id = x;
-        } else if (a->npos == (int)(sizeof a->pos / sizeof a->pos[0])) {
-            fprintf(stderr, "czk %s: too many arguments\n%s", cmd, USAGE);
-            return -1;
-        } else {
-            a->pos[a->npos++] = o;
-        }
-    }
-    return 0;
+    const czk_cli_opt opts[] = {
+        {.name = "--virtual", .kind = CZK_CLI_OPT_FLAG, .dest = &a->virt},
+        {.name = "--out", .kind = CZK_CLI_OPT_STRING, .dest = &a->out},
+        {.name = "--params", .kind = CZK_CLI_OPT_STRING, .dest = &a->params},
+        {.name = "--miner-id", .kind = CZK_CLI_OPT_U64, .dest = &a->miner_id},
+        {.name = "--sector-id", .kind = CZK_CLI_OPT_U64, .dest = &a->sector_id},
+    };
+    const czk_cli_opts how = {cmd, USAGE, CZK_CLI_OPTS_UNKNOWN_OPTION};
+    a->npos = czk_cli_opts_parse(&how, opts, CZK_CLI_OPTS_N(opts), a->pos,
+                                 (int)CZK_CLI_OPTS_N(a->pos), argc, argv);
+    return a->npos < 0 ? -1 : 0;
 }
 
 int czk_cli_snap(int argc, char **argv) {

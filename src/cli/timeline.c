@@ -57,20 +57,14 @@ int czk_cli_timeline(int argc, char **argv) {
         return CZK_EXIT_OK;
     }
     const char *log_path = NULL, *out = NULL, *title = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char **slot = NULL;
-        if (strcmp(argv[i], "--log") == 0)
-            slot = &log_path;
-        else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0)
-            slot = &out;
-        else if (strcmp(argv[i], "--title") == 0)
-            slot = &title;
-        if (slot == NULL || i + 1 >= argc) {
-            fprintf(stderr, "czk timeline: bad argument '%s'\n%s", argv[i], USAGE);
-            return CZK_EXIT_ERROR;
-        }
-        *slot = argv[++i];
-    }
+    const czk_cli_opt opts[] = {
+        {.name = "--log", .kind = CZK_CLI_OPT_STRING, .dest = &log_path},
+        {.name = "--out", .alias = "-o", .kind = CZK_CLI_OPT_STRING, .dest = &out},
+        {.name = "--title", .kind = CZK_CLI_OPT_STRING, .dest = &title},
+    };
+    const czk_cli_opts how = {"timeline", USAGE, CZK_CLI_OPTS_BAD_ARGUMENT};
+    if (czk_cli_opts_parse(&how, opts, CZK_CLI_OPTS_N(opts), NULL, 0, argc, argv) < 0)
+        return CZK_EXIT_ERROR;
     if (log_path == NULL || out == NULL) {
         fprintf(stderr, "czk timeline: --log and -o are required\n%s", USAGE);
         return CZK_EXIT_ERROR;

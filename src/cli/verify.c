@@ -42,26 +42,16 @@ int czk_cli_verify(int argc, char **argv) {
         return CZK_EXIT_OK;
     }
     const char *vk_path = NULL, *proof_path = NULL, *pub_path = NULL, *part_arg = NULL, *pos[3];
-    int npos = 0;
-    for (int i = 0; i < argc; i++) {
-        const char **slot = NULL;
-        if (strcmp(argv[i], "--vk") == 0)
-            slot = &vk_path;
-        else if (strcmp(argv[i], "--proof") == 0)
-            slot = &proof_path;
-        else if (strcmp(argv[i], "--public") == 0)
-            slot = &pub_path;
-        else if (strcmp(argv[i], "--partition") == 0)
-            slot = &part_arg;
-        if (slot != NULL && i + 1 < argc) {
-            *slot = argv[++i];
-        } else if (slot != NULL || (argv[i][0] == '-' && argv[i][1] != '\0') || npos == 3) {
-            fprintf(stderr, "czk verify: bad argument '%s'\n%s", argv[i], USAGE);
-            return CZK_EXIT_ERROR;
-        } else {
-            pos[npos++] = argv[i];
-        }
-    }
+    const czk_cli_opt opts[] = {
+        {.name = "--vk", .kind = CZK_CLI_OPT_STRING, .dest = &vk_path},
+        {.name = "--proof", .kind = CZK_CLI_OPT_STRING, .dest = &proof_path},
+        {.name = "--public", .kind = CZK_CLI_OPT_STRING, .dest = &pub_path},
+        {.name = "--partition", .kind = CZK_CLI_OPT_STRING, .dest = &part_arg},
+    };
+    const czk_cli_opts how = {"verify", USAGE, CZK_CLI_OPTS_BAD_ARGUMENT};
+    int npos = czk_cli_opts_parse(&how, opts, CZK_CLI_OPTS_N(opts), pos, 3, argc, argv);
+    if (npos < 0)
+        return CZK_EXIT_ERROR;
     int bellperson = vk_path != NULL;
     long part = -1;
     if (part_arg != NULL &&

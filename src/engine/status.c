@@ -9,12 +9,12 @@
  * that finish partitions and jobs (czk__metrics_partition, czk__metrics_job), in fixed buckets.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/engine_internal.h"
 #include "util/alloc.h"
+#include "util/text.h"
 #include "util/timer.h"
 
 int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
@@ -137,136 +137,97 @@ void czk_engine_status_clear(czk_engine_status *st) {
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-/* A growing text buffer; `failed` sticks after the first allocation failure. */
-typedef struct text {
-    char *p;
-    size_t len, cap;
-    int failed;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(text *t, const char *fmt, ...) {
-    if (t->failed)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = t->cap - t->len;
-        int n = vsnprintf(t->p != NULL ? t->p + t->len : NULL, room, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->failed = 1;
-            return;
-        }
-        if ((size_t)n < room) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap * 2 + (size_t)n + 256;
-        char *p = czk_malloc(cap);
-        if (p == NULL) {
-            t->failed = 1;
-            return;
-        }
-        if (t->p != NULL)
-            memcpy(p, t->p, t->len + 1);
-        czk_free(t->p);
-        t->p = p;
-        t->cap = cap;
-    }
-}
-
 /* A JSON string literal of s (ids are client-chosen: escape everything JSON requires). */
-static void put_json_string(text *t, const char *s) {
-    put(t, "\"");
+static void put_json_string(czk_text *t, const char *s) {
+    czk_text_put(t, "\"");
     for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
         if (*p == '"' || *p == '\\')
-            put(t, "\\%c", *p);
+            czk_text_put(t, "\\%c", *p);
         else if (*p < 0x20 || *p == 0x7f)
-            put(t, "\\u%04x", *p);
+            czk_text_put(t, "\\u%04x", *p);
         else
-            put(t, "%c", *p);
+            czk_text_put(t, "%c", *p);
     }
-    put(t, "\"");
+    czk_text_put(t, "\"");
 }
 
 static const char *const tier_names[] = {"HOT", "WARM", "COLD"};
 
 int czk_engine_status_json(const czk_engine_status *st, char **json) {
     *json = NULL;
-    text t = {0};
-    put(&t,
-        "{\"uptime_seconds\": %" PRIu64 ", \"shutting_down\": %s,\n"
-        " \"jobs\": {\"completed\": %" PRIu64 ", \"failed\": %" PRIu64 ", \"cancelled\": %" PRIu64
-        ", \"known\": %u},\n"
-        " \"partitions\": {\"proved\": %" PRIu64 ", \"retried\": %" PRIu64 ", \"failed\": %" PRIu64
-        "},\n",
-        st->uptime_s, st->shutting_down ? "true" : "false", st->jobs_completed, st->jobs_failed,
-        st->jobs_cancelled, st->jobs_known, st->partitions_proved, st->partitions_retried,
-        st->partitions_failed);
-    put(&t, " \"priorities\": {");
+    czk_text t = {0};
+    czk_text_put(&t,
+                 "{\"uptime_seconds\": %" PRIu64 ", \"shutting_down\": %s,\n"
+                 " \"jobs\": {\"completed\": %" PRIu64 ", \"failed\": %" PRIu64
+                 ", \"cancelled\": %" PRIu64 ", \"known\": %u},\n"
+                 " \"partitions\": {\"proved\": %" PRIu64 ", \"retried\": %" PRIu64
+                 ", \"failed\": %" PRIu64 "},\n",
+                 st->uptime_s, st->shutting_down ? "true" : "false", st->jobs_completed,
+                 st->jobs_failed, st->jobs_cancelled, st->jobs_known, st->partitions_proved,
+                 st->partitions_retried, st->partitions_failed);
+    czk_text_put(&t, " \"priorities\": {");
     for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
-        put(&t, "%s\"%s\": {\"pending\": %u, \"in_progress\": %u}", p > 1 ? ", " : "",
-            czk__prio_names[p], st->pending_by_priority[p], st->in_progress_by_priority[p]);
-    put(&t, "},\n \"queues\": [");
+        czk_text_put(&t, "%s\"%s\": {\"pending\": %u, \"in_progress\": %u}", p > 1 ? ", " : "",
+                     czk__prio_names[p], st->pending_by_priority[p],
+                     st->in_progress_by_priority[p]);
+    czk_text_put(&t, "},\n \"queues\": [");
     for (size_t i = 0; i < st->n_queues; i++) {
-        put(&t, "%s{\"proof_kind\": ", i > 0 ? ", " : "");
+        czk_text_put(&t, "%s{\"proof_kind\": ", i > 0 ? ", " : "");
         put_json_string(&t, st->queues[i].kind);
-        put(&t, ", \"pending\": %u, \"in_progress\": %u}", st->queues[i].pending,
-            st->queues[i].in_progress);
+        czk_text_put(&t, ", \"pending\": %u, \"in_progress\": %u}", st->queues[i].pending,
+                     st->queues[i].in_progress);
     }
-    put(&t, "],\n \"circuits\": [");
+    czk_text_put(&t, "],\n \"circuits\": [");
     for (size_t i = 0; i < st->n_circuits; i++) {
         const czk_circuit_status *c = &st->circuits[i];
-        put(&t, "%s\n  {\"circuit_id\": ", i > 0 ? "," : "");
+        czk_text_put(&t, "%s\n  {\"circuit_id\": ", i > 0 ? "," : "");
         put_json_string(&t, c->circuit_id);
-        put(&t,
-            ", \"tier\": \"%s\", \"size_bytes\": %" PRIu64 ", \"ref_count\": %u, "
-            "\"synthetic\": %s}",
-            c->tier >= 0 && c->tier <= 2 ? tier_names[c->tier] : "COLD", c->size_bytes,
-            c->ref_count, c->synthetic ? "true" : "false");
+        czk_text_put(&t,
+                     ", \"tier\": \"%s\", \"size_bytes\": %" PRIu64 ", \"ref_count\": %u, "
+                     "\"synthetic\": %s}",
+                     c->tier >= 0 && c->tier <= 2 ? tier_names[c->tier] : "COLD", c->size_bytes,
+                     c->ref_count, c->synthetic ? "true" : "false");
     }
-    put(&t, "],\n \"devices\": [");
+    czk_text_put(&t, "],\n \"devices\": [");
     for (size_t i = 0; i < st->n_devices; i++) {
         const czk_device_status *d = &st->devices[i];
-        put(&t, "%s\n  {\"ordinal\": %u, \"name\": ", i > 0 ? "," : "", d->ordinal);
+        czk_text_put(&t, "%s\n  {\"ordinal\": %u, \"name\": ", i > 0 ? "," : "", d->ordinal);
         put_json_string(&t, d->name);
-        put(&t,
-            ", \"vram_total_bytes\": %" PRIu64 ", \"vram_free_bytes\": %" PRIu64
-            ", \"workers\": %u, \"busy_workers\": %u, \"current_job_id\": ",
-            d->vram_total_bytes, d->vram_free_bytes, d->workers, d->busy_workers);
+        czk_text_put(&t,
+                     ", \"vram_total_bytes\": %" PRIu64 ", \"vram_free_bytes\": %" PRIu64
+                     ", \"workers\": %u, \"busy_workers\": %u, \"current_job_id\": ",
+                     d->vram_total_bytes, d->vram_free_bytes, d->workers, d->busy_workers);
         put_json_string(&t, d->current_job_id);
-        put(&t,
-            ", \"partitions_proved\": %" PRIu64 ", \"partitions_failed\": %" PRIu64
-            ", \"failed\": %s, \"failure\": ",
-            d->partitions_proved, d->partitions_failed, d->failed ? "true" : "false");
+        czk_text_put(&t,
+                     ", \"partitions_proved\": %" PRIu64 ", \"partitions_failed\": %" PRIu64
+                     ", \"failed\": %s, \"failure\": ",
+                     d->partitions_proved, d->partitions_failed, d->failed ? "true" : "false");
         put_json_string(&t, d->failure);
-        put(&t, "}");
+        czk_text_put(&t, "}");
     }
     /* Request ids are the client's (Curio's WindowPoSt ids have spaces and brackets):
      * put_json_string escapes them. */
-    put(&t, "],\n \"active_jobs\": [");
+    czk_text_put(&t, "],\n \"active_jobs\": [");
     for (size_t i = 0; i < st->n_jobs; i++) {
         const czk_job_brief *b = &st->jobs[i];
-        put(&t, "%s\n  {\"job_id\": ", i > 0 ? "," : "");
+        czk_text_put(&t, "%s\n  {\"job_id\": ", i > 0 ? "," : "");
         put_json_string(&t, b->job_id);
-        put(&t, ", \"proof_kind\": ");
+        czk_text_put(&t, ", \"proof_kind\": ");
         put_json_string(&t, b->kind);
-        put(&t, ", \"circuit_id\": ");
+        czk_text_put(&t, ", \"circuit_id\": ");
         put_json_string(&t, b->circuit_id);
-        put(&t,
-            ", \"priority\": \"%s\", \"status\": \"%s\", \"partitions\": %u"
-            ", \"partitions_done\": %u, \"age_ms\": %" PRIu64 "}",
-            czk_priority_name(b->priority), czk_job_status_name(b->status), b->partitions,
-            b->partitions_done, b->age_ms);
+        czk_text_put(&t,
+                     ", \"priority\": \"%s\", \"status\": \"%s\", \"partitions\": %u"
+                     ", \"partitions_done\": %u, \"age_ms\": %" PRIu64 "}",
+                     czk_priority_name(b->priority), czk_job_status_name(b->status), b->partitions,
+                     b->partitions_done, b->age_ms);
     }
-    put(&t,
-        "],\n \"memory\": {\"host_budget_bytes\": %" PRIu64 ", \"host_reserved_bytes\": %" PRIu64
-        ", \"host_allocated_bytes\": %" PRIu64 ", \"pinned_budget_bytes\": %" PRIu64
-        ", \"pinned_used_bytes\": %" PRIu64 "}}\n",
-        st->host_budget_bytes, st->host_reserved_bytes, st->host_allocated_bytes,
-        st->pinned_budget_bytes, st->pinned_used_bytes);
+    czk_text_put(&t,
+                 "],\n \"memory\": {\"host_budget_bytes\": %" PRIu64
+                 ", \"host_reserved_bytes\": %" PRIu64 ", \"host_allocated_bytes\": %" PRIu64
+                 ", \"pinned_budget_bytes\": %" PRIu64 ", \"pinned_used_bytes\": %" PRIu64 "}}\n",
+                 st->host_budget_bytes, st->host_reserved_bytes, st->host_allocated_bytes,
+                 st->pinned_budget_bytes, st->pinned_used_bytes);
     if (t.failed) {
         czk_free(t.p);
         return CZK_ENOMEM;
@@ -332,43 +293,60 @@ void czk__metrics_job(czk_engine *e, const job *j) {
 }
 
 /* A Prometheus label value: backslash, quote and newline escaped (ids are client-chosen). */
-static void put_label(text *t, const char *s) {
+static void put_label(czk_text *t, const char *s) {
     for (; *s != '\0'; s++) {
         if (*s == '\\' || *s == '"')
-            put(t, "\\%c", *s);
+            czk_text_put(t, "\\%c", *s);
         else if (*s == '\n')
-            put(t, "\\n");
+            czk_text_put(t, "\\n");
         else
-            put(t, "%c", *s);
+            czk_text_put(t, "%c", *s);
     }
 }
 
-static void put_family(text *t, const char *name, const char *type, const char *help) {
-    put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+static void put_family(czk_text *t, const char *name, const char *type, const char *help) {
+    czk_text_put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* A family of one unlabelled sample. */
+static void put_single(czk_text *t, const char *name, const char *type, const char *help,
+                       uint64_t v) {
+    put_family(t, name, type, help);
+    czk_text_put(t, "%s %" PRIu64 "\n", name, v);
+}
+
+/* A device's sample up to its labels' end: `name{device="N",name="LABEL"`; the caller adds any
+ * further label and the value. */
+static void put_device(czk_text *t, const char *name, const czk_device_status *d) {
+    czk_text_put(t, "%s{device=\"%u\",name=\"", name, d->ordinal);
+    put_label(t, d->name);
+    czk_text_put(t, "\"");
 }
 
 /* A gauge family with one sample per priority (the unspecified priority 0 left out). */
-static void put_by_priority(text *t, const char *name, const char *help, const uint32_t *counts) {
+static void put_by_priority(czk_text *t, const char *name, const char *help,
+                            const uint32_t *counts) {
     put_family(t, name, "gauge", help);
     for (int p = 1; p < CZK_PRIORITY_COUNT; p++)
-        put(t, "%s{priority=\"%s\"} %u\n", name, czk__prio_names[p], counts[p]);
+        czk_text_put(t, "%s{priority=\"%s\"} %u\n", name, czk__prio_names[p], counts[p]);
 }
 
 /* One histogram's series; `labels` is "" or `key="value",` pairs ending in a comma. */
-static void put_hist(text *t, const char *name, const char *labels, const czk__hist *h) {
+static void put_hist(czk_text *t, const char *name, const char *labels, const czk__hist *h) {
     uint64_t cum = 0;
     for (size_t b = 0; b <= CZK__HIST_BUCKETS; b++) {
         cum += h->counts[b];
         if (b < CZK__HIST_BUCKETS)
-            put(t, "%s_bucket{%sle=\"%g\"} %" PRIu64 "\n", name, labels, hist_bounds_s[b], cum);
+            czk_text_put(t, "%s_bucket{%sle=\"%g\"} %" PRIu64 "\n", name, labels, hist_bounds_s[b],
+                         cum);
         else
-            put(t, "%s_bucket{%sle=\"+Inf\"} %" PRIu64 "\n", name, labels, cum);
+            czk_text_put(t, "%s_bucket{%sle=\"+Inf\"} %" PRIu64 "\n", name, labels, cum);
     }
     size_t n = strlen(labels);
-    put(t, "%s_sum%s%.*s%s %.9f\n", name, n ? "{" : "", n ? (int)n - 1 : 0, labels, n ? "}" : "",
-        (double)h->sum_ns / 1e9);
-    put(t, "%s_count%s%.*s%s %" PRIu64 "\n", name, n ? "{" : "", n ? (int)n - 1 : 0, labels,
-        n ? "}" : "", h->count);
+    czk_text_put(t, "%s_sum%s%.*s%s %.9f\n", name, n ? "{" : "", n ? (int)n - 1 : 0, labels,
+                 n ? "}" : "", (double)h->sum_ns / 1e9);
+    czk_text_put(t, "%s_count%s%.*s%s %" PRIu64 "\n", name, n ? "{" : "", n ? (int)n - 1 : 0,
+                 labels, n ? "}" : "", h->count);
 }
 
 static const char *const step_names[] = {"spmv",     "quotient", "msm_a", "msm_b_g1",
@@ -396,7 +374,7 @@ int czk_engine_metrics(czk_engine *e, char **out) {
     int gpu = e->gpu;
     pthread_mutex_unlock(&e->mu);
 
-    text t = {0};
+    czk_text t = {0};
     char labels[64];
     static const char *const fin[3] = {"completed", "failed", "cancelled"};
     for (int f = 0; f < 3; f++) {
@@ -406,37 +384,35 @@ int czk_engine_metrics(czk_engine *e, char **out) {
         put_family(&t, name, "counter", help);
         for (size_t i = 0; i < n_js; i++) {
             uint64_t v = f == 0 ? js[i].completed : f == 1 ? js[i].failed : js[i].cancelled;
-            put(&t, "%s{circuit=\"", name);
+            czk_text_put(&t, "%s{circuit=\"", name);
             put_label(&t, js[i].circuit);
-            put(&t, "\",proof_kind=\"");
+            czk_text_put(&t, "\",proof_kind=\"");
             put_label(&t, js[i].kind);
-            put(&t, "\"} %" PRIu64 "\n", v);
+            czk_text_put(&t, "\"} %" PRIu64 "\n", v);
         }
     }
     put_family(&t, "czk_proof_seconds", "histogram",
                "Completed jobs' time from submit to their last partition's proof, by circuit and "
                "proof kind.");
     for (size_t i = 0; i < n_js; i++) {
-        text l = {0};
-        put(&l, "circuit=\"");
+        czk_text l = {0};
+        czk_text_put(&l, "circuit=\"");
         put_label(&l, js[i].circuit);
-        put(&l, "\",proof_kind=\"");
+        czk_text_put(&l, "\",proof_kind=\"");
         put_label(&l, js[i].kind);
-        put(&l, "\",");
+        czk_text_put(&l, "\",");
         if (l.failed)
             t.failed = 1;
         else
             put_hist(&t, "czk_proof_seconds", l.p, &js[i].proof);
         czk_free(l.p);
     }
-    put_family(&t, "czk_partitions_proved_total", "counter", "Partitions proved and verified.");
-    put(&t, "czk_partitions_proved_total %" PRIu64 "\n", st.partitions_proved);
-    put_family(&t, "czk_partitions_retried_total", "counter",
-               "Partition attempts that failed and were tried again.");
-    put(&t, "czk_partitions_retried_total %" PRIu64 "\n", st.partitions_retried);
-    put_family(&t, "czk_partitions_failed_total", "counter",
-               "Partitions that failed for good (their job failed).");
-    put(&t, "czk_partitions_failed_total %" PRIu64 "\n", st.partitions_failed);
+    put_single(&t, "czk_partitions_proved_total", "counter", "Partitions proved and verified.",
+               st.partitions_proved);
+    put_single(&t, "czk_partitions_retried_total", "counter",
+               "Partition attempts that failed and were tried again.", st.partitions_retried);
+    put_single(&t, "czk_partitions_failed_total", "counter",
+               "Partitions that failed for good (their job failed).", st.partitions_failed);
     put_family(&t, "czk_partition_stage_seconds", "histogram",
                "Proved partitions' time per stage: queue (waiting, all queues), synthesis "
                "(witness), prove (the device's proof), verify.");
@@ -450,52 +426,49 @@ int czk_engine_metrics(czk_engine *e, char **out) {
                                 steps.msm_b_g1_us, steps.msm_b_g2_us, steps.msm_l_us,
                                 steps.msm_h_us};
     for (size_t s = 0; s < sizeof step_us / sizeof step_us[0]; s++)
-        put(&t, "czk_prove_step_seconds_total{step=\"%s\"} %.6f\n", step_names[s],
-            (double)step_us[s] / 1e6);
+        czk_text_put(&t, "czk_prove_step_seconds_total{step=\"%s\"} %.6f\n", step_names[s],
+                     (double)step_us[s] / 1e6);
     put_by_priority(&t, "czk_jobs_pending", "Unfinished jobs not started, by priority.",
                     st.pending_by_priority);
     put_by_priority(&t, "czk_jobs_in_progress", "Unfinished jobs started, by priority.",
                     st.in_progress_by_priority);
-    put_family(&t, "czk_host_budget_bytes", "gauge", "Host memory the engine may use.");
-    put(&t, "czk_host_budget_bytes %" PRIu64 "\n", st.host_budget_bytes);
-    put_family(&t, "czk_host_reserved_bytes", "gauge",
-               "Host memory reserved from the budget by keys and partitions.");
-    put(&t, "czk_host_reserved_bytes %" PRIu64 "\n", st.host_reserved_bytes);
-    put_family(&t, "czk_host_allocated_bytes", "gauge",
-               "Host memory allocated through czk's counted allocator (whole process).");
-    put(&t, "czk_host_allocated_bytes %" PRIu64 "\n", st.host_allocated_bytes);
+    put_single(&t, "czk_host_budget_bytes", "gauge", "Host memory the engine may use.",
+               st.host_budget_bytes);
+    put_single(&t, "czk_host_reserved_bytes", "gauge",
+               "Host memory reserved from the budget by keys and partitions.",
+               st.host_reserved_bytes);
+    put_single(&t, "czk_host_allocated_bytes", "gauge",
+               "Host memory allocated through czk's counted allocator (whole process).",
+               st.host_allocated_bytes);
     put_family(&t, "czk_circuit_bytes", "gauge",
                "Each registered circuit's key and constraint bytes (an estimate when cold).");
     for (size_t i = 0; i < st.n_circuits; i++) {
-        put(&t, "czk_circuit_bytes{circuit=\"");
+        czk_text_put(&t, "czk_circuit_bytes{circuit=\"");
         put_label(&t, st.circuits[i].circuit_id);
-        put(&t, "\",tier=\"%s\"} %" PRIu64 "\n",
-            st.circuits[i].tier == 0   ? "hot"
-            : st.circuits[i].tier == 1 ? "warm"
-                                       : "cold",
-            st.circuits[i].size_bytes);
+        czk_text_put(&t, "\",tier=\"%s\"} %" PRIu64 "\n",
+                     st.circuits[i].tier == 0   ? "hot"
+                     : st.circuits[i].tier == 1 ? "warm"
+                                                : "cold",
+                     st.circuits[i].size_bytes);
     }
     uint32_t busy = 0;
     for (size_t i = 0; i < st.n_devices; i++)
         busy += st.devices[i].busy_workers;
-    put_family(&t, "czk_workers_busy", "gauge", "Prove workers proving a partition now.");
-    put(&t, "czk_workers_busy %u\n", busy);
+    put_single(&t, "czk_workers_busy", "gauge", "Prove workers proving a partition now.", busy);
     put_family(&t, "czk_device_up", "gauge",
                "1 while the device takes partitions, 0 once a fault took it out of service.");
     for (size_t i = 0; i < st.n_devices; i++) {
-        put(&t, "czk_device_up{device=\"%u\",name=\"", st.devices[i].ordinal);
-        put_label(&t, st.devices[i].name);
-        put(&t, "\"} %d\n", !st.devices[i].failed);
+        put_device(&t, "czk_device_up", &st.devices[i]);
+        czk_text_put(&t, "} %d\n", !st.devices[i].failed);
     }
     put_family(&t, "czk_device_partitions_total", "counter",
                "Partition attempts on the device (retries on the CPU fallback not included), by "
                "result.");
     for (size_t i = 0; i < st.n_devices; i++) {
         for (int ok = 1; ok >= 0; ok--) {
-            put(&t, "czk_device_partitions_total{device=\"%u\",name=\"", st.devices[i].ordinal);
-            put_label(&t, st.devices[i].name);
-            put(&t, "\",result=\"%s\"} %" PRIu64 "\n", ok ? "proved" : "failed",
-                ok ? st.devices[i].partitions_proved : st.devices[i].partitions_failed);
+            put_device(&t, "czk_device_partitions_total", &st.devices[i]);
+            czk_text_put(&t, ",result=\"%s\"} %" PRIu64 "\n", ok ? "proved" : "failed",
+                         ok ? st.devices[i].partitions_proved : st.devices[i].partitions_failed);
         }
     }
     /* Device memory only where there is some: the CPU has none to report. */
@@ -503,19 +476,17 @@ int czk_engine_metrics(czk_engine *e, char **out) {
         put_family(&t, "czk_device_vram_free_bytes", "gauge",
                    "Free device memory, as of the latest proof there.");
         for (size_t i = 0; i < st.n_devices; i++) {
-            put(&t, "czk_device_vram_free_bytes{device=\"%u\",name=\"", st.devices[i].ordinal);
-            put_label(&t, st.devices[i].name);
-            put(&t, "\"} %" PRIu64 "\n", st.devices[i].vram_free_bytes);
+            put_device(&t, "czk_device_vram_free_bytes", &st.devices[i]);
+            czk_text_put(&t, "} %" PRIu64 "\n", st.devices[i].vram_free_bytes);
         }
         put_family(&t, "czk_device_vram_total_bytes", "gauge", "Device memory.");
         for (size_t i = 0; i < st.n_devices; i++) {
-            put(&t, "czk_device_vram_total_bytes{device=\"%u\",name=\"", st.devices[i].ordinal);
-            put_label(&t, st.devices[i].name);
-            put(&t, "\"} %" PRIu64 "\n", st.devices[i].vram_total_bytes);
+            put_device(&t, "czk_device_vram_total_bytes", &st.devices[i]);
+            czk_text_put(&t, "} %" PRIu64 "\n", st.devices[i].vram_total_bytes);
         }
     }
-    put_family(&t, "czk_uptime_seconds", "gauge", "Seconds since the engine was created.");
-    put(&t, "czk_uptime_seconds %" PRIu64 "\n", st.uptime_s);
+    put_single(&t, "czk_uptime_seconds", "gauge", "Seconds since the engine was created.",
+               st.uptime_s);
     czk_free(js);
     czk_engine_status_clear(&st);
     if (t.failed) {

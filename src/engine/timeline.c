@@ -16,7 +16,6 @@
  * prints per device.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,78 +24,38 @@
 #include "util/alloc.h"
 #include "util/file.h"
 #include "util/parse.h"
-
-/* ---- a growing text buffer ------------------------------------------------------------ */
-
-typedef struct text {
-    char *p;
-    size_t len, cap;
-    int failed; /* sticks after the first allocation failure */
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(text *t, const char *fmt, ...) {
-    if (t->failed)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = t->cap - t->len;
-        int n = vsnprintf(t->p != NULL ? t->p + t->len : NULL, room, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->failed = 1;
-            return;
-        }
-        if ((size_t)n < room) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap * 2 + (size_t)n + 4096;
-        char *p = czk_malloc(cap);
-        if (p == NULL) {
-            t->failed = 1;
-            return;
-        }
-        if (t->p != NULL)
-            memcpy(p, t->p, t->len + 1);
-        czk_free(t->p);
-        t->p = p;
-        t->cap = cap;
-    }
-}
+#include "util/text.h"
 
 /* s as XML character data or an attribute value: markup characters escaped, and every byte
  * that is not printable ASCII or part of a well-formed UTF-8 character shown as '?' (spans
  * rebuilt from a log may hold anything), so that the file always parses. */
-static void put_xml(text *t, const char *s) {
+static void put_xml(czk_text *t, const char *s) {
     const unsigned char *p = (const unsigned char *)s;
     while (*p != '\0') {
         unsigned char c = *p;
         if (c == '&')
-            put(t, "&amp;");
+            czk_text_put(t, "&amp;");
         else if (c == '<')
-            put(t, "&lt;");
+            czk_text_put(t, "&lt;");
         else if (c == '>')
-            put(t, "&gt;");
+            czk_text_put(t, "&gt;");
         else if (c == '"')
-            put(t, "&quot;");
+            czk_text_put(t, "&quot;");
         else if (c == '\'')
-            put(t, "&apos;");
+            czk_text_put(t, "&apos;");
         else if (c >= 0x20 && c < 0x7f)
-            put(t, "%c", c);
+            czk_text_put(t, "%c", c);
         else if (c >= 0x80) {
             size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
             if (k > 1 && strnlen((const char *)p, k) == k &&
                 czk_utf8_printable((const char *)p, k)) {
-                put(t, "%.*s", (int)k, (const char *)p);
+                czk_text_put(t, "%.*s", (int)k, (const char *)p);
                 p += k;
                 continue;
             }
-            put(t, "?");
+            czk_text_put(t, "?");
         } else {
-            put(t, "?");
+            czk_text_put(t, "?");
         }
         p++;
     }
@@ -326,41 +285,42 @@ static double sec(uint64_t ns) {
     return (double)ns / 1e9;
 }
 
-static void put_lane_label(text *t, const layout *l, const lane *ln) {
+static void put_lane_label(czk_text *t, const layout *l, const lane *ln) {
     static const char *const names[] = {"synth", "worker", "finalizer"};
-    put(t, "%s %" PRIu32, names[ln->kind], ln->index);
+    czk_text_put(t, "%s %" PRIu32, names[ln->kind], ln->index);
     for (int j = 0; j < ln->n_devs; j++) {
-        put(t, "%s", j == 0 ? " \xc2\xb7 " : ", ");
+        czk_text_put(t, "%s", j == 0 ? " \xc2\xb7 " : ", ");
         put_xml(t, l->devs[ln->devs[j]]);
     }
     if (ln->more_devs)
-        put(t, ", \xe2\x80\xa6");
+        czk_text_put(t, ", \xe2\x80\xa6");
 }
 
-static void put_tooltip(text *t, const czk_span *s) {
-    put(t, "<title>");
+static void put_tooltip(czk_text *t, const czk_span *s) {
+    czk_text_put(t, "<title>");
     if (is_mark(s->kind)) {
-        put(t, "CRITICAL job ");
+        czk_text_put(t, "CRITICAL job ");
         put_xml(t, s->job_id);
-        put(t, " (%" PRIu32 " partition%s) %s", s->part, s->part == 1 ? "" : "s",
-            s->kind == CZK_SPAN_SUBMIT ? "submitted" : "done: ");
+        czk_text_put(t, " (%" PRIu32 " partition%s) %s", s->part, s->part == 1 ? "" : "s",
+                     s->kind == CZK_SPAN_SUBMIT ? "submitted" : "done: ");
         if (s->kind == CZK_SPAN_DONE)
-            put(t, "%s", czk_job_status_name((czk_job_status)s->status));
-        put(t, " at %.3f s", sec(s->t0_ns));
+            czk_text_put(t, "%s", czk_job_status_name((czk_job_status)s->status));
+        czk_text_put(t, " at %.3f s", sec(s->t0_ns));
     } else {
-        put(t, "%s: job ", kind_name[s->kind]);
+        czk_text_put(t, "%s: job ", kind_name[s->kind]);
         put_xml(t, s->job_id);
-        put(t, " part %" PRIu32 " (%s)", s->part, czk_priority_name((czk_priority)s->priority));
+        czk_text_put(t, " part %" PRIu32 " (%s)", s->part,
+                     czk_priority_name((czk_priority)s->priority));
         if (s->attempt > 1)
-            put(t, " attempt %" PRIu32, s->attempt);
+            czk_text_put(t, " attempt %" PRIu32, s->attempt);
         if (s->device[0] != '\0') {
-            put(t, " on ");
+            czk_text_put(t, " on ");
             put_xml(t, s->device);
         }
-        put(t, ", %.3f s to %.3f s (%.3f ms)", sec(s->t0_ns), sec(s->t1_ns),
-            (double)(s->t1_ns - s->t0_ns) / 1e6);
+        czk_text_put(t, ", %.3f s to %.3f s (%.3f ms)", sec(s->t0_ns), sec(s->t1_ns),
+                     (double)(s->t1_ns - s->t0_ns) / 1e6);
     }
-    put(t, "</title>");
+    czk_text_put(t, "</title>");
 }
 
 /* The x of time `ns` on a plot `pw` wide. */
@@ -368,7 +328,7 @@ static double xpos(const layout *l, double pw, uint64_t ns) {
     return LEFT + (double)(ns - l->t_min) * pw / (double)(l->t_max - l->t_min);
 }
 
-static void draw(text *t, const layout *l, const czk_span *spans, size_t n, const char *title) {
+static void draw(czk_text *t, const layout *l, const czk_span *spans, size_t n, const char *title) {
     const double pw = W - LEFT - RIGHT;
     const uint64_t window = l->t_max - l->t_min;
     int any_marks = 0;
@@ -392,60 +352,65 @@ static void draw(text *t, const layout *l, const czk_span *spans, size_t n, cons
     }
     const double y_axis = y + 2, h = y_axis + 40;
 
-    put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
-    put(t,
+    czk_text_put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+    czk_text_put(
+        t,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
         "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
         cw, h, cw, h);
-    put(t, "<style type=\"text/css\">");
+    czk_text_put(t, "<style type=\"text/css\">");
     for (int k = 0; k < CZK_SPAN_KINDS; k++)
-        put(t, ".k%d{fill:%s}", k, kind_color[k]);
-    put(t, ".lane{fill:#f4f4f4}.grid{stroke:#dddddd;stroke-width:1}"
-           ".mark{stroke:#000000;stroke-width:1}.sub{stroke-dasharray:4,3}"
-           ".c{stroke:#000000;stroke-width:0.8}</style>\n");
-    put(t, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", cw, h);
+        czk_text_put(t, ".k%d{fill:%s}", k, kind_color[k]);
+    czk_text_put(t, ".lane{fill:#f4f4f4}.grid{stroke:#dddddd;stroke-width:1}"
+                    ".mark{stroke:#000000;stroke-width:1}.sub{stroke-dasharray:4,3}"
+                    ".c{stroke:#000000;stroke-width:0.8}</style>\n");
+    czk_text_put(t, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", cw,
+                 h);
 
     /* Title and the devices' busy shares. */
-    put(t, "<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
+    czk_text_put(t, "<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
     put_xml(t, title != NULL ? title : "czk timeline");
-    put(t, "</text>\n<text x=\"10\" y=\"38\">window %.3f s to %.3f s (%.3f s)", sec(l->t_min),
-        sec(l->t_max), sec(window));
+    czk_text_put(t, "</text>\n<text x=\"10\" y=\"38\">window %.3f s to %.3f s (%.3f s)",
+                 sec(l->t_min), sec(l->t_max), sec(window));
     for (int d = 0; d < l->n_devs; d++) {
-        put(t, "%s", d == 0 ? "; kernel regions busy: " : ", ");
+        czk_text_put(t, "%s", d == 0 ? "; kernel regions busy: " : ", ");
         put_xml(t, l->devs[d]);
-        put(t, " %.1f %%", 100.0 * (double)l->dev_busy[d] / (double)window);
+        czk_text_put(t, " %.1f %%", 100.0 * (double)l->dev_busy[d] / (double)window);
     }
-    put(t, "</text>\n");
+    czk_text_put(t, "</text>\n");
 
     /* Legend. */
     double lx = 10;
     for (int k = 0; k < CZK_SPAN_SUBMIT; k++) {
-        put(t, "<rect class=\"k%d\" x=\"%.0f\" y=\"50\" width=\"14\" height=\"10\"/>", k, lx);
-        put(t, "<text x=\"%.0f\" y=\"59\">%s</text>\n", lx + 18, kind_name[k]);
+        czk_text_put(t, "<rect class=\"k%d\" x=\"%.0f\" y=\"50\" width=\"14\" height=\"10\"/>", k,
+                     lx);
+        czk_text_put(t, "<text x=\"%.0f\" y=\"59\">%s</text>\n", lx + 18, kind_name[k]);
         lx += 18 + CHAR_W * (double)strlen(kind_name[k]) + 16;
     }
-    put(t,
-        "<line class=\"mark sub\" x1=\"%.0f\" y1=\"49\" x2=\"%.0f\" y2=\"61\"/>"
-        "<text x=\"%.0f\" y=\"59\">CRITICAL job submitted</text>\n",
-        lx + 4, lx + 4, lx + 10);
+    czk_text_put(t,
+                 "<line class=\"mark sub\" x1=\"%.0f\" y1=\"49\" x2=\"%.0f\" y2=\"61\"/>"
+                 "<text x=\"%.0f\" y=\"59\">CRITICAL job submitted</text>\n",
+                 lx + 4, lx + 4, lx + 10);
     lx += 10 + CHAR_W * 22 + 16;
-    put(t,
-        "<line class=\"mark\" x1=\"%.0f\" y1=\"49\" x2=\"%.0f\" y2=\"61\"/>"
-        "<text x=\"%.0f\" y=\"59\">CRITICAL job done</text>\n",
-        lx + 4, lx + 4, lx + 10);
-    put(t, "<text x=\"10\" y=\"75\" fill=\"#555555\">outlined: a CRITICAL job's spans; busy: a "
+    czk_text_put(t,
+                 "<line class=\"mark\" x1=\"%.0f\" y1=\"49\" x2=\"%.0f\" y2=\"61\"/>"
+                 "<text x=\"%.0f\" y=\"59\">CRITICAL job done</text>\n",
+                 lx + 4, lx + 4, lx + 10);
+    czk_text_put(
+        t, "<text x=\"10\" y=\"75\" fill=\"#555555\">outlined: a CRITICAL job's spans; busy: a "
            "lane's spans (lock waits left out) over the window</text>\n");
 
     /* The lanes: background, label, busy share. */
     for (size_t i = 0; i < l->n_lanes; i++) {
         const lane *ln = &l->lanes[i];
-        put(t, "<rect class=\"lane\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\"/>", LEFT,
-            lane_y[i], pw, LANE_H);
-        put(t, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", LEFT - 6,
-            lane_y[i] + LANE_H - 4);
+        czk_text_put(t,
+                     "<rect class=\"lane\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\"/>",
+                     LEFT, lane_y[i], pw, LANE_H);
+        czk_text_put(t, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", LEFT - 6,
+                     lane_y[i] + LANE_H - 4);
         put_lane_label(t, l, ln);
-        put(t, "</text><text x=\"%.0f\" y=\"%.1f\">%.1f %%</text>\n", LEFT + pw + 6,
-            lane_y[i] + LANE_H - 4, 100.0 * (double)ln->busy_ns / (double)window);
+        czk_text_put(t, "</text><text x=\"%.0f\" y=\"%.1f\">%.1f %%</text>\n", LEFT + pw + 6,
+                     lane_y[i] + LANE_H - 4, 100.0 * (double)ln->busy_ns / (double)window);
     }
 
     /* The time axis and its grid. */
@@ -453,16 +418,16 @@ static void draw(text *t, const layout *l, const czk_span *spans, size_t n, cons
     const uint64_t step = tick_step(window, &dec);
     for (uint64_t tk = (l->t_min + step - 1) / step * step; tk <= l->t_max; tk += step) {
         double x = xpos(l, pw, tk);
-        put(t,
-            "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
-            x, y_lanes, x, y_axis + 4, x, y_axis + 16, dec, sec(tk));
+        czk_text_put(t,
+                     "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
+                     x, y_lanes, x, y_axis + 4, x, y_axis + 16, dec, sec(tk));
     }
-    put(t,
-        "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>"
-        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time (s) since the engine "
-        "started</text>\n",
-        LEFT, y_axis, LEFT + pw, y_axis, LEFT + pw / 2, y_axis + 32);
+    czk_text_put(t,
+                 "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>"
+                 "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time (s) since the engine "
+                 "started</text>\n",
+                 LEFT, y_axis, LEFT + pw, y_axis, LEFT + pw / 2, y_axis + 32);
 
     /* The spans, then the marks on top. */
     for (size_t i = 0; i < n; i++) {
@@ -473,30 +438,33 @@ static void draw(text *t, const layout *l, const czk_span *spans, size_t n, cons
         const double x = xpos(l, pw, s->t0_ns), wd = xpos(l, pw, s->t1_ns) - x;
         /* Lock waits are drawn thinner: the worker is waiting, not working. */
         const double inset = s->kind == CZK_SPAN_LOCK_WAIT ? 5 : 1;
-        put(t, "<rect class=\"k%d%s\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\">",
-            s->kind, s->priority == CZK_PRIORITY_CRITICAL ? " c" : "", x,
-            lane_y[ln - l->lanes] + inset, wd > 0.5 ? wd : 0.5, LANE_H - 2 * inset);
+        czk_text_put(t,
+                     "<rect class=\"k%d%s\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\">",
+                     s->kind, s->priority == CZK_PRIORITY_CRITICAL ? " c" : "", x,
+                     lane_y[ln - l->lanes] + inset, wd > 0.5 ? wd : 0.5, LANE_H - 2 * inset);
         put_tooltip(t, s);
-        put(t, "</rect>\n");
+        czk_text_put(t, "</rect>\n");
     }
     for (size_t i = 0; i < n; i++) {
         const czk_span *s = &spans[i];
         if (!shown(s) || !is_mark(s->kind))
             continue;
         const double x = xpos(l, pw, s->t0_ns);
-        put(t, "<g><line class=\"mark%s\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>",
-            s->kind == CZK_SPAN_SUBMIT ? " sub" : "", x, y_lanes - 8, x, y_axis);
+        czk_text_put(t,
+                     "<g><line class=\"mark%s\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>",
+                     s->kind == CZK_SPAN_SUBMIT ? " sub" : "", x, y_lanes - 8, x, y_axis);
         /* The label slants up from the tick's top, so that close marks stay readable. */
-        put(t, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"9\" transform=\"rotate(-40 %.2f %.1f)\">%s",
+        czk_text_put(
+            t, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"9\" transform=\"rotate(-40 %.2f %.1f)\">%s",
             x + 2, y_lanes - 10, x + 2, y_lanes - 10,
             s->kind == CZK_SPAN_SUBMIT ? "\xe2\x96\xb8" : "\xe2\x96\xa0");
-        put(t, " ");
+        czk_text_put(t, " ");
         put_xml(t, s->job_id);
-        put(t, "</text>");
+        czk_text_put(t, "</text>");
         put_tooltip(t, s);
-        put(t, "</g>\n");
+        czk_text_put(t, "</g>\n");
     }
-    put(t, "</svg>\n");
+    czk_text_put(t, "</svg>\n");
     czk_free(lane_y);
 }
 
@@ -511,7 +479,7 @@ int czk_timeline_svg_write(const char *path, const czk_span *spans, size_t n, co
         czk_free(l.lanes);
         return czk_err_set(err, rc, "%s: no span to draw (of %zu)", czk_file_msg_path(path), n);
     }
-    text t = {0};
+    czk_text t = {0};
     if (rc == CZK_OK)
         draw(&t, &l, spans, n, title);
     czk_free(l.lanes);

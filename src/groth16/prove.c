@@ -73,15 +73,18 @@ typedef struct gather_job {
     size_t *offsets; /* per block: the output index of its first selected variable */
 } gather_job;
 
+/* Block blk's variables [*v0, *v1): GATHER_BLOCK of them, the last block fewer. */
+static void gather_block(const gather_spec *g, size_t blk, size_t *v0, size_t *v1) {
+    *v0 = g->v_begin + blk * GATHER_BLOCK;
+    *v1 = *v0 + GATHER_BLOCK < g->v_end ? *v0 + GATHER_BLOCK : g->v_end;
+}
+
 static void gather_count_body(void *arg, size_t begin, size_t end, unsigned worker) {
     (void)worker;
     gather_job *j = arg;
     for (size_t blk = begin; blk < end; blk++) {
-        size_t v0 = j->g->v_begin + blk * GATHER_BLOCK;
-        size_t v1 = v0 + GATHER_BLOCK < j->g->v_end ? v0 + GATHER_BLOCK : j->g->v_end;
         gather_spec sub = *j->g;
-        sub.v_begin = v0;
-        sub.v_end = v1;
+        gather_block(j->g, blk, &sub.v_begin, &sub.v_end);
         j->offsets[blk] = gather_count(&sub);
     }
 }
@@ -90,8 +93,8 @@ static void gather_fill_body(void *arg, size_t begin, size_t end, unsigned worke
     (void)worker;
     gather_job *j = arg;
     for (size_t blk = begin; blk < end; blk++) {
-        size_t v0 = j->g->v_begin + blk * GATHER_BLOCK;
-        size_t v1 = v0 + GATHER_BLOCK < j->g->v_end ? v0 + GATHER_BLOCK : j->g->v_end;
+        size_t v0, v1;
+        gather_block(j->g, blk, &v0, &v1);
         size_t k = j->offsets[blk];
         for (size_t v = v0; v < v1; v++)
             if (take(j->g, v))

@@ -478,25 +478,6 @@ static inline void msm_g1_endo_x(czk_fp *r, const czk_fp *x) {
  * tree buffers, within the 2 MiB L2). */
 #define BLOCK 4096
 #include "msm/msm_impl.inc"
-#undef FE
-#undef FE_ONE
-#undef FE_IS_ZERO
-#undef FE_EQUAL
-#undef FE_ADD
-#undef FE_SUB
-#undef FE_NEG
-#undef FE_DBL
-#undef FE_MUL
-#undef FE_SQR
-#undef FE_INV_VAR
-#undef AFF
-#undef XYZZ
-#undef JAC
-#undef EC
-#undef M
-#undef AFF_IS_INF
-#undef ENDO_X
-#undef BLOCK
 
 /* ---- G2 ----------------------------------------------------------------------------------- */
 
@@ -548,25 +529,6 @@ static const czk_fp2 MSM_FP2_ONE = {
 /* Half G1's block: G2 points are twice the size. */
 #define BLOCK 2048
 #include "msm/msm_impl.inc"
-#undef FE
-#undef FE_ONE
-#undef FE_IS_ZERO
-#undef FE_EQUAL
-#undef FE_ADD
-#undef FE_SUB
-#undef FE_NEG
-#undef FE_DBL
-#undef FE_MUL
-#undef FE_SQR
-#undef FE_INV_VAR
-#undef AFF
-#undef XYZZ
-#undef JAC
-#undef EC
-#undef M
-#undef AFF_IS_INF
-#undef ENDO_X
-#undef BLOCK
 
 /* ---- public entry points ------------------------------------------------------------------ */
 

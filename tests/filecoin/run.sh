@@ -12,30 +12,9 @@ set -eu
 czk=$1
 work=$2
 w=$work/run
-rm -rf "$w"
-mkdir -p "$w"
+. "$(cd "$(dirname "$0")/.." && pwd)/lib.sh"
+fresh_dir "$w"
 
-step() { echo "--- $*"; }
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-# expect CODE cmd...: runs cmd (stdout to $w/out, stderr to $w/err), fails unless it exits CODE.
-expect() {
-    want=$1
-    shift
-    set +e
-    "$@" >"$w/out" 2>"$w/err"
-    got=$?
-    set -e
-    cat "$w/out" "$w/err"
-    [ "$got" = "$want" ] || fail "exit $got, wanted $want: $*"
-}
-# err_has TEXT: stderr of the last command holds TEXT, and no source location or status name.
-err_has() {
-    grep -qF -- "$1" "$w/err" || fail "stderr lacks '$1'"
-    if grep -qE '\.c:[0-9]|CZK_E' "$w/err"; then fail "stderr shows internals"; fi
-}
 # info KIND SIZE JSON: czk circuit info --json prints exactly JSON.
 info() {
     expect 0 "$czk" circuit info "$1" "$2" --json

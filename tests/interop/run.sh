@@ -23,36 +23,17 @@ if [ ! -x "$snarkjs" ]; then
 fi
 mkdir -p "$work"
 w=$work/$(echo "$what" | tr -d -)
-rm -rf "$w"
-mkdir -p "$w"
+lib_merge_stderr=1 # the checks below grep $w/out for what czk and snarkjs print on stderr
+. "$root/tests/lib.sh"
+fresh_dir "$w"
 
-step() { echo "--- $*"; }
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-# expect CODE cmd...: runs cmd, fails unless it exits with CODE.
-expect() {
-    want=$1
-    shift
-    set +e
-    "$@" >"$w/out" 2>&1
-    got=$?
-    set -e
-    cat "$w/out"
-    [ "$got" = "$want" ] || fail "exit $got, wanted $want: $*"
-}
 # snarkjs's verdict: it prints OK! and exits 0 for a valid proof.
 sj_valid() {
     expect 0 "$snarkjs" groth16 verify "$@"
     grep -q 'OK!' "$w/out" || fail "snarkjs did not say OK: $*"
 }
 sj_invalid() {
-    set +e
-    "$snarkjs" groth16 verify "$@" >"$w/out" 2>&1
-    got=$?
-    set -e
-    cat "$w/out"
+    capture "$snarkjs" groth16 verify "$@"
     if [ "$got" = 0 ] || grep -q 'OK!' "$w/out"; then fail "snarkjs accepted: $*"; fi
 }
 # Rewrites the first public input of a public.json (adds one to the decimal string's last digit
