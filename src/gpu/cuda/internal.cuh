@@ -106,7 +106,7 @@ int czk__gpu_stream_prioritize(czk_gpu *g, czk_err *err);
 /* Makes g's device current for the calling thread. */
 int czk__gpu_enter(czk_gpu *g, czk_err *err);
 
-/* ---- MSM internals (msm/msm.cu), for the prover backend's planner ------------------------ */
+/* ---- MSM internals (msm/msm.cu, msm_g1.cu, msm_g2.cu), for the prover backend's planner --- */
 
 /*
  * CZK_OK when one MSM call can take n points (n < 2^31 and W·n sort entries < 2^31, W the
@@ -153,7 +153,7 @@ typedef struct czk__gpu_msm_profile {
  * What a benchmark or a test varies in one MSM call, passed to it explicitly (nothing is kept
  * between calls, nothing read from the environment). Zeros, or no options at all (NULL), are
  * what the prover runs: the window from msm.cu's cost model, the ones' batch-affine levels
- * from 2^21 points up (msm.cu, MSM_TREE_MIN_LG), no events.
+ * from 2^21 points up (msm_host.cuh, MSM_TREE_MIN_LG), no events.
  */
 typedef struct czk__gpu_msm_opts {
     unsigned c; /* window bits, 8..22 (bench_gpu_msm's window sweep); 0: the cost model's */

@@ -21,7 +21,7 @@
  *     would take; the group's buckets are addressed from its first window's.)
  *  2. One radix sort of all W·m pairs by key (CUB): every bucket of every window becomes one
  *     contiguous run, the zero digits gather at the end. (Steps 1-4 run per group of
- *     windows when W·m would make the pairs large: msm.cu, MSM_GROUP_LG.)
+ *     windows when W·m would make the pairs large: msm_host.cuh, MSM_GROUP_LG.)
  *  3. msm_acc_points_kernel: the sorted array is cut into chunks of L0 entries, one thread
  *     each, so every thread does the same number of mixed additions whatever the bucket
  *     sizes (a scalar set full of small values crowds a few buckets: a thread per bucket
@@ -49,6 +49,12 @@
  *     of the one below (their time is mostly latency: few threads, 64-addition chains).
  *  6. The host combines the W window sums, Σ_w 2^(c·w)·S_w, and adds the sum of the ones.
  *
+ * msm_classify_kernel, msm_class_is and msm_digits_kernel (steps 0 and 1, over the scalars
+ * alone) are defined in msm.cu, the one unit that launches them: the other MSM units include
+ * this header too, and a kernel that is not a template would be defined again in each. The
+ * templates here are instantiated by the launches in msm_host.cuh and msm_ones.cuh, each group's
+ * in its own units (msm_host.cuh lists them).
+ *
  * References: Pippenger (1976) through Bernstein et al., "Faster batch forgery
  * identification" (INDOCRYPT 2012, §4) for the bucket method; sorted buckets and balanced
  * accumulation as in the ZPrize 2022 MSM entries (Yrrid, Matter Labs).
@@ -64,70 +70,6 @@
 #include "gpu/cuda/ff/mont.cuh"
 
 namespace czk_cuda {
-
-/* Bits c·w .. c·w + c − 1 (c <= 24) of the 256-bit little-endian integer s. */
-__device__ __forceinline__ uint32_t scalar_bits(const uint32_t s[8], unsigned pos, unsigned c) {
-    unsigned limb = pos >> 5, sh = pos & 31;
-    uint64_t v = s[limb];
-    if (limb + 1 < 8)
-        v |= (uint64_t)s[limb + 1] << 32;
-    return (uint32_t)(v >> sh) & ((1u << c) - 1);
-}
-
-/*
- * Step 0 (the split): cls[i] = 0 for a zero scalar, 1 for a scalar equal to one (its
- * Montgomery form is R mod r), 2 for any other.
- */
-__global__ void __launch_bounds__(256)
-    msm_classify_kernel(uint8_t *cls, const fr_t *scalars, uint32_t n) {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    fr_t s = fr_t::load_ro(scalars + i);
-    cls[i] = s.is_zero() ? 0 : s.equal(fr_t::one()) ? 1 : 2;
-}
-
-/* Selects the indices i whose class is `want` (for cub::DeviceSelect::If). */
-struct msm_class_is {
-    const uint8_t *cls;
-    uint8_t want;
-    __host__ __device__ __forceinline__ bool operator()(uint32_t i) const {
-        return cls[i] == want;
-    }
-};
-
-/*
- * Step 1 over the m "other" scalars, for the windows w0 .. w0 + nw − 1: thread j reads scalar
- * idx[j]; its pairs for window w sit at (w − w0)·m + j, keyed from the group's first window
- * ((w − w0)·2^(c−1) + |d| − 1, EMPTY = nw·2^(c−1)), and the value keeps the point index idx[j].
- * The windows below w0 are recoded too, for their carries.
- */
-__global__ void __launch_bounds__(256)
-    msm_digits_kernel(uint32_t *keys, uint32_t *vals, const fr_t *scalars, const uint32_t *idx,
-                      uint32_t m, unsigned c, unsigned w0, unsigned nw) {
-    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= m)
-        return;
-    const uint32_t i = idx[j];
-    fr_t s = fr_t::load_ro(scalars + i).from_mont();
-    const uint32_t half = 1u << (c - 1), empty = nw * half;
-    uint32_t carry = 0;
-    for (unsigned w = 0; w < w0 + nw; w++) {
-        uint32_t d = (w * c < 256 ? scalar_bits(s.l, w * c, c) : 0) + carry;
-        uint32_t neg = 0;
-        carry = 0;
-        if (d > half) {
-            d = (1u << c) - d;
-            neg = 1;
-            carry = 1;
-        }
-        if (w < w0)
-            continue;
-        size_t o = (size_t)(w - w0) * m + j;
-        keys[o] = d == 0 ? empty : (w - w0) * half + d - 1;
-        vals[o] = i | (neg << 31);
-    }
-}
 
 /*
  * The scalars equal to one: chunk t of the m indices in idx ([t·L, (t+1)·L)) is summed by
@@ -312,7 +254,7 @@ __global__ void __launch_bounds__(BLOCK, MINB)
     bool first_run = true, front_done = false, back_done = false;
     X acc = X::inf();
     if (first_key != empty) {
-        /* vals NULL: entry e is points[e]. msm.cu always passes vals since the pairing
+        /* vals NULL: entry e is points[e]. msm_host.cuh always passes vals since the pairing
          * levels that left such arrays were removed, but without this branch ptxas gives the
          * G1 kernel 194 registers instead of 180 and G2 more spills: kept, so that the
          * kernel stays the one BENCHMARKS.md measured. */
@@ -457,7 +399,7 @@ __global__ void __launch_bounds__(128)
 }
 
 /* Levels of step 5 at most: 1 + ceil(21/2) for c <= 22 and segments of at least 4 above
- * level 0 (msm.cu checks its segment sizes against it). */
+ * level 0 (msm_host.cuh checks its segment sizes against it). */
 #define MSM_MAX_LEVELS 12
 
 /* Step 5's levels, by value as a kernel argument: sum[k] holds level k's Σ T per window. */
