@@ -2,6 +2,8 @@
  * The czk command's subcommands and the helpers they share. Each subcommand takes the
  * arguments after its name and returns the process exit code: 0 ok, 1 an invalid proof (or a
  * failed check), 2 an error (usage, files, memory).
+ *
+ * Upstream code cited here was read at filecoin-ffi@de13e648, curio@e0294b0f (2026-08-20).
  */
 #ifndef CZK_CLI_CLI_H
 #define CZK_CLI_CLI_H

@@ -1,6 +1,8 @@
 /*
  * The daemon and its clients: `czk daemon` (server/daemon.c), and `czk submit | await |
  * status | cancel | bench`, which talk to a daemon over gRPC (server/grpc/client.h).
+ *
+ * Upstream code cited here was read at curio@e0294b0f (2026-08-20).
  */
 #include "cli/cli.h"
 

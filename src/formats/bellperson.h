@@ -16,6 +16,9 @@
  * infinity is not refused there; a key that degenerate is for key validation to refuse.
  *
  * Thread-safety: every function is reentrant; they share no state.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb).
  */
 #ifndef CZK_FORMATS_BELLPERSON_H
 #define CZK_FORMATS_BELLPERSON_H

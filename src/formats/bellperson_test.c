@@ -5,6 +5,8 @@
  * doc/FORMATS.md §3.1–3.2 with the point serializers), against literal bytes from @noble/curves
  * 2.4.0, and against every class of damage a reader must survive: truncation, hostile length
  * prefixes, bad points in each vector, trailing bytes and a wrong shape.
+ *
+ * Upstream code cited here was read at bellperson 0.27.0 (@d1fa22cb).
  */
 #include "formats/bellperson.h"
 

@@ -10,6 +10,9 @@
  *
  * The key directory's two helpers at the end serve the same callers: a daemon above kinds
  * includes no filecoin/ header.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), curio@e0294b0f
+ * (2026-08-20).
  */
 #include <string.h>
 

@@ -12,6 +12,9 @@
  * rather than after minutes of proving. The public inputs the engine verifies against are
  * derived from the commitments alone. h is h_default (constants.rs: hs[3]), which is what
  * filecoin-proofs' update API proves with (SectorUpdateConfig::from_porep_config).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), curio@e0294b0f
+ * (2026-08-20).
  */
 #include <stdarg.h>
 #include <stdio.h>

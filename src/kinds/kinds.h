@@ -2,6 +2,9 @@
  * The circuit kinds czk ships (engine/kind.h says what a kind is). Each kind's registration
  * function is public API (include/czk.h: czk_engine_register_circuit for generic circuits,
  * czk_engine_register_synthetic); this header adds the options that only in-tree callers set.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * filecoin-ffi@de13e648, bellperson 0.27.0 (@d1fa22cb), curio@e0294b0f (2026-08-20).
  */
 #ifndef CZK_KINDS_KINDS_H
 #define CZK_KINDS_KINDS_H

@@ -10,6 +10,8 @@
  * Key names are cuzk's where the meaning is the same (doc/API.md §4). Keys
  * cuzk has and czk does not use yet are in the table as CZK_CFG_UNUSED: accepted (so a cuzk
  * config file loads) and noted on the log.
+ *
+ * Upstream code cited here was read at curio@e0294b0f (2026-08-20).
  */
 #include "server/config.h"
 

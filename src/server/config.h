@@ -2,6 +2,8 @@
  * czk daemon's configuration: a TOML file (cuzk's section and key names where the meaning is
  * the same), then command-line overrides. The keys, their defaults and their validators are
  * one table in config.c (valkey's config.c style); `czk daemon --help-config` prints it.
+ *
+ * Upstream code cited here was read at curio@e0294b0f (2026-08-20).
  */
 #ifndef CZK_SERVER_CONFIG_H
 #define CZK_SERVER_CONFIG_H

@@ -7,6 +7,8 @@
  * (DIGEST) and keep (RECORD). Counting keeps only O(aux) bits, so COUNT mode can walk the
  * 125 M-row WindowPoSt circuit. RECORD keeps rows in CSR with tagged variables because the
  * number of inputs, which decides where aux columns start, is known only at the end.
+ *
+ * Upstream code cited here was read at bellpepper-core 0.2.1 (@4bde01b).
  */
 #include "filecoin/gadgets/cs.h"
 

@@ -3,6 +3,9 @@
  * in what it allocates and enforces; the comments name the source and say where an order or
  * an LC shape is load-bearing. Rows are built only when czk_cs_builds_rows() is set, so the
  * WITNESS mode does no LC work; values are computed only when the system carries them.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb), bellpepper-core 0.2.1 (@4bde01b).
  */
 #include "filecoin/gadgets/gadgets.h"
 

@@ -7,6 +7,9 @@
  *
  * Every function returns CZK_OK or the system's (sticky) error code; outputs are written only
  * on success. Thread-safety: as the czk_cs used.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb), bellpepper-core 0.2.1 (@4bde01b).
  */
 #ifndef CZK_FILECOIN_GADGETS_GADGETS_H
 #define CZK_FILECOIN_GADGETS_GADGETS_H

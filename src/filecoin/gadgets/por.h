@@ -10,6 +10,8 @@
  * with a public root, the root inputized too. Per base level of arity 8 that is 530 rows.
  *
  * SHA-256 trees (PoRep's tree_d) are not covered here.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_GADGETS_POR_H
 #define CZK_FILECOIN_GADGETS_POR_H

@@ -3,6 +3,9 @@
  * follows neptune's src/circuit.rs (hash, full_round, partial_round, product_mds, quintic_s_box,
  * square_sum, mul_sum, ensure_allocated) call for call; the hash walks the same rounds to give
  * each aux its value, and takes the rows from the template.
+ *
+ * Upstream code cited here was read at bellpepper-core 0.2.1 (@4bde01b), neptune 11.0.0
+ * (@ef8a821).
  */
 #include "filecoin/gadgets/poseidon_gadget.h"
 

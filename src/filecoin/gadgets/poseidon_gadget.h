@@ -21,6 +21,9 @@
  * by round, each S-box writing its input and powers as aux values (the S-box inputs are
  * czk_poseidon_hash_trace's); in WITNESS mode a hash takes its aux as one block
  * (czk_cs_alloc_aux_block), fills it in place and only counts its rows.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), neptune 11.0.0
+ * (@ef8a821).
  */
 #ifndef CZK_FILECOIN_GADGETS_POSEIDON_GADGET_H
 #define CZK_FILECOIN_GADGETS_POSEIDON_GADGET_H

@@ -19,6 +19,9 @@
  *    system, so deferring them is invisible outside it.
  * The fast path repeats gadgets.c's xor/and dispatch; the tests hold it to the row path by
  * checking the fast WITNESS vector against the rows recorded in RECORD mode.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb), bellpepper-core 0.2.1 (@4bde01b).
  */
 #include "filecoin/gadgets/sha256_gadget.h"
 

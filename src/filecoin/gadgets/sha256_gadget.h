@@ -11,6 +11,9 @@
  * the system carries values, builds rows only when czk_cs_builds_rows() says so, and returns
  * CZK_OK or the system's sticky error; outputs are written only on success.
  * Thread-safety: as the czk_cs used.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb), bellpepper-core 0.2.1 (@4bde01b).
  */
 #ifndef CZK_FILECOIN_GADGETS_SHA256_GADGET_H
 #define CZK_FILECOIN_GADGETS_SHA256_GADGET_H

@@ -4,6 +4,9 @@
  * digests against OpenSSL, every row satisfied, and the fast WITNESS path held to the row path:
  * its witness vector must equal the one WITNESS+CHECK builds row by row and satisfy the rows
  * RECORD mode keeps.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb).
  */
 #include "filecoin/gadgets/sha256_gadget.h"
 #include "filecoin/testgen/harness.h"

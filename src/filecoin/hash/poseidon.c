@@ -1,6 +1,9 @@
 /*
  * Filecoin's Poseidon (neptune 11, MerkleTree, Strength::Standard): constant generation and the
  * plain, optimised and tracing hashes. The definitions are in poseidon.h.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), neptune 11.0.0
+ * (@ef8a821).
  */
 #include "filecoin/hash/poseidon.h"
 

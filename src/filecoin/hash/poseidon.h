@@ -51,6 +51,9 @@
  *
  * Everything here is variable-time only in the constant generation; the hashes run the same
  * sequence of Fr operations for every input (Fr arithmetic is constant-time).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), neptune 11.0.0
+ * (@ef8a821).
  */
 #ifndef CZK_FILECOIN_HASH_POSEIDON_H
 #define CZK_FILECOIN_HASH_POSEIDON_H

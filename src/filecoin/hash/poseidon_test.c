@@ -1,3 +1,4 @@
+/* Upstream code cited here was read at neptune 11.0.0 (@ef8a821). */
 #include "filecoin/hash/poseidon.h"
 #include "tests/test.h"
 #include "util/alloc.h"

@@ -7,6 +7,8 @@
  * test sealer (testgen/seal.c, which builds whole trees).
  *
  * Thread-safety: no state; any number of threads may call it at once.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_HASH_SHA254_H
 #define CZK_FILECOIN_HASH_SHA254_H

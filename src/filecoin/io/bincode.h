@@ -8,6 +8,8 @@
  * proof being read ("vanilla proof 3 (sector 7)") and `what` the field and the fault.
  *
  * Thread-safety: a reader is used by one thread; no global state.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_IO_BINCODE_H
 #define CZK_FILECOIN_IO_BINCODE_H

@@ -33,6 +33,9 @@
  *
  * The writer (c1_write.c) emits in one pass into a buffer of the compact bound, which no valid
  * output exceeds (it would grow if one did).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * rust-filecoin-proofs-api@0e64ce8d, curio@e0294b0f (2026-08-20).
  */
 #include "filecoin/io/c1.h"
 #include "filecoin/io/c1_internal.h"

@@ -30,6 +30,9 @@
  * field elements (rust-fil-proofs only hashes them), so they are kept as any 32 bytes.
  *
  * Thread-safety: no global state; distinct objects may be used from distinct threads.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * rust-filecoin-proofs-api@0e64ce8d, filecoin-ffi@de13e648, curio@e0294b0f (2026-08-20).
  */
 #ifndef CZK_FILECOIN_IO_C1_H
 #define CZK_FILECOIN_IO_C1_H

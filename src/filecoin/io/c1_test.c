@@ -10,6 +10,9 @@
  * object reversed, pretty-printed); OpenSSL's base64 builds the wrapper the writer's must
  * equal. The error tests edit a valid output at a place found by text search and check the
  * status code and the JSON path in the message.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * rust-filecoin-proofs-api@0e64ce8d, curio@e0294b0f (2026-08-20).
  */
 #include "filecoin/io/c1.h"
 #include "tests/test.h"

@@ -3,6 +3,8 @@
  * compact, keys in Rust's declaration order, every 32-byte value as 32 integers, and with
  * Curio's wrapper (base64 of the same JSON) on request. What it writes the parser reads back:
  * it first checks the output against the type's shape as the parser would.
+ *
+ * Upstream code cited here was read at curio@e0294b0f (2026-08-20).
  */
 #include "filecoin/io/c1.h"
 #include "filecoin/io/c1_internal.h"

@@ -8,6 +8,9 @@
  * learn whether it fits the circuit before anything commits to loading it. The layout itself
  * (offsets, vector order, point sizes) is formats/bellperson's: czk_bellperson_header_read
  * walks it, and this file only says which lengths a circuit needs.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb).
  */
 #include "filecoin/io/params.h"
 

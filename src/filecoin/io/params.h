@@ -37,6 +37,9 @@
  * czk synthesises (its row count, aux count and the three densities) without reading a point.
  *
  * Thread-safety: no global state; everything is reentrant. Nothing here is secret.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb).
  */
 #ifndef CZK_FILECOIN_IO_PARAMS_H
 #define CZK_FILECOIN_IO_PARAMS_H

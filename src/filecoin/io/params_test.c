@@ -10,6 +10,9 @@
  * out like the official 32 GiB WinningPoSt file (only its six length prefixes are written).
  * Public inputs are checked on Curio's real 32 GiB WindowPoSt vanilla proof
  * (tests/data/filecoin, see vanilla_test.c).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb), curio@e0294b0f (2026-08-20).
  */
 #include "field/fr.h"
 #include "filecoin/io/params.h"

@@ -12,6 +12,9 @@
  * The layout follows rust-fil-proofs' serde derives (storage-proofs-core/src/merkle/proof.rs,
  * storage-proofs-post/src/fallback/vanilla.rs, filecoin-proofs/src/types) as bincode 1.x
  * writes them; Curio's Go decoder (lib/proof/post_vproof_bin_decode.go) reads the same.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), curio@e0294b0f
+ * (2026-08-20).
  */
 #include "filecoin/io/vanilla.h"
 

@@ -10,6 +10,9 @@
  * corruption tests know which field each byte belongs to. The shapes the real file does not
  * cover (Single and Top proofs) are exercised by proofs that an encoder local to this file
  * writes.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), curio@e0294b0f
+ * (2026-08-20).
  */
 #include "field/fr.h"
 #include "filecoin/hash/poseidon.h"

@@ -1,6 +1,8 @@
 /*
  * The StackedDRG PoRep partition circuit (contract in porep.h): StackedCircuit::synthesize and
  * Proof::synthesize of rust-fil-proofs' storage-proofs-porep/src/stacked/circuit.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #include "filecoin/porep/porep.h"
 

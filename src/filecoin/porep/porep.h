@@ -18,6 +18,8 @@
  * Every inclusion is private and packs its path into one public input.
  *
  * Thread-safety: as the czk_cs used; nothing global. czk_porep_witness makes its own systems.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_POREP_POREP_H
 #define CZK_FILECOIN_POREP_POREP_H

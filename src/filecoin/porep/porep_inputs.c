@@ -1,5 +1,7 @@
 /*
  * PoRep public inputs (contract in porep_inputs.h; the C1 check is c1_check.c).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #include "filecoin/porep/porep_inputs.h"
 

@@ -11,6 +11,8 @@
  *
  * Thread-safety: no global state; reentrant. Not constant-time (the values checked are public,
  * or the prover's own).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_POREP_POREP_INPUTS_H
 #define CZK_FILECOIN_POREP_POREP_INPUTS_H

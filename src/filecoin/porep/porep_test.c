@@ -1,3 +1,4 @@
+/* Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04). */
 #include "filecoin/circuit.h"
 #include "filecoin/porep/c1_check.h"
 #include "filecoin/porep/porep.h"

@@ -12,6 +12,8 @@
  * Nothing is cached between calls: a node's parents are a pure function of the graph and the
  * node, so the sealer and the virtual C1 generator can ask for any node of a 2^31-node graph.
  * Whole-graph users (czk_sdr_labels, the digest) compute each node once.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #include "filecoin/porep/sdr.h"
 

@@ -32,6 +32,8 @@
  *
  * Thread-safety: a graph is read-only after czk_sdr_graph_init; everything here may be called
  * from any number of threads at once. Nothing is constant-time (all inputs are public).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_POREP_SDR_H
 #define CZK_FILECOIN_POREP_SDR_H

@@ -14,6 +14,9 @@
  * Sealed and virtual C1 outputs are checked by czk_porep_c1_check, which rehashes every path,
  * recomputes comm_r and every label, and compares the parents with the graph; and that check
  * is itself tested by corrupting one value at a time.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * filecoin-ffi@de13e648, curio@e0294b0f (2026-08-20).
  */
 #include "field/fr.h"
 #include "filecoin/hash/poseidon.h"

@@ -1,6 +1,8 @@
 /*
  * The Fallback PoSt circuit (contract in post.h): Sector::synthesize of
  * rust-fil-proofs' storage-proofs-post/src/fallback/circuit.rs for every slot in order.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #include "filecoin/post/post.h"
 

@@ -14,6 +14,8 @@
  * parallelises (czk_post_witness): every slot adds the same number of inputs and aux, so slot
  * s's values have a known place in the witness vector, and ranges of slots are synthesised
  * at once, each straight into its place.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_POST_POST_H
 #define CZK_FILECOIN_POST_POST_H

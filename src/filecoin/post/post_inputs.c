@@ -4,6 +4,8 @@
  * DESIGN: both entry points fill the real sectors' blocks and then share one padding step, so
  * that the inputs derived from public data and the ones read off vanilla proofs cannot differ in
  * layout; params_test.c compares the two on Curio's real 32 GiB proof.
+ *
+ * Upstream code cited here was read at curio@e0294b0f (2026-08-20).
  */
 #include "filecoin/post/post_inputs.h"
 

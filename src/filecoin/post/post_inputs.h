@@ -18,6 +18,8 @@
  * thus uses index i, WindowPoSt API 1.0 (partition_index · 2349 + i) · 10 + n and API 1.2 n.
  *
  * Thread-safety: no global state; reentrant. Not constant-time (all values are public).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_POST_POST_INPUTS_H
 #define CZK_FILECOIN_POST_POST_INPUTS_H

@@ -8,6 +8,9 @@
  * gadgets' own values against each row as it is enforced (CHECK), and the WITNESS mode's vector
  * against the RECORD mode's matrices (czk_r1cs_check). The anchor for values is the real 32 GiB
  * WindowPoSt vanilla proof of tests/data/filecoin (see vanilla_test.c).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), neptune 11.0.0
+ * (@ef8a821).
  */
 #include "field/fr.h"
 #include "filecoin/circuit.h"

@@ -17,6 +17,9 @@
  * (argumentcomputer/neptune@ef8a821:src/hash_type.rs:93-99). Round constants and matrices do
  * not depend on the hash type, so its constants are the MerkleTree ones with another tag, and
  * its circuit template is built from them once per process.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), bellperson 0.27.0
+ * (@d1fa22cb), neptune 11.0.0 (@ef8a821).
  */
 #include "filecoin/snap/snap.h"
 

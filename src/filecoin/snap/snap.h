@@ -19,6 +19,9 @@
  *
  * Thread-safety: no global state but the process-wide Poseidon constants (built once under
  * pthread_once); a czk_cs is used by one thread at a time.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), neptune 11.0.0
+ * (@ef8a821).
  */
 #ifndef CZK_FILECOIN_SNAP_SNAP_H
 #define CZK_FILECOIN_SNAP_SNAP_H

@@ -5,6 +5,8 @@
  * encoding. What a prover checks at submit, so that a proof for other commitments, another
  * partition or with a flipped byte is refused naming the partition and the fault before any
  * synthesis.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04). */
 #include "filecoin/circuit.h"
 #include "filecoin/io/c1.h"
 #include "filecoin/snap/snap.h"

@@ -9,6 +9,8 @@
  * storage-proofs-update/src/vanilla.rs:160-239 (ChallengeProof, PartitionProof) and
  * storage-proofs-core/src/merkle/proof.rs:166-452 (MerkleProof, ProofData, SingleProof,
  * SubProof, TopProof, InclusionPath, PathElement), as bincode 1.x writes them.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #include "filecoin/snap/snap_vanilla.h"
 

@@ -26,6 +26,8 @@
  * each) is bounded by the shape's challenge count (at most 86), never by the input.
  *
  * Thread-safety: no global state. Nothing here is constant-time (the proofs are not secret).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_SNAP_SNAP_VANILLA_H
 #define CZK_FILECOIN_SNAP_SNAP_VANILLA_H

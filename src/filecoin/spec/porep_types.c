@@ -1,3 +1,10 @@
+/*
+ * The registered seal proofs, porep_id, replica_id and the interactive and synthetic PoRep
+ * challenges (porep_types.h says what each is).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * rust-filecoin-proofs-api@0e64ce8d.
+ */
 #include "filecoin/spec/porep_types.h"
 
 #include <openssl/core_names.h>

@@ -39,6 +39,9 @@
  * which draws the graph as 1.1 does. Non-interactive PoRep (15-19) is refused.
  *
  * Thread-safety: constant tables and pure functions.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * rust-filecoin-proofs-api@0e64ce8d.
  */
 #ifndef CZK_FILECOIN_SPEC_POREP_TYPES_H
 #define CZK_FILECOIN_SPEC_POREP_TYPES_H

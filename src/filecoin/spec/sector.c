@@ -5,6 +5,9 @@
  * inputs use the shapes, the challenges and the prover id without depending on a parser.
  * The rules follow rust-fil-proofs (storage-proofs-post/src/fallback/vanilla.rs, utils.rs,
  * filecoin-proofs/src/constants.rs) and filecoin-ffi (to_prover_id).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * rust-filecoin-proofs-api@0e64ce8d, filecoin-ffi@de13e648, curio@e0294b0f (2026-08-20).
  */
 #include "filecoin/spec/sector.h"
 

@@ -13,6 +13,9 @@
  *
  * Thread-safety: no global state; any number of threads may call anything here at once on
  * distinct outputs. Nothing here is constant-time (all inputs are public).
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * rust-filecoin-proofs-api@0e64ce8d, filecoin-ffi@de13e648, curio@e0294b0f (2026-08-20).
  */
 #ifndef CZK_FILECOIN_SPEC_SECTOR_H
 #define CZK_FILECOIN_SPEC_SECTOR_H

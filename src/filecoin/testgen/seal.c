@@ -19,6 +19,8 @@
  * from the layer below, possibly the node itself). Computing layer by layer, and within a
  * layer by ascending node, reads only rows that are already final, because DRG parents are
  * always below their node.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #include "filecoin/testgen/seal.h"
 

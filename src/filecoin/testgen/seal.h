@@ -30,6 +30,9 @@
  * Thread-safety: no global state except Poseidon's constants (poseidon.h, thread-safe);
  * distinct outputs may be built from distinct threads. Nothing here is constant-time: sealing
  * is public computation.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04),
+ * filecoin-ffi@de13e648.
  */
 #ifndef CZK_FILECOIN_TESTGEN_SEAL_H
 #define CZK_FILECOIN_TESTGEN_SEAL_H

@@ -7,6 +7,8 @@
  *
  * Test code only: production code must not include it. Thread-safety: none needed (no global
  * state); the rng is the caller's.
+ *
+ * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04).
  */
 #ifndef CZK_FILECOIN_TESTGEN_SNAP_GEN_H
 #define CZK_FILECOIN_TESTGEN_SNAP_GEN_H

@@ -1,4 +1,6 @@
 // The czk command's client of cuzk.v1.ProvingEngine (client.h): generated stubs behind C.
+//
+// Upstream code cited here was read at curio@e0294b0f (2026-08-20).
 #include "server/grpc/client.h"
 
 #include <google/protobuf/util/json_util.h>

@@ -2,6 +2,8 @@
  * A client of cuzk.v1.ProvingEngine for the czk command (submit, await, status, cancel,
  * bench). C++ inside (the generated grpc++ stubs); this header is plain C. A client may be
  * used from any number of threads at once.
+ *
+ * Upstream code cited here was read at curio@e0294b0f (2026-08-20).
  */
 #ifndef CZK_SERVER_GRPC_CLIENT_H
 #define CZK_SERVER_GRPC_CLIENT_H

@@ -14,6 +14,8 @@
 // czk_kinds_filecoin_request (kinds/kinds.h), which alone knows the Filecoin rules: the
 // circuit of a registered proof, which fields each kind carries, the payload. Where and how
 // the server listens (addresses, TLS, socket locks) is listen.cpp's.
+//
+// Upstream code cited here was read at bellperson 0.27.0 (@d1fa22cb), curio@e0294b0f (2026-08-20).
 #include "server/grpc/server.h"
 
 #include <grpcpp/grpcpp.h>

@@ -7,6 +7,8 @@
  * SubmitProof and Prove copy the request into the engine, AwaitProof and Prove block in
  * czk_engine_await in slices (so that a client that goes away frees its thread), and nothing
  * computes on a server thread.
+ *
+ * Upstream code cited here was read at curio@e0294b0f (2026-08-20).
  */
 #ifndef CZK_SERVER_GRPC_SERVER_H
 #define CZK_SERVER_GRPC_SERVER_H
