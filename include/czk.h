@@ -206,8 +206,9 @@ CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_preload(czk_engine *e, const char 
 
 /*
  * Drops a circuit's key and constraint system from memory (back to COLD). A key in use by
- * running jobs is released when the last of them finishes. Out (may be NULL): *was_loaded,
- * *freed_bytes (the budgeted bytes released, or to be released). Returns CZK_OK or
+ * running jobs is released when the last of them finishes; asking again meanwhile reports it
+ * as not loaded. Out (may be NULL): *was_loaded, *freed_bytes (the budgeted bytes released, or
+ * to be released). Returns CZK_OK or
  * CZK_EINVAL (unknown id).
  */
 CZK_API CZK_WARN_UNUSED_RESULT int czk_engine_evict(czk_engine *e, const char *circuit_id,

@@ -760,6 +760,37 @@ CZK_TEST(engine_status_metrics_preload_evict) {
     czk_engine_destroy(e);
 }
 
+/* Evicting a key that a running job holds: released when the job ends, and a second ask
+ * meanwhile (or after) reports nothing loaded; whichever way the race with the job goes, the
+ * answers are the same. */
+static int tier_of(const czk_engine_status *st, uint64_t want) {
+    return st->n_circuits == 1 && (uint64_t)st->circuits[0].tier == want;
+}
+
+CZK_TEST(engine_evict_while_running) {
+    czk_engine_config cfg = czk_etest_config();
+    czk_engine *e;
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    CHECK(czk_engine_register_synthetic(e, "r10", 10, NULL) == CZK_OK);
+    CHECK(czk_etest_submit_synth(e, "run", "r10", CZK_PRIORITY_NORMAL, 6, 3, NULL) == CZK_OK);
+    CHECK(wait_status(e, some_in_progress, 0));
+    int was = -1;
+    uint64_t freed = 0;
+    CHECK(czk_engine_evict(e, "r10", &was, &freed, NULL) == CZK_OK);
+    CHECK(was == 1 && freed > 0);
+    CHECK(czk_engine_evict(e, "r10", &was, &freed, NULL) == CZK_OK);
+    CHECK(was == 0 && freed == 0);
+    czk_job_result res;
+    czk_engine_await(e, "run", 0, &res, NULL);
+    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
+    czk_job_result_clear(&res);
+    CHECK(wait_status(e, tier_of, 2)); /* COLD once the last partition let go */
+    CHECK(wait_status(e, reserved_is, 0));
+    CHECK(czk_engine_evict(e, "r10", &was, &freed, NULL) == CZK_OK);
+    CHECK(was == 0 && freed == 0);
+    czk_engine_destroy(e);
+}
+
 static int read_file(const char *path, uint8_t **data, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (f == NULL)

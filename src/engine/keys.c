@@ -294,7 +294,9 @@ int czk_engine_evict(czk_engine *e, const char *circuit_id, int *was_loaded, uin
     circuit *c = czk__find_circuit(e, circuit_id);
     if (c == NULL) {
         rc = czk_err_set(err, CZK_EINVAL, "unknown circuit %s", circuit_id);
-    } else if (c->state == C_HOT) {
+    } else if (c->state == C_HOT && !c->evict_pending) {
+        /* A key already marked for release answers as not loaded: the earlier call reported
+         * (and counted) those bytes, and this one changes nothing. */
         if (was_loaded != NULL)
             *was_loaded = 1;
         if (freed_bytes != NULL)
