@@ -202,72 +202,25 @@ static int c2_verify(const c2_args *a) {
         fprintf(stderr, "czk c2 verify: wants --c1 FILE PROOF\n%s", USAGE);
         return CZK_EXIT_ERROR;
     }
-    int exit_code = CZK_EXIT_ERROR, rc;
     uint8_t *buf = NULL;
-    size_t len = 0, n_proofs = 0;
+    size_t len = 0;
     czk_c1 c1 = {0};
-    czk_err err = {0};
-    czk_groth16_vk vk = {0};
-    czk_groth16_pvk pvk = {0};
-    czk_groth16_proof *proofs = NULL;
-    czk_fr *inputs = NULL;
-    if ((exit_code = czk_cli_c1_read(&c1, &buf, &len, cmd, a->c1)) != 0)
+    int exit_code = czk_cli_c1_read(&c1, &buf, &len, cmd, a->c1);
+    if (exit_code != 0)
         goto out;
-    exit_code = CZK_EXIT_ERROR;
-    if (a->have_miner) {
-        /* The replica id the proof is checked against must be this sector's. */
-        uint8_t prover[32], porep_id[32], rid[32];
-        czk_vanilla_prover_id(prover, a->miner_id);
-        czk_porep_id(porep_id, c1.type);
-        if ((rc = czk_porep_replica_id(rid, prover, a->sector_id, c1.ticket, c1.comm_d, porep_id,
-                                       &err)) != CZK_OK) {
-            exit_code = czk_cli_fail(cmd, rc, &err);
-            goto out;
-        }
-        if (memcmp(rid, c1.replica_id, 32) != 0) {
-            printf("INVALID: %s is not miner %llu's sector %llu\n", a->c1, a->miner_id,
-                   a->sector_id);
-            exit_code = CZK_EXIT_INVALID;
-            goto out;
-        }
-    }
-    char vk_path[4096];
-    if ((exit_code = czk_cli_verify_open(&vk, vk_path, sizeof vk_path, &proofs, &n_proofs, cmd,
-                                         CZK_PARAMS_POREP, c1.type->sector_size, a->params,
-                                         a->pos[0])) != CZK_EXIT_OK)
-        goto out;
-    exit_code = CZK_EXIT_ERROR;
-    rc = CZK_OK;
-    if (rc == CZK_OK && n_proofs != c1.n_partitions)
-        rc = czk_err_set(&err, CZK_EINVAL, "%s holds %zu proofs; %s has %u partitions",
-                         czk_file_msg_path(a->pos[0]), n_proofs, c1.type->name, c1.n_partitions);
-    size_t n_in = czk_porep_public_count(c1.type);
-    if (rc == CZK_OK && n_in + 1 != vk.n_ic)
-        rc = czk_err_set(&err, CZK_EINVAL, "%s has %zu public inputs, %s gives %zu",
-                         czk_file_msg_path(vk_path), vk.n_ic - 1, c1.type->name, n_in);
-    if (rc == CZK_OK && (inputs = czk_malloc(n_in * sizeof *inputs)) == NULL)
-        rc = czk_err_set(&err, CZK_ENOMEM, "cannot allocate %zu public inputs", n_in);
-    if (rc == CZK_OK)
-        rc = czk_groth16_pvk_prepare(&pvk, &vk, &err);
-    if (rc != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
-        goto out;
-    }
-    for (uint32_t k = 0; k < c1.n_partitions; k++) {
-        rc = czk_porep_public_inputs(inputs, n_in, c1.type, c1.replica_id, c1.comm_d, c1.comm_r,
-                                     c1.seed, k, &err);
-        exit_code =
-            czk_cli_verify_partition(cmd, &pvk, &proofs[k], inputs, n_in, rc, &err, k, a->c1);
-        if (exit_code >= 0)
-            goto out;
-    }
-    printf("OK: the proof is valid (%u partition(s))\n", c1.n_partitions);
-    exit_code = CZK_EXIT_OK;
+    /* With the sector's ids the replica id is the chain's, made from them (filecoin-ffi's
+     * verify_seal); without them, the one the C1 output carries. */
+    czk_filecoin_public fp = {.kind = CZK_FILECOIN_POREP,
+                              .registered_proof = c1.type->abi_id,
+                              .miner_id = a->miner_id,
+                              .sector_number = a->sector_id,
+                              .replica_id = a->have_miner ? NULL : c1.replica_id};
+    memcpy(fp.comm_r, c1.comm_r, 32);
+    memcpy(fp.comm_d, c1.comm_d, 32);
+    memcpy(fp.ticket, c1.ticket, 32);
+    memcpy(fp.seed, c1.seed, 32);
+    exit_code = czk_cli_verify_filecoin(cmd, &fp, a->params, a->pos[0]);
 out:
-    czk_free(inputs);
-    czk_free(proofs);
-    czk_groth16_pvk_clear(&pvk);
-    czk_groth16_vk_clear(&vk);
     czk_c1_clear(&c1);
     czk_free(buf);
     return exit_code;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "czk.h"
+#include "czk_filecoin.h"
 #include "field/fr.h"
 #include "filecoin/io/curio_post.h"
 #include "filecoin/io/params.h"
@@ -280,27 +281,16 @@ int czk_cli_inproc_prove(czk_engine **e, const czk_engine_config *cfg, const czk
                          const uint8_t *payload, size_t payload_len, czk_job_result *res);
 
 /*
- * What `czk c2 verify`, `czk post verify` and `czk snap verify` start with (proofs.c): the .vk
- * of (circuit, sector_size) found as the provers find keys (--params DIR, else
- * $FIL_PROOFS_PARAMETER_CACHE, else the default; its path into vk_path) and the concatenated
- * 192-byte proofs at proof_path. Returns CZK_EXIT_OK with *vk and *proofs filled (the caller
- * clears them either way), CZK_EXIT_INVALID after printing "INVALID: ..." when the proof
- * file's bytes are not points of the groups (an invalid proof, as `czk verify` says; a file of
- * the wrong size is an error), or CZK_EXIT_ERROR after printing why.
+ * What `czk c2 verify`, `czk post verify` and `czk snap verify` end with (proofs.c): the
+ * concatenated 192-byte proofs at proof_path verified against `pub` (czk_filecoin_verify),
+ * with the .vk found as the provers find keys (--params DIR, else $FIL_PROOFS_PARAMETER_CACHE,
+ * else the default). Returns CZK_EXIT_OK after printing "OK: the proof is valid",
+ * CZK_EXIT_INVALID after printing "INVALID: ..." (a partition's proof does not verify, its
+ * bytes are no points, or a public value is no field element), or CZK_EXIT_ERROR after
+ * printing why (a proof file of the wrong size, no .vk).
  */
-int czk_cli_verify_open(czk_groth16_vk *vk, char *vk_path, size_t cap, czk_groth16_proof **proofs,
-                        size_t *n_proofs, const char *cmd, czk_params_circuit circuit,
-                        uint64_t sector_size, const char *params, const char *proof_path);
-
-/*
- * One partition's verdict in the Filecoin verify subcommands: rc is how the derivation of its
- * public inputs went; when CZK_OK the proof is checked against them. Returns -1 when the proof
- * is valid (go on to the next), CZK_EXIT_INVALID after printing "INVALID: partition K's proof
- * does not verify for NAME", or CZK_EXIT_ERROR after printing why.
- */
-int czk_cli_verify_partition(const char *cmd, const czk_groth16_pvk *pvk,
-                             const czk_groth16_proof *proof, const czk_fr *inputs, size_t n_in,
-                             int rc, czk_err *err, uint32_t k, const char *name);
+int czk_cli_verify_filecoin(const char *cmd, const czk_filecoin_public *pub, const char *params,
+                            const char *proof_path);
 
 /* Milliseconds from nanoseconds, for timing lines. */
 static inline double czk_cli_ms(uint64_t ns) {

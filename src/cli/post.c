@@ -401,72 +401,33 @@ static int post_verify(int argc, char **argv) {
         fprintf(stderr, "czk post verify: wants PUBLIC.json PROOF\n%s", USAGE);
         return CZK_EXIT_ERROR;
     }
-    int exit_code = CZK_EXIT_ERROR, rc;
     czk_err err = {0};
     czk_post_public pub = {0};
-    czk_groth16_vk vk = {0};
-    czk_groth16_pvk pvk = {0};
-    czk_groth16_proof *proofs = NULL;
-    czk_fr *inputs = NULL;
-    czk_public_inputs_sector *ps = NULL;
-    size_t n_proofs = 0;
-    czk_vanilla_post_type ty;
-    char vk_path[4096];
-    if ((rc = czk_post_public_read(&pub, a.pos[0], &err)) != CZK_OK ||
-        (rc = czk_vanilla_post_type_from_abi(&ty, pub.registered_proof, &err)) != CZK_OK) {
-        exit_code = czk_cli_fail("post verify", rc, &err);
-        goto out;
-    }
-    if ((exit_code = czk_cli_verify_open(
-             &vk, vk_path, sizeof vk_path, &proofs, &n_proofs, "post verify",
-             ty.kind == CZK_VANILLA_POST_WINNING ? CZK_PARAMS_WINNING_POST : CZK_PARAMS_WINDOW_POST,
-             ty.shape.sector_size, a.params, a.pos[1])) != CZK_EXIT_OK)
-        goto out;
-    exit_code = CZK_EXIT_ERROR;
-    rc = CZK_OK;
-    if (rc == CZK_OK && n_proofs != 1) {
-        fprintf(stderr, "czk post verify: %s holds %zu proofs; a PoSt partition has one\n",
-                a.pos[1], n_proofs);
-        goto out;
-    }
-    size_t slots, k, n_in = 0;
-    n_in = czk_public_inputs_post_dims(&slots, &k, &ty);
-    inputs = czk_malloc(n_in * sizeof *inputs);
-    ps = czk_malloc(pub.n_sectors * sizeof *ps);
-    if (rc == CZK_OK && (inputs == NULL || ps == NULL))
-        rc = czk_err_set(&err, CZK_ENOMEM, "cannot allocate %zu public inputs", n_in);
-    for (size_t i = 0; rc == CZK_OK && i < pub.n_sectors; i++) {
-        ps[i].sector_id = pub.sectors[i].sector_number;
-        ps[i].comm_r = pub.sectors[i].comm_r;
-    }
-    if (rc == CZK_OK)
-        rc = czk_public_inputs_post_derive(inputs, n_in, &ty, pub.randomness, (uint64_t)a.partition,
-                                           ps, pub.n_sectors, &err);
-    if (rc == CZK_OK && n_in + 1 != vk.n_ic)
-        rc = czk_err_set(&err, CZK_EINVAL, "%s has %zu public inputs, the public data gives %zu",
-                         czk_file_msg_path(vk_path), vk.n_ic - 1, n_in);
-    if (rc == CZK_OK)
-        rc = czk_groth16_pvk_prepare(&pvk, &vk, &err);
+    czk_filecoin_sector *sectors = NULL;
+    int exit_code, rc = czk_post_public_read(&pub, a.pos[0], &err);
+    if (rc == CZK_OK && (sectors = czk_malloc(pub.n_sectors * sizeof *sectors)) == NULL)
+        rc = czk_err_set(&err, CZK_ENOMEM, "no memory for %zu sectors", pub.n_sectors);
     if (rc != CZK_OK) {
         exit_code = czk_cli_fail("post verify", rc, &err);
         goto out;
     }
-    rc = czk_groth16_verify(&pvk, &proofs[0], inputs, n_in, &err);
-    if (rc == CZK_OK) {
-        printf("OK: the proof is valid\n");
-        exit_code = CZK_EXIT_OK;
-    } else if (rc == CZK_EVERIFY) {
-        printf("INVALID: the proof does not verify for %s, partition %ld\n", a.pos[0], a.partition);
-        exit_code = CZK_EXIT_INVALID;
-    } else {
-        exit_code = czk_cli_fail("post verify", rc, &err);
+    for (size_t i = 0; i < pub.n_sectors; i++) {
+        sectors[i].sector_number = pub.sectors[i].sector_number;
+        czk_fr_to_bytes_le(sectors[i].comm_r, &pub.sectors[i].comm_r);
     }
+    czk_vanilla_post_type ty;
+    czk_filecoin_public fp = {.registered_proof = pub.registered_proof,
+                              .sectors = sectors,
+                              .n_sectors = pub.n_sectors,
+                              .partition_index = (uint32_t)a.partition};
+    fp.kind = czk_vanilla_post_type_from_abi(&ty, pub.registered_proof, NULL) == CZK_OK &&
+                      ty.kind == CZK_VANILLA_POST_WINNING
+                  ? CZK_FILECOIN_WINNING_POST
+                  : CZK_FILECOIN_WINDOW_POST;
+    memcpy(fp.randomness, pub.randomness, 32);
+    exit_code = czk_cli_verify_filecoin("post verify", &fp, a.params, a.pos[1]);
 out:
-    czk_free(ps);
-    czk_free(inputs);
-    czk_free(proofs);
-    czk_groth16_pvk_clear(&pvk);
-    czk_groth16_vk_clear(&vk);
+    czk_free(sectors);
     czk_post_public_clear(&pub);
     return exit_code;
 }

@@ -499,61 +499,15 @@ static int snap_verify(const snap_args *a) {
         fprintf(stderr, "czk snap verify: wants DIR PROOF\n%s", USAGE);
         return CZK_EXIT_ERROR;
     }
-    int exit_code = CZK_EXIT_ERROR, rc;
     snap_public_file pf;
     czk_snap_shape sh;
-    czk_snap_public pub;
-    czk_err err = {0};
-    czk_groth16_vk vk = {0};
-    czk_groth16_pvk pvk = {0};
-    czk_groth16_proof *proofs = NULL;
-    size_t n_proofs = 0;
-    char vk_path[4096];
     if (read_public(&pf, cmd, a->pos[0]) != 0 || public_shape(&sh, &pf, cmd) != 0)
-        goto out;
-    memcpy(pub.comm_r_old, pf.comm[0], 32);
-    memcpy(pub.comm_r_new, pf.comm[1], 32);
-    memcpy(pub.comm_d_new, pf.comm[2], 32);
-    pub.h = sh.hs[3];
-    if ((exit_code = czk_cli_verify_open(&vk, vk_path, sizeof vk_path, &proofs, &n_proofs, cmd,
-                                         CZK_PARAMS_SNAP, sh.sector_size, a->params, a->pos[1])) !=
-        CZK_EXIT_OK)
-        goto out;
-    exit_code = CZK_EXIT_ERROR;
-    rc = CZK_OK;
-    if (rc == CZK_OK && n_proofs != sh.partitions)
-        rc = czk_err_set(&err, CZK_EINVAL, "%s holds %zu proofs; a %llu-byte update has %u",
-                         czk_file_msg_path(a->pos[1]), n_proofs, (unsigned long long)sh.sector_size,
-                         sh.partitions);
-    if (rc == CZK_OK && vk.n_ic != 5)
-        rc = czk_err_set(&err, CZK_EINVAL, "%s has %zu public inputs, an update proof 4",
-                         czk_file_msg_path(vk_path), vk.n_ic - 1);
-    if (rc == CZK_OK)
-        rc = czk_groth16_pvk_prepare(&pvk, &vk, &err);
-    if (rc != CZK_OK) {
-        exit_code = czk_cli_fail(cmd, rc, &err);
-        goto out;
-    }
-    for (uint32_t k = 0; k < sh.partitions; k++) {
-        czk_fr inputs[4];
-        rc = czk_snap_public_inputs(inputs, &sh, &pub, k, &err);
-        if (rc == CZK_ERANGE) {
-            printf("INVALID: %s\n", err.msg);
-            exit_code = CZK_EXIT_INVALID;
-            goto out;
-        }
-        exit_code =
-            czk_cli_verify_partition(cmd, &pvk, &proofs[k], inputs, 4, rc, &err, k, a->pos[0]);
-        if (exit_code >= 0)
-            goto out;
-    }
-    printf("OK: the proof is valid (%u partition(s))\n", sh.partitions);
-    exit_code = CZK_EXIT_OK;
-out:
-    czk_free(proofs);
-    czk_groth16_pvk_clear(&pvk);
-    czk_groth16_vk_clear(&vk);
-    return exit_code;
+        return CZK_EXIT_ERROR;
+    czk_filecoin_public fp = {.kind = CZK_FILECOIN_SNAP, .registered_proof = pf.registered_proof};
+    memcpy(fp.comm_r_old, pf.comm[0], 32);
+    memcpy(fp.comm_r_new, pf.comm[1], 32);
+    memcpy(fp.comm_d_new, pf.comm[2], 32);
+    return czk_cli_verify_filecoin(cmd, &fp, a->params, a->pos[1]);
 }
 
 /* ---- dispatch ------------------------------------------------------------------------------- */

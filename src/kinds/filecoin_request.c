@@ -8,9 +8,6 @@
  * Messages name the request's fields as the proto spells them, since they go to the client
  * as they are (the daemon answers INVALID_ARGUMENT with them).
  *
- * The key directory's two helpers at the end serve the same callers: a daemon above kinds
- * includes no filecoin/ header.
- *
  * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), curio@e0294b0f
  * (2026-08-20).
  */
@@ -40,16 +37,41 @@ static const char *proto_name(int kind) {
 
 typedef unsigned long long ull;
 
-static int post_job(czk_filecoin_job *out, const czk_filecoin_request *r, czk_err *err) {
+int czk_filecoin_circuit_id(char *out, size_t cap, int kind, uint64_t registered_proof,
+                            czk_err *err) {
+    const char *name = proto_name(kind);
+    if (name == NULL)
+        return czk_err_set(err, CZK_EINVAL, "proof_kind %d is not a Filecoin proof kind", kind);
+    czk_err why = {0};
+    if (kind == CZK_FILECOIN_POREP) {
+        if (czk_kinds_porep_circuit_id(out, cap, registered_proof, &why) != CZK_OK)
+            return czk_err_set(err, CZK_EINVAL, "registered_proof %llu: %s", (ull)registered_proof,
+                               why.msg);
+        return CZK_OK;
+    }
+    if (kind == CZK_FILECOIN_SNAP) {
+        if (czk_kinds_snap_circuit_id(out, cap, registered_proof, &why) != CZK_OK)
+            return czk_err_set(err, CZK_EINVAL,
+                               "registered_proof %llu is not an update proof (abi "
+                               "RegisteredUpdateProof 0-4)",
+                               (ull)registered_proof);
+        return CZK_OK;
+    }
     czk_vanilla_post_type ty;
-    if (czk_vanilla_post_type_from_abi(&ty, r->registered_proof, NULL) != CZK_OK)
+    if (czk_vanilla_post_type_from_abi(&ty, registered_proof, NULL) != CZK_OK)
         return czk_err_set(err, CZK_EINVAL, "registered_proof %llu is not a PoSt proof (0-14)",
-                           (ull)r->registered_proof);
-    int winning = r->kind == CZK_FILECOIN_WINNING_POST;
+                           (ull)registered_proof);
+    int winning = kind == CZK_FILECOIN_WINNING_POST;
     if ((ty.kind == CZK_VANILLA_POST_WINNING) != winning)
         return czk_err_set(err, CZK_EINVAL, "registered_proof %llu is %s proof, the request %s",
-                           (ull)r->registered_proof, winning ? "a WindowPoSt" : "a WinningPoSt",
-                           proto_name(r->kind));
+                           (ull)registered_proof, winning ? "a WindowPoSt" : "a WinningPoSt", name);
+    if (czk_kinds_filecoin_circuit_id(out, cap, registered_proof, &why) != CZK_OK)
+        return czk_err_set(err, CZK_EINVAL, "registered_proof %llu: %s", (ull)registered_proof,
+                           why.msg);
+    return CZK_OK;
+}
+
+static int post_job(czk_filecoin_job *out, const czk_filecoin_request *r, czk_err *err) {
     if (r->vanilla_proof_len != 0)
         return czk_err_set(err, CZK_EINVAL,
                            "PoSt requests carry one vanilla proof per sector in vanilla_proofs, "
@@ -61,10 +83,6 @@ static int post_job(czk_filecoin_job *out, const czk_filecoin_request *r, czk_er
                            r->num_partitions);
     if (r->n_witness > 0)
         return czk_err_set(err, CZK_EINVAL, "a PoSt request carries vanilla proofs, not witnesses");
-    int rc = czk_kinds_filecoin_circuit_id(out->circuit_id, sizeof out->circuit_id,
-                                           r->registered_proof, err);
-    if (rc != CZK_OK)
-        return rc;
     size_t size = czk_kinds_filecoin_payload_size(r->vanilla_proofs_len, r->n_vanilla_proofs);
     if (size == 0)
         return czk_err_set(err, CZK_EINVAL, "vanilla_proofs too large");
@@ -81,11 +99,6 @@ static int post_job(czk_filecoin_job *out, const czk_filecoin_request *r, czk_er
 }
 
 static int porep_job(czk_filecoin_job *out, const czk_filecoin_request *r, czk_err *err) {
-    czk_err why = {0};
-    if (czk_kinds_porep_circuit_id(out->circuit_id, sizeof out->circuit_id, r->registered_proof,
-                                   &why) != CZK_OK)
-        return czk_err_set(err, CZK_EINVAL, "registered_proof %llu: %s", (ull)r->registered_proof,
-                           why.msg);
     if (r->vanilla_proof_len == 0 || r->n_vanilla_proofs > 0)
         return czk_err_set(err, CZK_EINVAL,
                            "a PoRep request carries its C1 output in vanilla_proof, and nothing "
@@ -115,13 +128,8 @@ static int porep_job(czk_filecoin_job *out, const czk_filecoin_request *r, czk_e
 
 static int snap_job(czk_filecoin_job *out, const czk_filecoin_request *r, czk_err *err) {
     uint64_t size = 0;
-    if (czk_kinds_snap_circuit_id(out->circuit_id, sizeof out->circuit_id, r->registered_proof,
-                                  NULL) != CZK_OK ||
-        czk_kinds_snap_sector_size(&size, r->registered_proof, NULL) != CZK_OK)
-        return czk_err_set(err, CZK_EINVAL,
-                           "registered_proof %llu is not an update proof (abi "
-                           "RegisteredUpdateProof 0-4)",
-                           (ull)r->registered_proof);
+    if (czk_kinds_snap_sector_size(&size, r->registered_proof, err) != CZK_OK)
+        return CZK_EINVAL; /* czk_filecoin_circuit_id has refused it already */
     if (r->sector_size != 0 && r->sector_size != size)
         return czk_err_set(err, CZK_EINVAL,
                            "sector_size %llu is not registered_proof %llu's (%llu)",
@@ -165,8 +173,8 @@ static int snap_job(czk_filecoin_job *out, const czk_filecoin_request *r, czk_er
     return CZK_OK;
 }
 
-int czk_kinds_filecoin_request(czk_filecoin_job *out, const czk_filecoin_request *req,
-                               czk_err *err) {
+int czk_filecoin_job_from_request(czk_filecoin_job *out, const czk_filecoin_request *req,
+                                  czk_err *err) {
     memset(out, 0, sizeof *out);
     const char *name = proto_name(req->kind);
     if (name == NULL)
@@ -174,6 +182,10 @@ int czk_kinds_filecoin_request(czk_filecoin_job *out, const czk_filecoin_request
                            req->kind);
     if (req->vanilla_proof_len == 0 && req->n_vanilla_proofs == 0)
         return czk_err_set(err, CZK_EINVAL, "%s request without vanilla_proof(s)", name);
+    int rc = czk_filecoin_circuit_id(out->circuit_id, sizeof out->circuit_id, req->kind,
+                                     req->registered_proof, err);
+    if (rc != CZK_OK)
+        return rc;
     switch (req->kind) {
     case CZK_FILECOIN_POREP:
         return porep_job(out, req, err);
@@ -184,17 +196,9 @@ int czk_kinds_filecoin_request(czk_filecoin_job *out, const czk_filecoin_request
     }
 }
 
-void czk_kinds_filecoin_job_clear(czk_filecoin_job *job) {
+void czk_filecoin_job_clear(czk_filecoin_job *job) {
     if (job == NULL)
         return;
     czk_free(job->payload);
     memset(job, 0, sizeof *job);
-}
-
-const char *czk_kinds_filecoin_params_env(void) {
-    return CZK_PARAMS_ENV_VAR;
-}
-
-const char *czk_kinds_filecoin_params_dir(const char *param_dir, const char *env_value) {
-    return czk_params_cache_dir(param_dir, env_value);
 }

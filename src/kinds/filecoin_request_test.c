@@ -1,5 +1,5 @@
 /*
- * czk_kinds_filecoin_request: Curio-shaped requests of each Filecoin kind (2 KiB data from the
+ * czk_filecoin_job_from_request: Curio-shaped requests of each Filecoin kind (2 KiB data from the
  * generators) become the circuit, partition count and payload the kind's own encoder gives,
  * and an engine with the Filecoin kinds registered (no keys) accepts each payload as far as
  * the missing key; bad requests are refused naming the field.
@@ -58,10 +58,10 @@ static int submit_job(czk_engine *e, const char *id, const czk_filecoin_job *job
 static void refused(czk_test_ctx *t, const czk_filecoin_request *r, const char *want) {
     czk_filecoin_job job;
     czk_err err = {0};
-    int rc = czk_kinds_filecoin_request(&job, r, &err);
+    int rc = czk_filecoin_job_from_request(&job, r, &err);
     CHECKF(rc == CZK_EINVAL && strstr(err.msg, want) != NULL, "%d %s (wanted %s)", rc, err.msg,
            want);
-    czk_kinds_filecoin_job_clear(&job);
+    czk_filecoin_job_clear(&job);
 }
 
 static void map_kinds(czk_test_ctx *t, const char *dir) {
@@ -100,7 +100,7 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     w.n_vanilla_proofs = 2;
     w.randomness = rnd;
     w.randomness_len = 32;
-    CHECKF(czk_kinds_filecoin_request(&job, &w, &err) == CZK_OK, "%s", err.msg);
+    CHECKF(czk_filecoin_job_from_request(&job, &w, &err) == CZK_OK, "%s", err.msg);
     CHECKF(strcmp(job.circuit_id, "window-post-2KiB") == 0, "%s", job.circuit_id);
     CHECK_EQ_INT(job.n_partitions, 1);
     size_t want_len = czk_kinds_filecoin_payload_size(lens, 2);
@@ -115,7 +115,7 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     CHECKF(rc == CZK_EINVAL && strstr(err.msg, "request wpost") != NULL &&
                strstr(err.msg, dir) != NULL,
            "%d %s", rc, err.msg);
-    czk_kinds_filecoin_job_clear(&job);
+    czk_filecoin_job_clear(&job);
     CHECK(job.payload == NULL);
 
     /* Refusals of PoSt requests, each naming the field. */
@@ -160,14 +160,14 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     win.registered_proof = 0;
     win.vanilla_proofs = one;
     win.n_vanilla_proofs = 1;
-    CHECKF(czk_kinds_filecoin_request(&job, &win, &err) == CZK_OK, "%s", err.msg);
+    CHECKF(czk_filecoin_job_from_request(&job, &win, &err) == CZK_OK, "%s", err.msg);
     CHECKF(strcmp(job.circuit_id, "winning-post-2KiB") == 0, "%s", job.circuit_id);
     CHECK_EQ_INT(job.n_partitions, 1);
     CHECK_EQ_INT(job.payload_len, czk_kinds_filecoin_payload_size(lens, 1));
     CHECK(memcmp(job.payload, "CZKP", 4) == 0);
     rc = submit_job(e, "winning", &job, &err);
     CHECKF(rc == CZK_EINVAL && strstr(err.msg, dir) != NULL, "%d %s", rc, err.msg);
-    czk_kinds_filecoin_job_clear(&job);
+    czk_filecoin_job_clear(&job);
     czk_free(vp[0]);
 
     /* PoRep C2 (RegisteredSealProof 5, 2 KiB V1_1): Curio's wrapped C1 output of sector 7 of
@@ -192,7 +192,7 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     p.miner_id = MINER;
     p.vanilla_proof = (const uint8_t *)json;
     p.vanilla_proof_len = json_len;
-    CHECKF(czk_kinds_filecoin_request(&job, &p, &err) == CZK_OK, "%s", err.msg);
+    CHECKF(czk_filecoin_job_from_request(&job, &p, &err) == CZK_OK, "%s", err.msg);
     CHECKF(strcmp(job.circuit_id, "porep-2KiB") == 0, "%s", job.circuit_id);
     CHECK_EQ_INT(job.n_partitions, 1);
     want = czk_malloc(CZK_POREP_PAYLOAD_HEADER + json_len);
@@ -206,18 +206,18 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     CHECKF(rc == CZK_EINVAL && strstr(err.msg, dir) != NULL &&
                strstr(err.msg, "v28-stacked-proof-of-replication") != NULL,
            "%d %s", rc, err.msg);
-    czk_kinds_filecoin_job_clear(&job);
+    czk_filecoin_job_clear(&job);
     /* Without a miner id (0, the system actor) the replica id check is off. */
     b = p;
     b.miner_id = 0;
-    CHECKF(czk_kinds_filecoin_request(&job, &b, &err) == CZK_OK, "%s", err.msg);
+    CHECKF(czk_filecoin_job_from_request(&job, &b, &err) == CZK_OK, "%s", err.msg);
     CHECK_EQ_INT(job.payload[12], 0);
-    czk_kinds_filecoin_job_clear(&job);
+    czk_filecoin_job_clear(&job);
     b = p;
     b.num_partitions = 10;
-    CHECKF(czk_kinds_filecoin_request(&job, &b, &err) == CZK_OK, "%s", err.msg);
+    CHECKF(czk_filecoin_job_from_request(&job, &b, &err) == CZK_OK, "%s", err.msg);
     CHECK_EQ_INT(job.n_partitions, 10);
-    czk_kinds_filecoin_job_clear(&job);
+    czk_filecoin_job_clear(&job);
     b = p;
     b.registered_proof = 99;
     refused(t, &b, "registered_proof 99: ");
@@ -262,7 +262,7 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     s.comm_r_new = pub.comm_r_new;
     s.comm_d_new = pub.comm_d_new;
     s.comm_r_old_len = s.comm_r_new_len = s.comm_d_new_len = 32;
-    CHECKF(czk_kinds_filecoin_request(&job, &s, &err) == CZK_OK, "%s", err.msg);
+    CHECKF(czk_filecoin_job_from_request(&job, &s, &err) == CZK_OK, "%s", err.msg);
     CHECKF(strcmp(job.circuit_id, "snap-2KiB") == 0, "%s", job.circuit_id);
     CHECK_EQ_INT(job.n_partitions, 1);
     want_len = czk_kinds_snap_payload_size(&slen, 1);
@@ -278,7 +278,7 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     CHECKF(rc == CZK_EINVAL && strstr(err.msg, dir) != NULL &&
                strstr(err.msg, "v28-empty-sector-update") != NULL,
            "%d %s", rc, err.msg);
-    czk_kinds_filecoin_job_clear(&job);
+    czk_filecoin_job_clear(&job);
     b = s;
     b.registered_proof = 5;
     refused(t, &b, "registered_proof 5 is not an update proof (abi RegisteredUpdateProof 0-4)");

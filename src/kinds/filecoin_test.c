@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "czk.h"
+#include "czk_filecoin.h"
 #include "filecoin/circuit.h"
 #include "filecoin/gadgets/cs.h"
 #include "filecoin/hash/poseidon.h"
@@ -347,6 +349,233 @@ static void repeated_on_cpu(czk_test_ctx *t, const char *dir) {
 
 CZK_TEST(filecoin_post_repeated_on_cpu) {
     CZK_TEST_WITH_TMPDIR(repeated_on_cpu);
+}
+
+/* ---- the public entry (include/czk_filecoin.h) ------------------------------------------ */
+
+/* A request built from Curio's fields proves through czk_filecoin_job_from_request, and
+ * czk_filecoin_verify accepts the proof from the public data alone (keys found through the
+ * directory argument and through the environment's value) and refuses it for any other public
+ * data, a cut or altered proof, the other kind and a missing .vk. */
+static void api_post(czk_test_ctx *t, const char *dir) {
+    CHECK(make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng));
+    CHECK(make_keys(dir, CZK_VANILLA_POST_WINNING, &t->rng));
+    czk_engine_config cfg;
+    czk_test_engine_config(&cfg, 2ULL << 30);
+    czk_engine *e = NULL;
+    czk_err err = {0};
+    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    if (e == NULL)
+        return;
+    CHECK_EQ_INT(czk_filecoin_register(e, NULL, dir, &err), CZK_OK);
+    CHECK_EQ_INT(czk_filecoin_register(e, NULL, dir, &err), CZK_EINVAL); /* ids taken */
+    char empty[600];
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    CHECK(mkdir(empty, 0700) == 0);
+    const struct {
+        int kind;
+        uint32_t reg, partition;
+        size_t n;
+    } cases[] = {{CZK_FILECOIN_WINDOW_POST, 5, 0, 2}, {CZK_FILECOIN_WINNING_POST, 0, 0, 1}};
+    for (size_t c = 0; c < 2; c++) {
+        czk_vanilla_post_type ty;
+        CHECK(czk_vanilla_post_type_from_abi(&ty, cases[c].reg, NULL) == CZK_OK);
+        czk_fr r;
+        czk_fr_random(&r, &t->rng);
+        uint8_t rnd[32];
+        czk_fr_to_bytes_le(rnd, &r);
+        wbuf w[2];
+        const uint8_t *bufs[2];
+        size_t lens[2];
+        czk_filecoin_sector sectors[3];
+        for (size_t i = 0; i < cases[c].n; i++) {
+            w[i] = sector_proof(&t->rng, &ty, rnd, 1000 + i, i);
+            CHECK(w[i].p != NULL && w[i].n > 40);
+            bufs[i] = w[i].p;
+            lens[i] = w[i].n;
+            /* FallbackPoStSectorProof: sector_id u64, then comm_r (io/vanilla.h). */
+            sectors[i].sector_number = 1000 + i;
+            memcpy(sectors[i].comm_r, w[i].p + 8, 32);
+        }
+        czk_filecoin_request req = {.kind = cases[c].kind,
+                                    .registered_proof = cases[c].reg,
+                                    .miner_id = 1234,
+                                    .partition_index = cases[c].partition,
+                                    .vanilla_proofs = bufs,
+                                    .vanilla_proofs_len = lens,
+                                    .n_vanilla_proofs = cases[c].n,
+                                    .randomness = rnd,
+                                    .randomness_len = 32};
+        czk_filecoin_job job;
+        CHECKF(czk_filecoin_job_from_request(&job, &req, &err) == CZK_OK, "%s", err.msg);
+        char id[32], job_id[CZK_REQUEST_ID_MAX + 1];
+        snprintf(id, sizeof id, "api-%zu", c);
+        czk_job_request q = {.request_id = id,
+                             .circuit_id = job.circuit_id,
+                             .n_partitions = job.n_partitions,
+                             .payload = job.payload,
+                             .payload_len = job.payload_len};
+        CHECKF(czk_engine_submit(e, &q, job_id, NULL, NULL, &err) == CZK_OK, "%s", err.msg);
+        czk_filecoin_job_clear(&job);
+        for (size_t i = 0; i < cases[c].n; i++)
+            free(w[i].p);
+        czk_job_result res;
+        CHECK_EQ_INT(czk_engine_await(e, job_id, 600000, &res, &err), CZK_OK);
+        CHECKF(res.status == CZK_JOB_COMPLETED, "case %zu: %s", c, res.error);
+        if (res.status != CZK_JOB_COMPLETED) {
+            czk_job_result_clear(&res);
+            continue;
+        }
+        czk_filecoin_public pub = {.kind = cases[c].kind,
+                                   .registered_proof = cases[c].reg,
+                                   .sectors = sectors,
+                                   .n_sectors = cases[c].n,
+                                   .partition_index = cases[c].partition};
+        memcpy(pub.randomness, rnd, 32);
+        const uint8_t *pf = res.proof;
+        size_t pl = res.proof_len;
+        int rc = czk_filecoin_verify(&pub, pf, pl, dir, NULL, &err);
+        CHECKF(rc == CZK_OK, "case %zu: %d %s", c, rc, err.msg);
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, pf, pl, NULL, dir, &err), CZK_OK);
+        /* Other public data: each fails as invalid, naming why. */
+        pub.randomness[0] ^= 1;
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, pf, pl, dir, NULL, &err), CZK_EVERIFY);
+        CHECKF(strstr(err.msg, "does not verify") != NULL, "%s", err.msg);
+        pub.randomness[0] ^= 1;
+        sectors[0].sector_number++;
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, pf, pl, dir, NULL, &err), CZK_EVERIFY);
+        sectors[0].sector_number--;
+        uint8_t comm_r[32];
+        memcpy(comm_r, sectors[0].comm_r, 32);
+        memset(sectors[0].comm_r, 0xff, 32);
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, pf, pl, dir, NULL, &err), CZK_EVERIFY);
+        CHECKF(strstr(err.msg, "comm_r is not a field element") != NULL, "%s", err.msg);
+        memcpy(sectors[0].comm_r, comm_r, 32);
+        memset(pub.randomness, 0xff, 32);
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, pf, pl, dir, NULL, &err), CZK_EVERIFY);
+        CHECKF(strstr(err.msg, "randomness") != NULL, "%s", err.msg);
+        memcpy(pub.randomness, rnd, 32);
+        /* The proof altered (C's x coordinate: no longer a point, or another point). */
+        uint8_t bad[CZK_PROOF_BYTES];
+        memcpy(bad, pf, sizeof bad);
+        bad[CZK_PROOF_BYTES - 1] ^= 1;
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, bad, sizeof bad, dir, NULL, &err), CZK_EVERIFY);
+        CHECKF(strstr(err.msg, "partition 0") != NULL, "%s", err.msg);
+        /* What cannot be checked: a cut proof, the other kind, too many sectors, no .vk. */
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, pf, pl - 1, dir, NULL, &err), CZK_EINVAL);
+        CHECKF(strstr(err.msg, "short") != NULL, "%s", err.msg);
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, NULL, 0, dir, NULL, &err), CZK_EINVAL);
+        pub.kind = c == 0 ? CZK_FILECOIN_WINNING_POST : CZK_FILECOIN_WINDOW_POST;
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, pf, pl, dir, NULL, &err), CZK_EINVAL);
+        CHECKF(strstr(err.msg, "registered_proof") != NULL, "%s", err.msg);
+        pub.kind = cases[c].kind;
+        sectors[cases[c].n] = sectors[0];
+        pub.n_sectors = cases[c].n + 1;
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, pf, pl, dir, NULL, &err), CZK_EINVAL);
+        pub.n_sectors = cases[c].n;
+        CHECK_EQ_INT(czk_filecoin_verify(&pub, pf, pl, empty, NULL, &err), CZK_ENOTFOUND);
+        CHECKF(strstr(err.msg, empty) != NULL && strstr(err.msg, ".vk") != NULL, "%s", err.msg);
+        czk_job_result_clear(&res);
+    }
+    czk_engine_destroy(e);
+}
+
+CZK_TEST(filecoin_api_post_verify) {
+    CZK_TEST_WITH_TMPDIR(api_post);
+}
+
+/* Names and ids through the public header, against rust-fil-proofs' parameters.json. */
+CZK_TEST(filecoin_api_names) {
+    const struct {
+        int kind;
+        uint64_t reg;
+        czk_filecoin_file file;
+        const char *name, *circuit;
+    } ok[] = {
+        {CZK_FILECOIN_WINNING_POST, 0, CZK_FILECOIN_FILE_PARAMS,
+         "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+         "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.params",
+         "winning-post-2KiB"},
+        /* WindowPoSt API 1.0 (8) and 1.2 (13) of 32 GiB share one set. */
+        {CZK_FILECOIN_WINDOW_POST, 8, CZK_FILECOIN_FILE_VK,
+         "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+         "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.vk",
+         "window-post-32GiB"},
+        {CZK_FILECOIN_WINDOW_POST, 13, CZK_FILECOIN_FILE_PARAMS,
+         "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+         "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.params",
+         "window-post-32GiB"},
+        /* PoRep 32 GiB V1_1 (8) and its synthetic twin (13). */
+        {CZK_FILECOIN_POREP, 8, CZK_FILECOIN_FILE_PARAMS,
+         "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+         "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params",
+         "porep-32GiB"},
+        {CZK_FILECOIN_POREP, 13, CZK_FILECOIN_FILE_META,
+         "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+         "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.meta",
+         "porep-32GiB"},
+        {CZK_FILECOIN_POREP, 5, CZK_FILECOIN_FILE_PARAMS,
+         "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+         "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params",
+         "porep-2KiB"},
+    };
+    char name[CZK_FILECOIN_PARAMS_NAME_MAX], circuit[CZK_ID_MAX + 1];
+    czk_err err = {0};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        CHECKF(czk_filecoin_params_name(name, sizeof name, ok[i].kind, ok[i].reg, ok[i].file,
+                                        &err) == CZK_OK &&
+                   strcmp(name, ok[i].name) == 0,
+               "%zu: %s %s", i, name, err.msg);
+        CHECKF(czk_filecoin_circuit_id(circuit, sizeof circuit, ok[i].kind, ok[i].reg, &err) ==
+                       CZK_OK &&
+                   strcmp(circuit, ok[i].circuit) == 0,
+               "%zu: %s %s", i, circuit, err.msg);
+    }
+    /* SnapDeals: the update's set (its names are not in parameters.json's PoSt/PoRep list). */
+    CHECK_EQ_INT(czk_filecoin_params_name(name, sizeof name, CZK_FILECOIN_SNAP, 3,
+                                          CZK_FILECOIN_FILE_PARAMS, &err),
+                 CZK_OK);
+    CHECKF(strncmp(name, "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-", 57) == 0,
+           "%s", name);
+    CHECK_EQ_INT(czk_filecoin_circuit_id(circuit, sizeof circuit, CZK_FILECOIN_SNAP, 0, &err),
+                 CZK_OK);
+    CHECK(strcmp(circuit, "snap-2KiB") == 0);
+    /* Refusals, each naming the fault. */
+    const struct {
+        int kind;
+        uint64_t reg;
+        const char *why;
+    } bad[] = {{CZK_FILECOIN_WINNING_POST, 5, "WindowPoSt"},
+               {CZK_FILECOIN_WINDOW_POST, 0, "WinningPoSt"},
+               {CZK_FILECOIN_WINDOW_POST, 15, "not a PoSt proof"},
+               {CZK_FILECOIN_POREP, 17, "registered_proof 17"},
+               {CZK_FILECOIN_POREP, 20, "registered_proof 20"},
+               {CZK_FILECOIN_SNAP, 5, "not an update proof"},
+               {7, 0, "not a Filecoin proof kind"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err.msg[0] = '\0';
+        CHECK_EQ_INT(
+            czk_filecoin_circuit_id(circuit, sizeof circuit, bad[i].kind, bad[i].reg, &err),
+            CZK_EINVAL);
+        CHECKF(strstr(err.msg, bad[i].why) != NULL, "%zu: %s", i, err.msg);
+        CHECK_EQ_INT(czk_filecoin_params_name(name, sizeof name, bad[i].kind, bad[i].reg,
+                                              CZK_FILECOIN_FILE_VK, &err),
+                     CZK_EINVAL);
+        CHECK(name[0] == '\0');
+    }
+    CHECK_EQ_INT(
+        czk_filecoin_params_name(name, 20, CZK_FILECOIN_POREP, 8, CZK_FILECOIN_FILE_PARAMS, &err),
+        CZK_EINVAL);
+    CHECK_EQ_INT(czk_filecoin_params_name(name, sizeof name, CZK_FILECOIN_POREP, 8,
+                                          (czk_filecoin_file)3, &err),
+                 CZK_EINVAL);
+    /* The directory, as rust-fil-proofs picks it; the environment variable's name. */
+    CHECK(strcmp(czk_filecoin_params_dir(NULL, NULL), CZK_FILECOIN_PARAMS_DEFAULT_DIR) == 0);
+    CHECK(strcmp(czk_filecoin_params_dir("", "/e"), "/e") == 0);
+    CHECK(strcmp(czk_filecoin_params_dir("/d", "/e"), "/d") == 0);
+    CHECK(strcmp(czk_filecoin_params_dir(NULL, ""), CZK_FILECOIN_PARAMS_DEFAULT_DIR) == 0);
+    CHECK(strcmp(CZK_FILECOIN_PARAMS_ENV, CZK_PARAMS_ENV_VAR) == 0);
+    CHECK(strcmp(CZK_FILECOIN_PARAMS_DEFAULT_DIR, CZK_PARAMS_DEFAULT_DIR) == 0);
 }
 
 /* ---- PoRep C2 ------------------------------------------------------------------------------ */

@@ -1,6 +1,8 @@
 CZK_TEST_ENTRY(filecoin_post_2k_prove, 600)
 CZK_TEST_ENTRY(filecoin_post_missing_key, 30)
 CZK_TEST_ENTRY(filecoin_post_bad_payloads, 30)
+CZK_TEST_ENTRY(filecoin_api_post_verify, 600)
+CZK_TEST_ENTRY(filecoin_api_names, 30)
 CZK_TEST_ENTRY(filecoin_post_repeated_on_cpu, 120)
 CZK_TEST_ENTRY(filecoin_porep_submit_checks, 60)
 CZK_TEST_ENTRY(kinds_snap_payload_roundtrip, 60)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "czk.h"
+#include "czk_filecoin.h"
 #include "formats/key_check.h"
 #include "util/status.h"
 
@@ -185,73 +186,9 @@ int czk_kinds_register_filecoin_snap(czk_engine *e, uint64_t sector_size, const 
 int czk_kinds_register_filecoin_snaps(czk_engine *e, const char *param_dir, const char *env_value,
                                       czk_err *err);
 
-/* ---- Filecoin requests (filecoin_request.c) ------------------------------------------- */
-
-/* The Filecoin proof kinds, numbered as cuzk's ProofKind (proto/cuzk/v1/proving.proto), so
- * that a server passes the proto's number through. */
-typedef enum czk_filecoin_kind {
-    CZK_FILECOIN_POREP = 1,        /* POREP_SEAL_COMMIT: PoRep C2 from a C1 output */
-    CZK_FILECOIN_SNAP = 2,         /* SNAP_DEALS_UPDATE: one vanilla proof per partition */
-    CZK_FILECOIN_WINDOW_POST = 3,  /* WINDOW_POST_PARTITION: one partition's sectors */
-    CZK_FILECOIN_WINNING_POST = 4, /* WINNING_POST: one sector */
-} czk_filecoin_kind;
-
-/*
- * A Filecoin proof request with Curio's fields (cuzk's SubmitProofRequest), borrowed for the
- * call. A byte field is a pointer and a length; length 0 is a field not sent.
- */
-typedef struct czk_filecoin_request {
-    int kind;                  /* czk_filecoin_kind */
-    uint64_t registered_proof; /* Go abi RegisteredPoStProof, RegisteredSealProof or
-                                  RegisteredUpdateProof, by kind */
-    uint64_t sector_size;      /* 0: not sent; otherwise it must be registered_proof's */
-    uint64_t sector_number;
-    uint64_t miner_id;
-    uint32_t partition_index;     /* PoSt */
-    uint32_t num_partitions;      /* 0: registered_proof's */
-    const uint8_t *vanilla_proof; /* PoRep: the C1 output */
-    size_t vanilla_proof_len;
-    const uint8_t *const *vanilla_proofs; /* PoSt: one per sector; SnapDeals: one per partition */
-    const size_t *vanilla_proofs_len;
-    size_t n_vanilla_proofs;
-    const uint8_t *randomness; /* PoSt: 32 bytes */
-    size_t randomness_len;
-    const uint8_t *comm_r_old, *comm_r_new, *comm_d_new; /* SnapDeals: 32 bytes each */
-    size_t comm_r_old_len, comm_r_new_len, comm_d_new_len;
-    size_t n_witness; /* generic circuits' witnesses sent along (a Filecoin kind takes none) */
-} czk_filecoin_request;
-
-/* The czk_job_request fields a Filecoin request decides. The caller adds the ids, the client,
- * the queue name and the priority: those follow the proof kind alone (the proto defines them
- * for any request that names one), not the Filecoin fields. */
-typedef struct czk_filecoin_job {
-    char circuit_id[CZK_ID_MAX + 1];
-    size_t n_partitions;
-    uint8_t *payload; /* the kind's payload (above), czk_malloc'ed */
-    size_t payload_len;
-} czk_filecoin_job;
-
-/*
- * Maps a Filecoin request onto its kind's job: the circuit its registered proof names, checked
- * against the proof kind (the one place the pairing is checked before the kind's job_create
- * reads the payload), and the payload this header defines. Checks what the request's shape
- * leaves open (lengths, counts, the sector size); the vanilla proofs themselves are checked
- * by the kind at submit. *out is overwritten; clear it with czk_kinds_filecoin_job_clear
- * (also after an error). Returns CZK_OK, CZK_EINVAL with a message naming the field and the
- * fault (the message is meant for the client as is), or CZK_ENOMEM.
- */
-int czk_kinds_filecoin_request(czk_filecoin_job *out, const czk_filecoin_request *req,
-                               czk_err *err);
-
-/* Frees a job's payload and zeroes it; NULL is a no-op. */
-void czk_kinds_filecoin_job_clear(czk_filecoin_job *job);
-
-/* The environment variable callers read for the registrations' env_value (rust-fil-proofs'
- * FIL_PROOFS_PARAMETER_CACHE), and the directory the Filecoin circuits then look for keys in
- * (param_dir when set, else env_value when set, else the default): for callers above kinds,
- * which include no filecoin/ header. */
-const char *czk_kinds_filecoin_params_env(void);
-const char *czk_kinds_filecoin_params_dir(const char *param_dir, const char *env_value);
+/* The Filecoin kinds' public entry points (registering all of them, requests from Curio's
+ * fields, verification from public data, file names) are include/czk_filecoin.h's:
+ * filecoin_request.c and filecoin_api.c. */
 
 #ifdef __cplusplus
 }

@@ -31,7 +31,7 @@
 #endif
 
 #include "czk.h"
-#include "kinds/kinds.h"
+#include "czk_filecoin.h"
 #include "server/config.h"
 #include "server/grpc/server.h"
 #include "server/http.h"
@@ -188,21 +188,16 @@ static int register_circuits(czk_engine *e, const czk_server_config *cfg, czk_er
             return rc;
         say("czk daemon: circuit %s: synthetic, 2^%lu constraints, DEV keys", spec, k);
     }
-    /* WinningPoSt and WindowPoSt of every sector size: registering counts one sector slot each
-     * (milliseconds); their .params are only looked for when a job first needs one. */
-    const char *env = getenv(czk_kinds_filecoin_params_env());
-    int rc = czk_kinds_register_filecoin_posts(e, cfg->param_cache, env, err);
+    /* Every Filecoin circuit: PoSt registration counts one sector slot each (milliseconds),
+     * PoRep's and SnapDeals' counts come from tables; keys are only looked for when a job
+     * first needs one. */
+    const char *env = getenv(CZK_FILECOIN_PARAMS_ENV);
+    int rc = czk_filecoin_register(e, cfg->param_cache, env, err);
     if (rc != CZK_OK)
-        return rc;
-    /* PoRep C2 of every sector size: registering counts one and two challenges each. */
-    if ((rc = czk_kinds_register_filecoin_poreps(e, cfg->param_cache, env, err)) != CZK_OK)
-        return rc;
-    /* SnapDeals of every sector size: their counts come from a table (no synthesis). */
-    if ((rc = czk_kinds_register_filecoin_snaps(e, cfg->param_cache, env, err)) != CZK_OK)
         return rc;
     say("czk daemon: circuits winning-post-*, window-post-*, porep-* and snap-* (2KiB .. "
         "64GiB): keys in %s",
-        czk_kinds_filecoin_params_dir(cfg->param_cache, env));
+        czk_filecoin_params_dir(cfg->param_cache, env));
     return CZK_OK;
 }
 

@@ -90,6 +90,10 @@ def main():
     rc, out = dt.run_cli("c2", "verify", "--c1", c1_path, cli_proof, "--params", keys,
                          "--miner-id", str(MINER), "--sector-id", str(SECTOR))
     check(rc == 0 and "OK" in out, f"czk c2 verify accepts czk submit's proof ({rc}: {out})")
+    # The replica id made from another sector's number: the proof is not that sector's.
+    rc, out = dt.run_cli("c2", "verify", "--c1", c1_path, cli_proof, "--params", keys,
+                         "--miner-id", str(MINER), "--sector-id", str(SECTOR + 1))
+    check(rc == 1 and "INVALID" in out, f"czk c2 verify with another sector's id ({rc}: {out})")
     rc, out = dt.run_cli("submit", "--addr", d.addr, "--c1", c1_path, "--miner-id", str(MINER),
                          "--sector-id", str(SECTOR + 1))
     check(rc == 2 and "replica id" in out,

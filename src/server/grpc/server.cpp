@@ -11,7 +11,7 @@
 // the priority); the engine checks again. Every czk status that reaches a client goes through
 // the one table in codes.cpp. A Filecoin request (WinningPoSt, WindowPoSt, PoRep C2,
 // SnapDeals: proof_kind set, no circuit_id) is handed field by field to
-// czk_kinds_filecoin_request (kinds/kinds.h), which alone knows the Filecoin rules: the
+// czk_filecoin_job_from_request (kinds/kinds.h), which alone knows the Filecoin rules: the
 // circuit of a registered proof, which fields each kind carries, the payload. Where and how
 // the server listens (addresses, TLS, socket locks) is listen.cpp's.
 //
@@ -37,7 +37,7 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "formats/snarkjs_text.h"
-#include "kinds/kinds.h"
+#include "czk_filecoin.h"
 #include "server/grpc/codes.h"
 #include "server/grpc/listen.h"
 #include "util/alloc.h"
@@ -131,7 +131,7 @@ struct JobRequest {
     JobRequest(const JobRequest &) = delete;
     JobRequest &operator=(const JobRequest &) = delete;
     ~JobRequest() {
-        czk_kinds_filecoin_job_clear(&filecoin);
+        czk_filecoin_job_clear(&filecoin);
     }
 };
 
@@ -169,7 +169,7 @@ grpc::Status map_filecoin(const pb::SubmitProofRequest &r, JobRequest *out) {
     f.comm_d_new_len = r.comm_d_new().size();
     f.n_witness = static_cast<size_t>(r.witness_size());
     czk_err err{};
-    int rc = czk_kinds_filecoin_request(&out->filecoin, &f, &err);
+    int rc = czk_filecoin_job_from_request(&out->filecoin, &f, &err);
     if (rc == CZK_EINVAL)
         return invalid(err.msg);
     if (rc != CZK_OK)
