@@ -746,6 +746,15 @@ static int parse_array(jp *p, size_t want, elem_fn fn, void *ctx) {
 
 /* ---- values ------------------------------------------------------------------------------ */
 
+/* Element i of a [u8; N] into ((uint8_t *)ctx)[i] (parse_array has put [i] on the path). */
+static int u8_elem(jp *p, void *ctx, size_t i) {
+    uint64_t v;
+    int rc = read_uint(p, 255, "u8", NO_INDEX, &v);
+    if (rc == CZK_OK)
+        ((uint8_t *)ctx)[i] = (uint8_t)v;
+    return rc;
+}
+
 /* A [u8; 32]: an array of exactly 32 integers 0..255. */
 static int parse_bytes32(jp *p, uint8_t out[32]) {
     /* The fast path takes what Rust and Go write, "[d,d,...,d]" without whitespace; anything
@@ -773,26 +782,7 @@ static int parse_bytes32(jp *p, uint8_t out[32]) {
             return CZK_OK;
         }
     }
-    int rc = arr_open(p), k;
-    if (rc != CZK_OK)
-        return rc;
-    size_t count = 0;
-    while ((k = arr_next(p, &count)) == 1) {
-        size_t j = count - 1;
-        if (j < 32) {
-            uint64_t v;
-            if ((rc = read_uint(p, 255, "u8", j, &v)) != CZK_OK)
-                return rc;
-            out[j] = (uint8_t)v;
-        } else if ((rc = skip_value(p, 0)) != CZK_OK) {
-            return rc;
-        }
-    }
-    if (k < 0)
-        return k;
-    if (count != 32)
-        return jp_fail(p, CZK_EFORMAT, "expected 32 elements, found %zu", count);
-    return CZK_OK;
+    return parse_array(p, 32, u8_elem, out);
 }
 
 /* A domain: 32 bytes that are a canonical little-endian field element. */
