@@ -54,6 +54,27 @@ static int submit_job(czk_engine *e, const char *id, const czk_filecoin_job *job
     return czk_engine_submit(e, &req, out, NULL, NULL, err);
 }
 
+/* The mapped job's payload is want[0..want_len) (freed here); submitted under `id` to the
+ * engine, which holds no keys, it passes every check but the key's, refused naming the
+ * request, `dir` and the key file's `stem`. The job is cleared. */
+static void keyless(czk_test_ctx *t, czk_engine *e, const char *dir, czk_filecoin_job *job,
+                    const char *id, uint8_t *want, size_t want_len, const char *stem) {
+    CHECK(want != NULL);
+    CHECK_EQ_INT(job->payload_len, want_len);
+    if (want != NULL && job->payload_len == want_len)
+        CHECK_MEM(job->payload, want, want_len);
+    czk_free(want);
+    czk_err err = {0};
+    char req[64];
+    snprintf(req, sizeof req, "request %s", id);
+    int rc = submit_job(e, id, job, &err);
+    CHECKF(rc == CZK_EINVAL && strstr(err.msg, req) != NULL && strstr(err.msg, dir) != NULL &&
+               strstr(err.msg, stem) != NULL,
+           "%d %s", rc, err.msg);
+    czk_filecoin_job_clear(job);
+    CHECK(job->payload == NULL);
+}
+
 /* Maps `r`, expecting CZK_EINVAL and a message holding `want`; the job is left empty. */
 static void refused(czk_test_ctx *t, const czk_filecoin_request *r, const char *want) {
     czk_filecoin_job job;
@@ -63,6 +84,14 @@ static void refused(czk_test_ctx *t, const czk_filecoin_request *r, const char *
            want);
     czk_filecoin_job_clear(&job);
 }
+
+/* `base` with `edit` applied (an expression on b_) is refused naming `want`. */
+#define REFUSED(base, edit, want)                                                                  \
+    do {                                                                                           \
+        czk_filecoin_request b_ = (base);                                                          \
+        (void)(edit);                                                                              \
+        refused(t, &b_, want);                                                                     \
+    } while (0)
 
 static void map_kinds(czk_test_ctx *t, const char *dir) {
     czk_engine_config cfg;
@@ -105,48 +134,24 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     CHECK_EQ_INT(job.n_partitions, 1);
     size_t want_len = czk_kinds_filecoin_payload_size(lens, 2);
     uint8_t *want = czk_malloc(want_len);
-    CHECK(want != NULL);
-    CHECK_EQ_INT(czk_kinds_filecoin_payload_encode(want, 10, 0, MINER, rnd, proofs, lens, 2),
-                 want_len);
-    CHECK_EQ_INT(job.payload_len, want_len);
-    CHECK_MEM(job.payload, want, want_len);
-    czk_free(want);
-    int rc = submit_job(e, "wpost", &job, &err);
-    CHECKF(rc == CZK_EINVAL && strstr(err.msg, "request wpost") != NULL &&
-               strstr(err.msg, dir) != NULL,
-           "%d %s", rc, err.msg);
-    czk_filecoin_job_clear(&job);
-    CHECK(job.payload == NULL);
+    if (want != NULL)
+        CHECK_EQ_INT(czk_kinds_filecoin_payload_encode(want, 10, 0, MINER, rnd, proofs, lens, 2),
+                     want_len);
+    keyless(t, e, dir, &job, "wpost", want, want_len, "v28-proof-of-spacetime-fallback");
 
     /* Refusals of PoSt requests, each naming the field. */
-    czk_filecoin_request b = w;
-    b.registered_proof = 15;
-    refused(t, &b, "registered_proof 15 is not a PoSt proof (0-14)");
-    b = w;
-    b.kind = CZK_FILECOIN_WINNING_POST;
-    refused(t, &b, "registered_proof 10 is a WindowPoSt proof, the request WINNING_POST");
-    b = w;
-    b.registered_proof = 0;
-    refused(t, &b, "registered_proof 0 is a WinningPoSt proof, the request WINDOW_POST_PARTITION");
-    b = w;
-    b.n_vanilla_proofs = 0;
-    refused(t, &b, "WINDOW_POST_PARTITION request without vanilla_proof(s)");
-    b = w;
-    b.vanilla_proof = vp[0];
-    b.vanilla_proof_len = lens[0];
-    refused(t, &b, "one vanilla proof per sector in vanilla_proofs, not vanilla_proof");
-    b = w;
-    b.randomness_len = 31;
-    refused(t, &b, "randomness is 31 bytes, not 32");
-    b = w;
-    b.num_partitions = 2;
-    refused(t, &b, "a PoSt request proves one partition, not 2");
-    b = w;
-    b.n_witness = 1;
-    refused(t, &b, "a PoSt request carries vanilla proofs, not witnesses");
-    b = w;
-    b.kind = 0;
-    refused(t, &b, "proof_kind 0 is not a Filecoin proof kind");
+    REFUSED(w, (b_.registered_proof = 15), "registered_proof 15 is not a PoSt proof (0-14)");
+    REFUSED(w, (b_.kind = CZK_FILECOIN_WINNING_POST),
+            "registered_proof 10 is a WindowPoSt proof, the request WINNING_POST");
+    REFUSED(w, (b_.registered_proof = 0),
+            "registered_proof 0 is a WinningPoSt proof, the request WINDOW_POST_PARTITION");
+    REFUSED(w, (b_.n_vanilla_proofs = 0), "WINDOW_POST_PARTITION request without vanilla_proof(s)");
+    REFUSED(w, (b_.vanilla_proof = vp[0], b_.vanilla_proof_len = lens[0]),
+            "one vanilla proof per sector in vanilla_proofs, not vanilla_proof");
+    REFUSED(w, (b_.randomness_len = 31), "randomness is 31 bytes, not 32");
+    REFUSED(w, (b_.num_partitions = 2), "a PoSt request proves one partition, not 2");
+    REFUSED(w, (b_.n_witness = 1), "a PoSt request carries vanilla proofs, not witnesses");
+    REFUSED(w, (b_.kind = 0), "proof_kind 0 is not a Filecoin proof kind");
     for (int i = 0; i < 2; i++)
         czk_free(vp[i]);
 
@@ -163,11 +168,11 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     CHECKF(czk_filecoin_job_from_request(&job, &win, &err) == CZK_OK, "%s", err.msg);
     CHECKF(strcmp(job.circuit_id, "winning-post-2KiB") == 0, "%s", job.circuit_id);
     CHECK_EQ_INT(job.n_partitions, 1);
-    CHECK_EQ_INT(job.payload_len, czk_kinds_filecoin_payload_size(lens, 1));
-    CHECK(memcmp(job.payload, "CZKP", 4) == 0);
-    rc = submit_job(e, "winning", &job, &err);
-    CHECKF(rc == CZK_EINVAL && strstr(err.msg, dir) != NULL, "%d %s", rc, err.msg);
-    czk_filecoin_job_clear(&job);
+    want_len = czk_kinds_filecoin_payload_size(lens, 1);
+    if ((want = czk_malloc(want_len)) != NULL)
+        CHECK_EQ_INT(czk_kinds_filecoin_payload_encode(want, 0, 0, MINER, rnd, one, lens, 1),
+                     want_len);
+    keyless(t, e, dir, &job, "winning", want, want_len, "v28-proof-of-spacetime-fallback");
     czk_free(vp[0]);
 
     /* PoRep C2 (RegisteredSealProof 5, 2 KiB V1_1): Curio's wrapped C1 output of sector 7 of
@@ -196,19 +201,13 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     CHECKF(strcmp(job.circuit_id, "porep-2KiB") == 0, "%s", job.circuit_id);
     CHECK_EQ_INT(job.n_partitions, 1);
     want = czk_malloc(CZK_POREP_PAYLOAD_HEADER + json_len);
-    CHECK(want != NULL);
-    want_len = czk_kinds_porep_payload_encode(want, 5, CZK_POREP_PAYLOAD_IDS, MINER, SECTOR,
-                                              (const uint8_t *)json, json_len);
-    CHECK_EQ_INT(job.payload_len, want_len);
-    CHECK_MEM(job.payload, want, want_len);
-    czk_free(want);
-    rc = submit_job(e, "porep", &job, &err);
-    CHECKF(rc == CZK_EINVAL && strstr(err.msg, dir) != NULL &&
-               strstr(err.msg, "v28-stacked-proof-of-replication") != NULL,
-           "%d %s", rc, err.msg);
-    czk_filecoin_job_clear(&job);
+    want_len = want == NULL
+                   ? 0
+                   : czk_kinds_porep_payload_encode(want, 5, CZK_POREP_PAYLOAD_IDS, MINER, SECTOR,
+                                                    (const uint8_t *)json, json_len);
+    keyless(t, e, dir, &job, "porep", want, want_len, "v28-stacked-proof-of-replication");
     /* Without a miner id (0, the system actor) the replica id check is off. */
-    b = p;
+    czk_filecoin_request b = p;
     b.miner_id = 0;
     CHECKF(czk_filecoin_job_from_request(&job, &b, &err) == CZK_OK, "%s", err.msg);
     CHECK_EQ_INT(job.payload[12], 0);
@@ -218,22 +217,13 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     CHECKF(czk_filecoin_job_from_request(&job, &b, &err) == CZK_OK, "%s", err.msg);
     CHECK_EQ_INT(job.n_partitions, 10);
     czk_filecoin_job_clear(&job);
-    b = p;
-    b.registered_proof = 99;
-    refused(t, &b, "registered_proof 99: ");
-    b = p;
-    b.vanilla_proof_len = 0;
-    refused(t, &b, "POREP_SEAL_COMMIT request without vanilla_proof(s)");
-    b = p;
-    b.vanilla_proofs = one;
-    b.n_vanilla_proofs = 1;
-    refused(t, &b, "carries its C1 output in vanilla_proof, and nothing in vanilla_proofs");
-    b = p;
-    b.sector_size = 8 << 20;
-    refused(t, &b, "sector_size 8388608 is not registered_proof 5's (2048)");
-    b = p;
-    b.n_witness = 1;
-    refused(t, &b, "a PoRep request carries a C1 output, not witnesses");
+    REFUSED(p, (b_.registered_proof = 99), "registered_proof 99: ");
+    REFUSED(p, (b_.vanilla_proof_len = 0), "POREP_SEAL_COMMIT request without vanilla_proof(s)");
+    REFUSED(p, (b_.vanilla_proofs = one, b_.n_vanilla_proofs = 1),
+            "carries its C1 output in vanilla_proof, and nothing in vanilla_proofs");
+    REFUSED(p, (b_.sector_size = 8 << 20),
+            "sector_size 8388608 is not registered_proof 5's (2048)");
+    REFUSED(p, (b_.n_witness = 1), "a PoRep request carries a C1 output, not witnesses");
     czk_free(json);
 
     /* SnapDeals (RegisteredUpdateProof 0, 2 KiB: one partition). */
@@ -266,51 +256,26 @@ static void map_kinds(czk_test_ctx *t, const char *dir) {
     CHECKF(strcmp(job.circuit_id, "snap-2KiB") == 0, "%s", job.circuit_id);
     CHECK_EQ_INT(job.n_partitions, 1);
     want_len = czk_kinds_snap_payload_size(&slen, 1);
-    want = czk_malloc(want_len);
-    CHECK(want != NULL);
-    CHECK_EQ_INT(czk_kinds_snap_payload_encode(want, 0, MINER, SECTOR, pub.comm_r_old,
-                                               pub.comm_r_new, pub.comm_d_new, sproofs, &slen, 1),
-                 want_len);
-    CHECK_EQ_INT(job.payload_len, want_len);
-    CHECK_MEM(job.payload, want, want_len);
-    czk_free(want);
-    rc = submit_job(e, "snap", &job, &err);
-    CHECKF(rc == CZK_EINVAL && strstr(err.msg, dir) != NULL &&
-               strstr(err.msg, "v28-empty-sector-update") != NULL,
-           "%d %s", rc, err.msg);
-    czk_filecoin_job_clear(&job);
-    b = s;
-    b.registered_proof = 5;
-    refused(t, &b, "registered_proof 5 is not an update proof (abi RegisteredUpdateProof 0-4)");
-    b = s;
-    b.sector_size = 4096;
-    refused(t, &b, "sector_size 4096 is not registered_proof 0's (2048)");
-    b = s;
-    b.n_vanilla_proofs = 0;
-    refused(t, &b, "SNAP_DEALS_UPDATE request without vanilla_proof(s)");
-    b = s;
-    b.vanilla_proof = sp;
-    b.vanilla_proof_len = slen;
-    refused(t, &b, "one vanilla proof per partition in vanilla_proofs, not vanilla_proof");
-    b = s;
-    b.comm_d_new_len = 0;
-    refused(t, &b, "comm_d_new is 0 bytes, not 32 (missing)");
-    b = s;
-    b.comm_r_old_len = 31;
-    refused(t, &b, "comm_r_old is 31 bytes, not 32");
+    if ((want = czk_malloc(want_len)) != NULL)
+        CHECK_EQ_INT(czk_kinds_snap_payload_encode(want, 0, MINER, SECTOR, pub.comm_r_old,
+                                                   pub.comm_r_new, pub.comm_d_new, sproofs, &slen,
+                                                   1),
+                     want_len);
+    keyless(t, e, dir, &job, "snap", want, want_len, "v28-empty-sector-update");
+    REFUSED(s, (b_.registered_proof = 5),
+            "registered_proof 5 is not an update proof (abi RegisteredUpdateProof 0-4)");
+    REFUSED(s, (b_.sector_size = 4096), "sector_size 4096 is not registered_proof 0's (2048)");
+    REFUSED(s, (b_.n_vanilla_proofs = 0), "SNAP_DEALS_UPDATE request without vanilla_proof(s)");
+    REFUSED(s, (b_.vanilla_proof = sp, b_.vanilla_proof_len = slen),
+            "one vanilla proof per partition in vanilla_proofs, not vanilla_proof");
+    REFUSED(s, (b_.comm_d_new_len = 0), "comm_d_new is 0 bytes, not 32 (missing)");
+    REFUSED(s, (b_.comm_r_old_len = 31), "comm_r_old is 31 bytes, not 32");
     const uint8_t *const two[2] = {sp, sp};
     const size_t two_len[2] = {slen, slen};
-    b = s;
-    b.vanilla_proofs = two;
-    b.vanilla_proofs_len = two_len;
-    b.n_vanilla_proofs = 2;
-    refused(t, &b, "2 vanilla_proofs; a 2048-byte sector's update takes 1 (one per partition");
-    b = s;
-    b.num_partitions = 4;
-    refused(t, &b, "num_partitions 4, but a 2048-byte update has 1");
-    b = s;
-    b.n_witness = 2;
-    refused(t, &b, "a SnapDeals request carries vanilla proofs, not witnesses");
+    REFUSED(s, (b_.vanilla_proofs = two, b_.vanilla_proofs_len = two_len, b_.n_vanilla_proofs = 2),
+            "2 vanilla_proofs; a 2048-byte sector's update takes 1 (one per partition");
+    REFUSED(s, (b_.num_partitions = 4), "num_partitions 4, but a 2048-byte update has 1");
+    REFUSED(s, (b_.n_witness = 2), "a SnapDeals request carries vanilla proofs, not witnesses");
     czk_free(sp);
     czk_engine_destroy(e);
 }

@@ -16,8 +16,6 @@
  * Upstream code cited here was read at rust-fil-proofs@87348a74 (2026-06-04), curio@e0294b0f
  * (2026-08-20).
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "engine/kind.h"
@@ -25,13 +23,10 @@
 #include "filecoin/io/params.h"
 #include "filecoin/snap/snap.h"
 #include "filecoin/snap/snap_vanilla.h"
-#include "filecoin/spec/sector.h"
 #include "kinds/filecoin_internal.h"
 #include "kinds/kinds.h"
 #include "util/alloc.h"
 #include "util/bytes.h"
-
-#define FC_PATH_MAX 4096
 
 /* go-state-types abi RegisteredUpdateProof: StackedDrg{2KiB, 8MiB, 512MiB, 32GiB, 64GiB}V1. */
 static const uint64_t UPDATE_SIZES[] = {2048ull, 8ull << 20, 512ull << 20, 32ull << 30,
@@ -39,45 +34,15 @@ static const uint64_t UPDATE_SIZES[] = {2048ull, 8ull << 20, 512ull << 20, 32ull
 #define N_UPDATE (sizeof(UPDATE_SIZES) / sizeof(UPDATE_SIZES[0]))
 
 typedef struct fsnap {
+    czk__kinds_fc_base b; /* repeated above 2^24 rows, as the PoRep kind is */
     czk_snap_shape shape;
-    czk_params_id pid;
-    char *dir;
-    char key_path[FC_PATH_MAX];
-    char id[64];
-    czk_cs_stats stats; /* one partition's counts (extrapolated above 2^24 rows) */
-    /* Above 2^24 rows the recording is kept as a repeated form of one copy (r1cs/rep.h), as
-     * the PoRep kind does, and proves on devices that take its rows. */
-    int repeated;
-    czk_r1cs_rep rep;
 } fsnap;
 
 typedef struct fsnap_job {
+    czk__kinds_fc_job h; /* 4 inputs per partition (ONE excluded) */
     czk_snap_public pub;
-    uint32_t n_parts;
-    czk_snap_partition_proof *parts; /* n_parts of them */
-    czk_fr *inputs;                  /* per partition, 4 each (ONE excluded) */
+    czk_snap_partition_proof *parts; /* h.n_parts of them */
 } fsnap_job;
-
-/* Puts the request's context in front of a message a lower layer wrote. */
-__attribute__((format(printf, 2, 3))) static void err_prefix(czk_err *err, const char *fmt, ...) {
-    if (err == NULL)
-        return;
-    char pre[128], old[sizeof err->msg];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(pre, sizeof pre, fmt, ap);
-    va_end(ap);
-    memcpy(old, err->msg, sizeof old);
-    old[sizeof old - 1] = 0;
-    size_t np = strlen(pre), no = strlen(old);
-    if (np > sizeof err->msg - 1)
-        np = sizeof err->msg - 1;
-    if (no > sizeof err->msg - 1 - np)
-        no = sizeof err->msg - 1 - np;
-    memcpy(err->msg, pre, np);
-    memcpy(err->msg + np, old, no);
-    err->msg[np + no] = 0;
-}
 
 /* ---- payload ----------------------------------------------------------------------------- */
 
@@ -96,22 +61,12 @@ int czk_kinds_snap_circuit_id(char *out, size_t cap, uint64_t registered_proof, 
     int rc = czk_kinds_snap_sector_size(&size, registered_proof, err);
     if (rc != CZK_OK)
         return rc;
-    int si = czk_vanilla_size_index(size);
-    int n = si < 0 ? -1 : snprintf(out, cap, "snap-%s", czk_vanilla_size_names[si]);
-    if (n < 0 || (size_t)n >= cap)
-        return czk_err_set(err, CZK_EINVAL, "registered update proof %llu: circuit id does not fit",
-                           (unsigned long long)registered_proof);
-    return CZK_OK;
+    return czk__kinds_fc_circuit_id(out, cap, "snap", size, "registered update proof",
+                                    registered_proof, err);
 }
 
 size_t czk_kinds_snap_payload_size(const size_t *lens, size_t n) {
-    size_t total = CZK_SNAP_PAYLOAD_HEADER;
-    for (size_t i = 0; i < n; i++) {
-        if (lens[i] > SIZE_MAX - 4 - total)
-            return 0;
-        total += 4 + lens[i];
-    }
-    return total;
+    return czk__kinds_fc_frames_size(CZK_SNAP_PAYLOAD_HEADER, lens, n);
 }
 
 size_t czk_kinds_snap_payload_encode(uint8_t *out, uint32_t registered_proof, uint64_t miner_id,
@@ -130,131 +85,56 @@ size_t czk_kinds_snap_payload_encode(uint8_t *out, uint32_t registered_proof, ui
     memcpy(out + 64, comm_r_new, 32);
     memcpy(out + 96, comm_d_new, 32);
     czk_bytes_store_le32(out + 128, (uint32_t)n);
-    size_t off = CZK_SNAP_PAYLOAD_HEADER;
-    for (size_t i = 0; i < n; i++) {
-        if (lens[i] > UINT32_MAX)
-            return 0;
-        czk_bytes_store_le32(out + off, (uint32_t)lens[i]);
-        if (lens[i] != 0)
-            memcpy(out + off + 4, proofs[i], lens[i]);
-        off += 4 + lens[i];
-    }
-    return off;
+    return czk__kinds_fc_frames_encode(out, CZK_SNAP_PAYLOAD_HEADER, proofs, lens, n);
 }
 
-/* ---- sizes and load ---------------------------------------------------------------------- */
+/* ---- the kind's own parts ------------------------------------------------------------- */
 
-static void s_estimate(const void *state, czk_kind_sizes *out) {
-    const fsnap *f = state;
-    czk_params_expect x;
-    czk_params_lengths len;
-    czk_params_expect_from_stats(&x, &f->stats);
-    if (czk_params_expected(&len, NULL, NULL, &x, NULL) != CZK_OK)
-        return;
-    const czk_cs_stats *st = &f->stats;
-    uint64_t g1 = len.ic + len.h + len.l + len.a + len.b_g1;
-    out->key_bytes = g1 * sizeof(czk_g1_affine) + len.b_g2 * sizeof(czk_g2_affine) +
-                     (st->nnz_a + st->nnz_b + st->nnz_c) * (sizeof(czk_fr) + sizeof(uint32_t));
-    out->n_vars = (size_t)(st->n_inputs + st->n_aux);
-    out->domain = (size_t)len.h + 1;
-    out->device_rows = f->repeated;
+static int s_record(const czk__kinds_fc_base *b, czk_r1cs *r1cs, czk_cs_stats *stats,
+                    czk_err *err) {
+    return czk_circuit_snap_record(r1cs, stats, &((const fsnap *)b)->shape, err);
 }
 
-static const char *s_key_path(const void *state) {
-    return ((const fsnap *)state)->key_path;
-}
-
-/* filecoin/circuit.h's recording of this kind's shape, as the shared load takes it. */
-static int s_record(czk_r1cs *r1cs, czk_cs_stats *stats, const void *shape, czk_err *err) {
-    return czk_circuit_snap_record(r1cs, stats, shape, err);
-}
-
-static int s_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra_bytes,
-                  czk_pool *pool, czk_err *err) {
-    fsnap *f = state;
-    return czk__kinds_filecoin_load_partition(pk, cs, &f->rep, extra_bytes, f->repeated, s_record,
-                                              &f->shape, &f->pid, f->dir, f->id, pool, err);
-}
-
-static void s_unload(void *state) {
-    czk_r1cs_rep_clear(&((fsnap *)state)->rep);
-}
-
-static const czk_r1cs_rep *s_rep(const void *state) {
-    const fsnap *f = state;
-    return f->rep.copies > 0 ? &f->rep : NULL;
-}
-
-/* ---- jobs -------------------------------------------------------------------------------- */
-
-static void s_job_destroy(void *state, void *job) {
-    (void)state;
+static void s_job_clear(void *job) {
     fsnap_job *j = job;
-    if (j == NULL)
-        return;
-    if (j->parts != NULL)
-        for (uint32_t k = 0; k < j->n_parts; k++)
-            czk_snap_partition_proof_clear(&j->parts[k]);
+    for (size_t k = 0; j->parts != NULL && k < j->h.n_parts; k++)
+        czk_snap_partition_proof_clear(&j->parts[k]);
     czk_free(j->parts);
-    czk_free(j->inputs);
-    czk_free(j);
 }
 
 static int s_job_create(void *state, const czk_job_request *req, void **job, size_t *n_parts,
                         czk_err *err) {
     const fsnap *f = state;
     const char *rid = req->request_id;
-    *job = NULL;
-    if (req->wtns != NULL)
-        return czk_err_set(err, CZK_EINVAL, "request %s: circuit %s takes no witness files", rid,
-                           f->id);
-    const uint8_t *p = req->payload;
-    size_t len = req->payload_len;
-    if (p == NULL || len < CZK_SNAP_PAYLOAD_HEADER || memcmp(p, "CZKS", 4) != 0 ||
-        czk_bytes_load_le32(p + 4) != CZK_SNAP_PAYLOAD_VERSION)
-        return czk_err_set(err, CZK_EINVAL,
-                           "request %s: circuit %s: not a SnapDeals payload (magic \"CZKS\", "
-                           "version %d, %d-byte header)",
-                           rid, f->id, CZK_SNAP_PAYLOAD_VERSION, CZK_SNAP_PAYLOAD_HEADER);
-    uint32_t reg = czk_bytes_load_le32(p + 8);
+    int rc = czk__kinds_fc_job_begin(&f->b, req, job, "SnapDeals", "CZKS", CZK_SNAP_PAYLOAD_VERSION,
+                                     CZK_SNAP_PAYLOAD_HEADER, err);
+    if (rc != CZK_OK)
+        return rc;
+    uint32_t reg = czk_bytes_load_le32(req->payload + 8);
     uint64_t size = 0;
-    int rc = czk_kinds_snap_sector_size(&size, reg, err);
+    rc = czk_kinds_snap_sector_size(&size, reg, err);
     if (rc != CZK_OK || size != f->shape.sector_size)
         return czk_err_set(err, CZK_EINVAL,
                            "request %s: registered_proof %u is not the update proof of circuit %s",
-                           rid, reg, f->id);
+                           rid, reg, f->b.id);
     uint32_t parts = f->shape.partitions;
     if (req->n_partitions > 1 && req->n_partitions != parts)
         return czk_err_set(err, CZK_EINVAL, "request %s: %zu partitions asked, circuit %s has %u",
-                           rid, req->n_partitions, f->id, parts);
+                           rid, req->n_partitions, f->b.id, parts);
     fsnap_job *j = czk_calloc(1, sizeof *j);
     if (j != NULL) {
         j->parts = czk_calloc(parts, sizeof *j->parts);
-        j->inputs = czk_malloc((size_t)parts * 4 * sizeof *j->inputs);
+        j->h.inputs = czk_malloc((size_t)parts * 4 * sizeof *j->h.inputs);
     }
-    if (j == NULL || j->parts == NULL || j->inputs == NULL) {
-        s_job_destroy(state, j);
-        return czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", rid);
+    if (j == NULL || j->parts == NULL || j->h.inputs == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "cannot allocate job %s", rid);
+    } else {
+        j->h.n_parts = parts;
+        j->h.n_inputs = 4;
+        rc = czk__kinds_snap_job_check(&j->pub, j->parts, j->h.inputs, &f->shape, req->payload,
+                                       req->payload_len, rid, err);
     }
-    j->n_parts = parts;
-    rc = czk__kinds_snap_job_check(&j->pub, j->parts, j->inputs, &f->shape, p, len, rid, err);
-    if (rc == CZK_OK) {
-        /* A request the daemon cannot serve for want of a key is refused now. */
-        char path[FC_PATH_MAX];
-        rc = czk_params_find(path, sizeof path, &f->pid, CZK_PARAMS_EXT_PARAMS, f->dir, NULL, err);
-        if (rc != CZK_OK)
-            err_prefix(err, "request %s: circuit %s: ", rid, f->id);
-    }
-    if (rc != CZK_OK) {
-        s_job_destroy(state, j);
-        /* The request is at fault, whatever the lower layer called it. */
-        if (rc != CZK_ENOMEM && err != NULL)
-            err->code = CZK_EINVAL;
-        return rc == CZK_ENOMEM ? rc : CZK_EINVAL;
-    }
-    *job = j;
-    *n_parts = parts;
-    return CZK_OK;
+    return czk__kinds_fc_job_end(&f->b, j, rc, rid, job, n_parts, err);
 }
 
 int czk__kinds_snap_job_check(czk_snap_public *pub, czk_snap_partition_proof *parts, czk_fr *inputs,
@@ -285,25 +165,17 @@ int czk__kinds_snap_job_check(czk_snap_public *pub, czk_snap_partition_proof *pa
     }
     size_t off = CZK_SNAP_PAYLOAD_HEADER;
     for (uint32_t k = 0; k < n; k++) {
-        if (len - off < 4)
-            return czk_err_set(err, CZK_EINVAL,
-                               "request %s: payload ends at offset %zu inside vanilla proof %u's "
-                               "length",
-                               rid, off, k);
-        size_t l = czk_bytes_load_le32(p + off);
-        off += 4;
-        if (l > len - off)
-            return czk_err_set(err, CZK_EINVAL,
-                               "request %s: vanilla proof %u at payload offset %zu says %zu "
-                               "bytes, %zu remain",
-                               rid, k, off, l, len - off);
-        int rc = czk_snap_partition_proof_decode(&parts[k], shape, p + off, l, k, err);
+        size_t l = 0;
+        int rc = czk__kinds_fc_frame(p, len, &off, &l, k, rid, err);
+        if (rc != CZK_OK)
+            return rc;
+        rc = czk_snap_partition_proof_decode(&parts[k], shape, p + off, l, k, err);
         if (rc == CZK_OK)
             rc = czk_snap_partition_check(shape, pub, &parts[k], k, err);
         if (rc == CZK_OK)
             rc = czk_snap_public_inputs(inputs + 4 * (size_t)k, shape, pub, k, err);
         if (rc != CZK_OK) {
-            err_prefix(err, "request %s: vanilla proof %u: ", rid, k);
+            czk__kinds_err_prefix(err, "request %s: vanilla proof %u: ", rid, k);
             return rc;
         }
         off += l;
@@ -320,9 +192,9 @@ static int s_synthesize(void *state, void *job, size_t part, const czk_r1cs *r1c
     (void)pool;
     const fsnap *f = state;
     const fsnap_job *j = job;
-    if (part >= j->n_parts)
-        return czk_err_set(err, CZK_EINTERNAL, "circuit %s: partition %zu of %u", f->id, part,
-                           j->n_parts);
+    if (part >= j->h.n_parts)
+        return czk_err_set(err, CZK_EINTERNAL, "circuit %s: partition %zu of %zu", f->b.id, part,
+                           j->h.n_parts);
     /* Values only, written straight into the engine's buffer in the recorded layout. */
     size_t ni = r1cs->n_public + 1, na = r1cs->n_vars - ni;
     czk_cs *cs = NULL;
@@ -334,7 +206,7 @@ static int s_synthesize(void *state, void *job, size_t part, const czk_r1cs *r1c
     if (rc == CZK_OK)
         rc = czk_snap_synthesize(cs, &f->shape, &j->pub, &j->parts[part], (uint32_t)part);
     if (rc != CZK_OK) {
-        czk_err_set(err, rc, "circuit %s: partition %zu: synthesis: %s", f->id, part,
+        czk_err_set(err, rc, "circuit %s: partition %zu: synthesis: %s", f->b.id, part,
                     czk_cs_error(cs)->msg);
     } else {
         czk_cs_stats st;
@@ -343,54 +215,18 @@ static int s_synthesize(void *state, void *job, size_t part, const czk_r1cs *r1c
             rc = czk_err_set(err, CZK_EINTERNAL,
                              "circuit %s: partition %zu made %llu inputs and %llu aux, the "
                              "system has %zu and %zu",
-                             f->id, part, (unsigned long long)st.n_inputs,
+                             f->b.id, part, (unsigned long long)st.n_inputs,
                              (unsigned long long)st.n_aux, ni, na);
     }
     czk_cs_destroy(cs);
     return rc;
 }
 
-static int s_public_inputs(void *state, void *job, size_t part, czk_fr *out, size_t n_public,
-                           czk_err *err) {
-    const fsnap *f = state;
-    const fsnap_job *j = job;
-    if (n_public != 4 || part >= j->n_parts)
-        return czk_err_set(err, CZK_EINTERNAL,
-                           "circuit %s: the key has %zu public inputs, the request gives 4", f->id,
-                           n_public);
-    memcpy(out, j->inputs + 4 * part, 4 * sizeof *out);
-    return CZK_OK;
-}
-
-static void s_destroy(void *state) {
-    fsnap *f = state;
-    czk_r1cs_rep_clear(&f->rep);
-    czk_free(f->dir);
-    czk_free(f);
-}
-
-static const czk_circuit_kind filecoin_snap_kind = {
-    .name = "filecoin-snap",
-    .estimate = s_estimate,
-    .key_path = s_key_path,
-    .load = s_load,
-    .unload = s_unload,
-    .rep = s_rep,
-    .job_create = s_job_create,
-    .job_destroy = s_job_destroy,
-    .synthesize = s_synthesize,
-    .public_inputs = s_public_inputs,
-    .destroy = s_destroy,
-};
-
 /* One partition's counts (czk_circuit_snap_count) of the five update circuits, so that
  * registering them costs nothing: counting takes 0.6 s at 2 KiB, 2.7 s at 8 MiB and 15 to 26 s
  * from 512 MiB on (2 cores), which every daemon start would pay. kinds_snap_stats_table and
  * kinds_snap_stats_table_large compare each row with a count. */
-static const struct {
-    uint64_t size;
-    czk_cs_stats st; /* rows, inputs, aux, nnz A/B/C, densities a_aux, b_input, b_aux */
-} SNAP_STATS[] = {
+static const czk__kinds_fc_stats_row SNAP_STATS[] = {
     {2048ull, {1705039, 5, 1703569, 4030887, 1706537, 3616648, 1697189, 1, 444403}},
     {8ull << 20, {10007503, 5, 9998039, 23284273, 10015181, 21302734, 9981015, 1, 2567921}},
     {512ull << 20, {57450479, 5, 57401314, 135362847, 57500527, 121971144, 57212317, 1, 14916879}},
@@ -399,12 +235,8 @@ static const struct {
 };
 
 int czk__kinds_snap_stats(czk_cs_stats *out, uint64_t sector_size) {
-    for (size_t i = 0; i < sizeof SNAP_STATS / sizeof SNAP_STATS[0]; i++)
-        if (SNAP_STATS[i].size == sector_size) {
-            *out = SNAP_STATS[i].st;
-            return 1;
-        }
-    return 0;
+    return czk__kinds_fc_stats_find(out, SNAP_STATS, sizeof SNAP_STATS / sizeof SNAP_STATS[0],
+                                    sector_size);
 }
 
 /* A partition's counts: the table's, else one COUNT pass. Load records the circuit and takes
@@ -415,38 +247,34 @@ static int snap_stats(czk_cs_stats *out, const czk_snap_shape *shape, czk_err *e
     return czk_circuit_snap_count(out, NULL, shape, err);
 }
 
-int czk_kinds_register_filecoin_snap(czk_engine *e, uint64_t sector_size, const char *param_dir,
-                                     const char *env_value, czk_err *err) {
-    int si = czk_vanilla_size_index(sector_size);
-    if (si < 0)
-        return czk_err_set(err, CZK_EUNSUPPORTED, "SnapDeals: sector size %llu is not supported",
-                           (unsigned long long)sector_size);
-    fsnap *f = czk_calloc(1, sizeof *f);
-    if (f == NULL)
-        return czk_err_set(err, CZK_ENOMEM, "cannot allocate a circuit");
-    snprintf(f->id, sizeof f->id, "snap-%s", czk_vanilla_size_names[si]);
+/* The shape, a partition's counts and whether load keeps the repeated form. */
+static int s_setup(czk__kinds_fc_base *b, uint64_t sector_size, czk_err *err) {
+    fsnap *f = (fsnap *)b;
     int rc = czk_snap_shape_init(&f->shape, sector_size, err);
     if (rc == CZK_OK)
-        rc = czk_params_id_get(&f->pid, CZK_PARAMS_SNAP, sector_size, err);
-    if (rc == CZK_OK)
-        rc = czk__kinds_filecoin_key_path(&f->dir, f->key_path, sizeof f->key_path, &f->pid,
-                                          param_dir, env_value, f->id, err);
-    if (rc == CZK_OK)
-        rc = snap_stats(&f->stats, &f->shape, err);
-    f->repeated = czk_snap_rows(&f->shape) > CZK_KINDS_POREP_COUNT_MAX_ROWS;
-    if (rc != CZK_OK) {
-        s_destroy(f);
-        return rc;
-    }
-    return czk__engine_add_circuit(e, f->id, &filecoin_snap_kind, f, err);
+        rc = snap_stats(&b->stats, &f->shape, err);
+    b->repeated = czk_snap_rows(&f->shape) > CZK_KINDS_POREP_COUNT_MAX_ROWS;
+    return rc;
+}
+
+static const czk__kinds_fc_kind filecoin_snap = {
+    .kind =
+        CZK__KINDS_FC_TABLE("filecoin-snap", czk__kinds_fc_estimate, s_job_create, s_synthesize),
+    .record = s_record,
+    .job_clear = s_job_clear,
+    .size = sizeof(fsnap),
+    .what = "SnapDeals",
+    .prefix = "snap",
+    .params = CZK_PARAMS_SNAP,
+    .setup = s_setup,
+};
+
+int czk_kinds_register_filecoin_snap(czk_engine *e, uint64_t sector_size, const char *param_dir,
+                                     const char *env_value, czk_err *err) {
+    return czk__kinds_fc_register(e, &filecoin_snap, sector_size, param_dir, env_value, err);
 }
 
 int czk_kinds_register_filecoin_snaps(czk_engine *e, const char *param_dir, const char *env_value,
                                       czk_err *err) {
-    for (size_t i = 0; i < N_UPDATE; i++) {
-        int rc = czk_kinds_register_filecoin_snap(e, UPDATE_SIZES[i], param_dir, env_value, err);
-        if (rc != CZK_OK)
-            return rc;
-    }
-    return CZK_OK;
+    return czk__kinds_fc_register_all(e, &filecoin_snap, param_dir, env_value, err);
 }
