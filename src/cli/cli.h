@@ -117,6 +117,8 @@ typedef enum czk_cli_opt_kind {
     CZK_CLI_OPT_STRING, /* *(const char **)dest = the value (argv's own string) */
     CZK_CLI_OPT_U64,    /* a whole number, no sign: *(unsigned long long *)dest */
     CZK_CLI_OPT_LONG,   /* a whole number in lo..hi (czk_cli_parse_long): *(long *)dest */
+    CZK_CLI_OPT_CHOICE, /* one of choices: *(int *)dest = its index ("--x takes a, b or c") */
+    CZK_CLI_OPT_LIST,   /* repeatable: ((const char **)dest)[(*n)++] = the value, at most hi */
 } czk_cli_opt_kind;
 
 typedef struct czk_cli_opt {
@@ -124,8 +126,10 @@ typedef struct czk_cli_opt {
     const char *alias; /* another spelling ("-o"), or NULL */
     czk_cli_opt_kind kind;
     void *dest;
-    int *given;       /* set to 1 when the option is given; NULL: not wanted */
-    long lo, hi;      /* CZK_CLI_OPT_LONG: the range */
+    int *given;  /* set to 1 when the option is given; NULL: not wanted */
+    long lo, hi; /* LONG: the range; LIST: hi is the most values ("at most HI --x") */
+    const char *const *choices; /* CHOICE: the values, NULL-terminated */
+    size_t *n;                  /* LIST: how many values dest holds */
     const char *what; /* STRING: "--out needs WHAT" (NULL: "a value"); U64: "--x takes WHAT,
                        * not 'V'" (NULL: "a whole number") */
 } czk_cli_opt;
@@ -139,6 +143,8 @@ typedef enum czk_cli_opts_style {
      * past max_pos and an option without its value alike (but for a value whose entry has
      * `what`: "--out needs WHAT"). */
     CZK_CLI_OPTS_BAD_ARGUMENT,
+    /* As UNKNOWN_OPTION, but "-x" is an option too (refused if unknown), never a positional. */
+    CZK_CLI_OPTS_UNKNOWN_OPTION_DASH,
 } czk_cli_opts_style;
 
 /* Who parses: messages start "czk CMD: " and, where the style says so, end with the usage. */

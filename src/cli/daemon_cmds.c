@@ -49,8 +49,7 @@ typedef struct client_opts {
     size_t n_wtns;
     uint32_t partitions;
     int priority;
-    uint64_t seed;
-    uint64_t timeout_ms;
+    unsigned long long seed, timeout_ms;
     unsigned long count, inflight;
     int wait, metrics;
     const char *positional;
@@ -60,33 +59,9 @@ typedef struct client_opts {
     const char *vproof_paths[MAX_WTNS];
     size_t n_vproofs;
     uint32_t partition_index;
-    uint64_t miner_id, sector_id;
+    unsigned long long miner_id, sector_id;
     int have_miner, have_sector;
 } client_opts;
-
-static int parse_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out) {
-    char *end = NULL;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 0);
-    if (v[0] == '-' || errno != 0 || end == v || *end != '\0' || n > max) {
-        fprintf(stderr, "czk %s: %s takes a number up to %llu, not '%s'\n", cmd, opt,
-                (unsigned long long)max, v);
-        return -1;
-    }
-    *out = n;
-    return 0;
-}
-
-static int parse_priority(const char *cmd, const char *v, int *out) {
-    static const char *const names[] = {"default", "low", "normal", "high", "critical"};
-    for (int i = 0; i < 5; i++)
-        if (strcmp(v, names[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    fprintf(stderr, "czk %s: --priority takes default, low, normal, high or critical\n", cmd);
-    return -1;
-}
 
 /* What a request is made of: one of --circuit, --post and --c1, and only the options that
  * go with it. Returns 0, or -1 after printing why. */
@@ -110,181 +85,103 @@ static int check_request_opts(const client_opts *o, const char *cmd) {
     return -1;
 }
 
+/* One client option: `letter` names it in a command's `allowed` set (parse_client); 0 for the
+ * ones every command takes. */
+typedef struct client_opt {
+    char letter;
+    czk_cli_opt opt;
+} client_opt;
+
 /* Parses the options every client command shares; `allowed` lists the ones this command
  * takes (flag letters: c circuit, r request-id, w wtns, p partitions, P priority, s seed,
  * t timeout, o out, W wait, C count, J inflight, M metrics, 1 one positional, F post,
- * v vproof, i partition-index, E c1, m miner-id, n sector-id, S snap). */
-static int parse_client(client_opts *o, const char *cmd, const char *allowed, int argc,
-                        char **argv) {
+ * v vproof, i partition-index, E c1, m miner-id, n sector-id, S snap); --addr and --tls-*
+ * go with every command. */
+static int parse_client(client_opts *o, const char *cmd, const char *usage, const char *allowed,
+                        int argc, char **argv) {
+    /* --priority's values, by the proto's numbers */
+    static const char *const priorities[] = {"default", "low", "normal", "high", "critical", NULL};
     memset(o, 0, sizeof *o);
     o->addr = DEFAULT_ADDR;
-    o->count = 1;
-    o->inflight = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        char flag = 0;
-        if (strcmp(a, "--addr") == 0)
-            flag = 'a';
-        else if (strcmp(a, "--tls-ca") == 0)
-            flag = 'A';
-        else if (strcmp(a, "--tls-cert") == 0)
-            flag = 'T';
-        else if (strcmp(a, "--tls-key") == 0)
-            flag = 'K';
-        else if (strcmp(a, "--circuit") == 0)
-            flag = 'c';
-        else if (strcmp(a, "--request-id") == 0)
-            flag = 'r';
-        else if (strcmp(a, "--wtns") == 0)
-            flag = 'w';
-        else if (strcmp(a, "--partitions") == 0)
-            flag = 'p';
-        else if (strcmp(a, "--priority") == 0)
-            flag = 'P';
-        else if (strcmp(a, "--seed") == 0)
-            flag = 's';
-        else if (strcmp(a, "--timeout-ms") == 0)
-            flag = 't';
-        else if (strcmp(a, "--out") == 0)
-            flag = 'o';
-        else if (strcmp(a, "--wait") == 0)
-            flag = 'W';
-        else if (strcmp(a, "-c") == 0 || strcmp(a, "--count") == 0)
-            flag = 'C';
-        else if (strcmp(a, "-j") == 0 || strcmp(a, "--inflight") == 0)
-            flag = 'J';
-        else if (strcmp(a, "--metrics") == 0)
-            flag = 'M';
-        else if (strcmp(a, "--post") == 0)
-            flag = 'F';
-        else if (strcmp(a, "--vproof") == 0)
-            flag = 'v';
-        else if (strcmp(a, "--partition-index") == 0)
-            flag = 'i';
-        else if (strcmp(a, "--c1") == 0)
-            flag = 'E';
-        else if (strcmp(a, "--snap") == 0)
-            flag = 'S';
-        else if (strcmp(a, "--miner-id") == 0)
-            flag = 'm';
-        else if (strcmp(a, "--sector-id") == 0)
-            flag = 'n';
-        if (flag == 0 && a[0] != '-' && strchr(allowed, '1') != NULL && o->positional == NULL) {
-            o->positional = a;
-            continue;
-        }
-        if (flag == 0 || (strchr("aATK", flag) == NULL && strchr(allowed, flag) == NULL)) {
-            fprintf(stderr, "czk %s: unknown option '%s' (see czk %s --help)\n", cmd, a, cmd);
-            return -1;
-        }
-        if (flag == 'W') {
-            o->wait = 1;
-            continue;
-        }
-        if (flag == 'M') {
-            o->metrics = 1;
-            continue;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "czk %s: %s needs a value\n", cmd, a);
-            return -1;
-        }
-        const char *v = argv[++i];
-        uint64_t n = 0;
-        switch (flag) {
-        case 'a':
-            o->addr = v;
-            break;
-        case 'A':
-            o->tls.ca = v;
-            break;
-        case 'T':
-            o->tls.cert = v;
-            break;
-        case 'K':
-            o->tls.key = v;
-            break;
-        case 'c':
-            o->circuit = v;
-            break;
-        case 'r':
-            o->request_id = v;
-            break;
-        case 'o':
-            o->out = v;
-            break;
-        case 'F':
-            o->post = v;
-            break;
-        case 'E':
-            o->c1 = v;
-            break;
-        case 'S':
-            o->snap = v;
-            break;
-        case 'v':
-            if (o->n_vproofs == MAX_WTNS) {
-                fprintf(stderr, "czk %s: at most %d --vproof\n", cmd, MAX_WTNS);
-                return -1;
-            }
-            o->vproof_paths[o->n_vproofs++] = v;
-            break;
-        case 'i':
-            if (parse_u64(cmd, a, v, UINT32_MAX, &n) != 0)
-                return -1;
-            o->partition_index = (uint32_t)n;
-            break;
-        case 'm':
-            if (parse_u64(cmd, a, v, UINT64_MAX, &o->miner_id) != 0)
-                return -1;
-            o->have_miner = 1;
-            break;
-        case 'n':
-            if (parse_u64(cmd, a, v, UINT64_MAX, &o->sector_id) != 0)
-                return -1;
-            o->have_sector = 1;
-            break;
-        case 'w':
-            if (o->n_wtns == MAX_WTNS) {
-                fprintf(stderr, "czk %s: at most %d --wtns\n", cmd, MAX_WTNS);
-                return -1;
-            }
-            o->wtns_paths[o->n_wtns++] = v;
-            break;
-        case 'p':
-            if (parse_u64(cmd, a, v, 1024, &n) != 0)
-                return -1;
-            o->partitions = (uint32_t)n;
-            break;
-        case 'P':
-            if (parse_priority(cmd, v, &o->priority) != 0)
-                return -1;
-            break;
-        case 's':
-            if (parse_u64(cmd, a, v, UINT64_MAX, &o->seed) != 0)
-                return -1;
-            break;
-        case 't':
-            if (parse_u64(cmd, a, v, UINT64_MAX, &o->timeout_ms) != 0)
-                return -1;
-            break;
-        case 'C':
-        case 'J':
-            /* Counts: 0 would run nothing, so it is refused with the range, as any bad value. */
-            if (parse_u64(cmd, a, v, flag == 'C' ? 10000000 : 4096, &n) != 0)
-                return -1;
-            if (n == 0) {
-                fprintf(stderr, "czk %s: %s takes 1..%d, not 0\n", cmd, a,
-                        flag == 'C' ? 10000000 : 4096);
-                return -1;
-            }
-            if (flag == 'C')
-                o->count = (unsigned long)n;
-            else
-                o->inflight = (unsigned long)n;
-            break;
-        }
-    }
+    /* Counts from 1: 0 would run nothing, so it is refused with the range, as any bad value. */
+    long partitions = 0, partition_index = 0, count = 1, inflight = 1;
+    const client_opt all[] = {
+        {0, {.name = "--addr", .kind = CZK_CLI_OPT_STRING, .dest = &o->addr}},
+        {0, {.name = "--tls-ca", .kind = CZK_CLI_OPT_STRING, .dest = &o->tls.ca}},
+        {0, {.name = "--tls-cert", .kind = CZK_CLI_OPT_STRING, .dest = &o->tls.cert}},
+        {0, {.name = "--tls-key", .kind = CZK_CLI_OPT_STRING, .dest = &o->tls.key}},
+        {'c', {.name = "--circuit", .kind = CZK_CLI_OPT_STRING, .dest = &o->circuit}},
+        {'r', {.name = "--request-id", .kind = CZK_CLI_OPT_STRING, .dest = &o->request_id}},
+        {'w',
+         {.name = "--wtns",
+          .kind = CZK_CLI_OPT_LIST,
+          .dest = o->wtns_paths,
+          .n = &o->n_wtns,
+          .hi = MAX_WTNS}},
+        {'p', {.name = "--partitions", .kind = CZK_CLI_OPT_LONG, .dest = &partitions, .hi = 1024}},
+        {'P',
+         {.name = "--priority",
+          .kind = CZK_CLI_OPT_CHOICE,
+          .dest = &o->priority,
+          .choices = priorities}},
+        {'s', {.name = "--seed", .kind = CZK_CLI_OPT_U64, .dest = &o->seed}},
+        {'t', {.name = "--timeout-ms", .kind = CZK_CLI_OPT_U64, .dest = &o->timeout_ms}},
+        {'o', {.name = "--out", .kind = CZK_CLI_OPT_STRING, .dest = &o->out}},
+        {'W', {.name = "--wait", .kind = CZK_CLI_OPT_FLAG, .dest = &o->wait}},
+        {'C',
+         {.name = "--count",
+          .alias = "-c",
+          .kind = CZK_CLI_OPT_LONG,
+          .dest = &count,
+          .lo = 1,
+          .hi = 10000000}},
+        {'J',
+         {.name = "--inflight",
+          .alias = "-j",
+          .kind = CZK_CLI_OPT_LONG,
+          .dest = &inflight,
+          .lo = 1,
+          .hi = 4096}},
+        {'M', {.name = "--metrics", .kind = CZK_CLI_OPT_FLAG, .dest = &o->metrics}},
+        {'F', {.name = "--post", .kind = CZK_CLI_OPT_STRING, .dest = &o->post}},
+        {'v',
+         {.name = "--vproof",
+          .kind = CZK_CLI_OPT_LIST,
+          .dest = o->vproof_paths,
+          .n = &o->n_vproofs,
+          .hi = MAX_WTNS}},
+        {'i',
+         {.name = "--partition-index",
+          .kind = CZK_CLI_OPT_LONG,
+          .dest = &partition_index,
+          .hi = UINT32_MAX}},
+        {'E', {.name = "--c1", .kind = CZK_CLI_OPT_STRING, .dest = &o->c1}},
+        {'m',
+         {.name = "--miner-id",
+          .kind = CZK_CLI_OPT_U64,
+          .dest = &o->miner_id,
+          .given = &o->have_miner}},
+        {'n',
+         {.name = "--sector-id",
+          .kind = CZK_CLI_OPT_U64,
+          .dest = &o->sector_id,
+          .given = &o->have_sector}},
+        {'S', {.name = "--snap", .kind = CZK_CLI_OPT_STRING, .dest = &o->snap}},
+    };
+    czk_cli_opt opts[CZK_CLI_OPTS_N(all)];
+    size_t n = 0;
+    for (size_t k = 0; k < CZK_CLI_OPTS_N(all); k++)
+        if (all[k].letter == 0 || strchr(allowed, all[k].letter) != NULL)
+            opts[n++] = all[k].opt;
+    const czk_cli_opts how = {cmd, usage, CZK_CLI_OPTS_UNKNOWN_OPTION_DASH};
+    const char *pos[1] = {NULL};
+    if (czk_cli_opts_parse(&how, opts, n, pos, strchr(allowed, '1') != NULL, argc, argv) < 0)
+        return -1;
+    o->positional = pos[0];
+    o->partitions = (uint32_t)partitions;
+    o->partition_index = (uint32_t)partition_index;
+    o->count = (unsigned long)count;
+    o->inflight = (unsigned long)inflight;
     return check_request_opts(o, cmd);
 }
 
@@ -536,7 +433,7 @@ static int client_start(client_opts *o, const char *cmd, const char *usage, cons
               stdout);
         return CZK_EXIT_OK;
     }
-    if (parse_client(o, cmd, allowed, argc, argv) != 0)
+    if (parse_client(o, cmd, usage, allowed, argc, argv) != 0)
         return CZK_EXIT_ERROR;
     if (need == 'c' && o->circuit == NULL && o->post == NULL && o->c1 == NULL && o->snap == NULL) {
         fprintf(stderr, "czk %s: --circuit, --post, --c1 or --snap is required\n", cmd);
@@ -589,8 +486,7 @@ static int curio_request_id(char *out, size_t cap, const client_opts *o, const r
         return 1;
     }
     if (w->c1 != NULL && o->miner_id != 0) {
-        snprintf(out, cap, "porep-%llu-%llu", (unsigned long long)o->miner_id,
-                 (unsigned long long)o->sector_id);
+        snprintf(out, cap, "porep-%llu-%llu", o->miner_id, o->sector_id);
         return 1;
     }
     if (w->have_snap && w->snap.miner_id != 0) {

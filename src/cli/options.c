@@ -4,6 +4,7 @@
  */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,10 @@ static const czk_cli_opt *find(const czk_cli_opt *opts, size_t n_opts, const cha
 }
 
 /* 1 when a is spelled as an option, so that an unknown one is refused and not taken for a
- * positional: "--x", and in the bad-argument style "-x" as well ("-" alone is a positional,
- * as it names stdin in some commands). */
+ * positional: "--x", and in every style but UNKNOWN_OPTION "-x" as well ("-" alone is a
+ * positional, as it names stdin in some commands). */
 static int looks_like_option(const czk_cli_opts *how, const char *a) {
-    if (how->style == CZK_CLI_OPTS_BAD_ARGUMENT)
+    if (how->style != CZK_CLI_OPTS_UNKNOWN_OPTION)
         return a[0] == '-' && a[1] != '\0';
     return a[0] == '-' && a[1] == '-';
 }
@@ -45,10 +46,12 @@ static int store(const czk_cli_opts *how, const czk_cli_opt *o, const char *a, c
         *(const char **)o->dest = v;
         break;
     case CZK_CLI_OPT_U64: {
-        /* strtoull takes "-1" as 2^64 - 1: a sign is refused, as an id or count has none. */
+        /* strtoull takes "-1" as 2^64 - 1: a sign is refused, as an id or count has none; and
+         * past 2^64 - 1 it gives that with ERANGE, refused too. */
         char *end = NULL;
+        errno = 0;
         unsigned long long x = strtoull(v, &end, 10);
-        if (end == v || *end != '\0' || v[0] == '-') {
+        if (end == v || *end != '\0' || v[0] == '-' || errno != 0) {
             fprintf(stderr, "czk %s: %s takes %s, not '%s'\n", how->cmd, a,
                     o->what != NULL ? o->what : "a whole number", v);
             return -1;
@@ -59,6 +62,32 @@ static int store(const czk_cli_opts *how, const czk_cli_opt *o, const char *a, c
     case CZK_CLI_OPT_LONG:
         if (czk_cli_parse_long(how->cmd, a, v, o->lo, o->hi, (long *)o->dest) != 0)
             return -1;
+        break;
+    case CZK_CLI_OPT_CHOICE: {
+        int k = 0;
+        while (o->choices[k] != NULL && strcmp(v, o->choices[k]) != 0)
+            k++;
+        if (o->choices[k] == NULL) {
+            /* "--x takes a, b or c, not 'v'" */
+            fprintf(stderr, "czk %s: %s takes ", how->cmd, a);
+            for (k = 0; o->choices[k] != NULL; k++)
+                fprintf(stderr, "%s%s",
+                        k == 0                      ? ""
+                        : o->choices[k + 1] != NULL ? ", "
+                                                    : " or ",
+                        o->choices[k]);
+            fprintf(stderr, ", not '%s'\n", v);
+            return -1;
+        }
+        *(int *)o->dest = k;
+        break;
+    }
+    case CZK_CLI_OPT_LIST:
+        if (*o->n >= (size_t)o->hi) {
+            fprintf(stderr, "czk %s: at most %ld %s\n", how->cmd, o->hi, a);
+            return -1;
+        }
+        ((const char **)o->dest)[(*o->n)++] = v;
         break;
     }
     if (o->given != NULL)

@@ -73,49 +73,23 @@ int czk_cli_prove(int argc, char **argv) {
     if (done >= 0)
         return done;
     prove_args a = {0};
-    a.check = CZK_KEY_CHECK_CURVE;
+    static const char *const checks[] = {"full", "curve", NULL}; /* --check, by index */
+    int check = 1;
     const char *pos[4];
-    int npos = 0;
-    for (int i = 0; i < argc; i++) {
-        const char **slot = NULL;
-        if (strcmp(argv[i], "--params") == 0)
-            slot = &a.params;
-        else if (strcmp(argv[i], "--r1cs") == 0)
-            slot = &a.r1cs;
-        else if (strcmp(argv[i], "--wtns") == 0)
-            slot = &a.wtns;
-        else if (strcmp(argv[i], "--out") == 0)
-            slot = &a.proof;
-        else if (strcmp(argv[i], "--public") == 0)
-            slot = &a.pub;
-        if (slot != NULL) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "czk prove: %s needs a value\n%s", argv[i], USAGE);
-                return CZK_EXIT_ERROR;
-            }
-            *slot = argv[++i];
-        } else if (strcmp(argv[i], "--check") == 0 && i + 1 < argc) {
-            const char *v = argv[++i];
-            if (strcmp(v, "full") == 0) {
-                a.check = CZK_KEY_CHECK_FULL;
-            } else if (strcmp(v, "curve") == 0) {
-                a.check = CZK_KEY_CHECK_CURVE;
-            } else {
-                fprintf(stderr, "czk prove: --check takes full or curve, not '%s'\n", v);
-                return CZK_EXIT_ERROR;
-            }
-        } else if (strcmp(argv[i], "--timings") == 0) {
-            a.timings = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "czk prove: unknown option '%s'\n%s", argv[i], USAGE);
-            return CZK_EXIT_ERROR;
-        } else if (npos < 4) {
-            pos[npos++] = argv[i];
-        } else {
-            fprintf(stderr, "czk prove: too many arguments\n%s", USAGE);
-            return CZK_EXIT_ERROR;
-        }
-    }
+    const czk_cli_opt table[] = {
+        {.name = "--params", .kind = CZK_CLI_OPT_STRING, .dest = &a.params},
+        {.name = "--r1cs", .kind = CZK_CLI_OPT_STRING, .dest = &a.r1cs},
+        {.name = "--wtns", .kind = CZK_CLI_OPT_STRING, .dest = &a.wtns},
+        {.name = "--out", .kind = CZK_CLI_OPT_STRING, .dest = &a.proof},
+        {.name = "--public", .kind = CZK_CLI_OPT_STRING, .dest = &a.pub},
+        {.name = "--check", .kind = CZK_CLI_OPT_CHOICE, .dest = &check, .choices = checks},
+        {.name = "--timings", .kind = CZK_CLI_OPT_FLAG, .dest = &a.timings},
+    };
+    const czk_cli_opts how = {"prove", USAGE, CZK_CLI_OPTS_UNKNOWN_OPTION_DASH};
+    int npos = czk_cli_opts_parse(&how, table, CZK_CLI_OPTS_N(table), pos, 4, argc, argv);
+    if (npos < 0)
+        return CZK_EXIT_ERROR;
+    a.check = check == 0 ? CZK_KEY_CHECK_FULL : CZK_KEY_CHECK_CURVE;
     int bellperson = a.params != NULL;
     if (bellperson ? (npos != 0 || !a.r1cs || !a.wtns || !a.proof || !a.pub)
                    : (npos != 4 || a.r1cs || a.wtns || a.proof || a.pub)) {

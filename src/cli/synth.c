@@ -37,6 +37,9 @@ static const char *USAGE =
     "  --threads N    worker threads (default: all CPUs)\n"
     "  --seed S       the circuit's and witness's seed (default 1)\n";
 
+/* --keys, as the index of its value */
+enum { KEYS_DEV, KEYS_BENCH, KEYS_NONE };
+
 static int join(char *out, size_t cap, const char *dir, const char *name) {
     int n = snprintf(out, cap, "%s/%s", dir, name);
     return n > 0 && (size_t)n < cap;
@@ -47,32 +50,24 @@ int czk_cli_synth(int argc, char **argv) {
     int done = czk_cli_start(&c, "synth", USAGE, &argc, argv);
     if (done >= 0)
         return done;
-    const char *dir = NULL, *keys = NULL;
+    static const char *const keys_names[] = {"dev", "bench", "none", NULL}; /* KEYS_ order */
+    const char *dir = NULL;
     long k = -1;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--porep-shaped") == 0 && i + 1 < argc) {
-            if (czk_cli_parse_long("synth", "--porep-shaped", argv[++i], 4, 28, &k) != 0)
-                return CZK_EXIT_ERROR;
-        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            dir = argv[++i];
-        } else if (strcmp(argv[i], "--keys") == 0 && i + 1 < argc) {
-            keys = argv[++i];
-            if (strcmp(keys, "dev") != 0 && strcmp(keys, "bench") != 0 &&
-                strcmp(keys, "none") != 0) {
-                fprintf(stderr, "czk synth: --keys takes dev, bench or none\n");
-                return CZK_EXIT_ERROR;
-            }
-        } else {
-            fprintf(stderr, "czk synth: bad argument '%s'\n%s", argv[i], USAGE);
-            return CZK_EXIT_ERROR;
-        }
-    }
+    int keys = -1;
+    const czk_cli_opt opts[] = {
+        {.name = "--porep-shaped", .kind = CZK_CLI_OPT_LONG, .dest = &k, .lo = 4, .hi = 28},
+        {.name = "--out", .kind = CZK_CLI_OPT_STRING, .dest = &dir},
+        {.name = "--keys", .kind = CZK_CLI_OPT_CHOICE, .dest = &keys, .choices = keys_names},
+    };
+    const czk_cli_opts how = {"synth", USAGE, CZK_CLI_OPTS_BAD_ARGUMENT};
+    if (czk_cli_opts_parse(&how, opts, CZK_CLI_OPTS_N(opts), NULL, 0, argc, argv) < 0)
+        return CZK_EXIT_ERROR;
     if (k < 0 || dir == NULL) {
         fprintf(stderr, "czk synth: --porep-shaped K and --out DIR are required\n%s", USAGE);
         return CZK_EXIT_ERROR;
     }
-    if (keys == NULL)
-        keys = k <= 16 ? "dev" : "bench";
+    if (keys < 0)
+        keys = k <= 16 ? KEYS_DEV : KEYS_BENCH;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "czk synth: cannot create %s: %s\n", dir, strerror(errno));
         return CZK_EXIT_ERROR;
@@ -106,7 +101,7 @@ int czk_cli_synth(int argc, char **argv) {
     if ((rc = czk_snarkjs_public_write(p1, w + 1, cs.n_public, &err)) != CZK_OK)
         goto fail;
     t0 = czk_time_ns();
-    if (strcmp(keys, "dev") == 0) {
+    if (keys == KEYS_DEV) {
         czk_rng rng;
         uint64_t seed;
         if (czk_rng_os(&seed, sizeof(seed)) != CZK_OK) {
@@ -123,7 +118,7 @@ int czk_cli_synth(int argc, char **argv) {
         if ((rc = czk_bellperson_params_write(p1, &pk, &err)) != CZK_OK ||
             (rc = czk_bellperson_vk_write(p2, &pk.vk, &err)) != CZK_OK)
             goto fail;
-    } else if (strcmp(keys, "bench") == 0) {
+    } else if (keys == KEYS_BENCH) {
         rc = czk_groth16_benchkey(&pk, &cs, CZK_H_MONOMIAL, c.seed, pool, &err);
         if (rc != CZK_OK || !join(p1, sizeof(p1), dir, "bench.params"))
             goto fail;
@@ -134,8 +129,9 @@ int czk_cli_synth(int argc, char **argv) {
                 "`czk prove` refuses them (--keys dev makes keys it proves with)\n",
                 p1);
     }
-    if (strcmp(keys, "none") != 0)
-        fprintf(stderr, "czk synth: %s keys in %.1f s\n", keys, (double)(czk_time_ns() - t0) / 1e9);
+    if (keys != KEYS_NONE)
+        fprintf(stderr, "czk synth: %s keys in %.1f s\n", keys_names[keys],
+                (double)(czk_time_ns() - t0) / 1e9);
     exit_code = CZK_EXIT_OK;
     goto out;
 fail:
