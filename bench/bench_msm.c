@@ -2,7 +2,7 @@
  * bench_msm: milliseconds per multi-scalar multiplication, G1 or G2, on the CPU.
  *
  *   bench_msm g1|g2 LG [LG...] [--witness] [--no-glv] [--no-booth] [--xyzz] [--no-split01]
- *                              [--window C] [--chunk N] [--splits S]
+ *                              [--no-ifma] [--window C] [--chunk N] [--splits S]
  *   CZK_BENCH_THREADS=<n>   ways of the pool (default 1: the calling thread alone)
  *   CZK_BENCH_RUNS=<n>      timed runs per size, median reported (default 3)
  *
@@ -152,7 +152,7 @@ static const group_ops GROUPS[] = {
 
 static int usage(void) {
     fprintf(stderr, "usage: bench_msm g1|g2 LG [LG...] [--witness] [--no-glv] [--no-booth] "
-                    "[--xyzz] [--no-split01] [--window C] [--chunk N] [--splits S]\n");
+                    "[--xyzz] [--no-split01] [--no-ifma] [--window C] [--chunk N] [--splits S]\n");
     return 2;
 }
 
@@ -190,6 +190,8 @@ int main(int argc, char **argv) {
             cfg.affine = 0;
         } else if (strcmp(a, "--no-split01") == 0) {
             cfg.split01 = 0;
+        } else if (strcmp(a, "--no-ifma") == 0) {
+            cfg.ifma = 0;
         } else if (strcmp(a, "--window") == 0 && i + 1 < argc) {
             cfg.window = (unsigned)atoi(argv[++i]);
         } else if (strcmp(a, "--chunk") == 0 && i + 1 < argc) {

@@ -4,12 +4,16 @@
 #
 #   bench/peer/compare_blst.sh [ROUNDS]     (default 3 alternating rounds)
 #
+# BUILD names czk's build directory (default build, built with `make bench`); another one is
+# built with cmake --build (bench_field and bench_msm only) and must be configured already.
+#
 # blst comes from the npm registry (@chainsafe/blst 0.2.11 bundles its C sources and
 # assembly), is built with its own build.sh into .tools/blst (ignored by git), and is linked
 # only into bench/peer/bench_blst.c. Nothing of blst is committed.
 set -eu
 cd "$(dirname "$0")/../.."
 rounds=${1:-3}
+build=${BUILD:-build}
 tools=.tools/blst
 if [ ! -f "$tools/package/blst/libblst.a" ]; then
     mkdir -p "$tools"
@@ -19,12 +23,16 @@ fi
 blst=$tools/package/blst
 cc -O2 -o "$tools/bench_blst" bench/peer/bench_blst.c -I"$blst/bindings" "$blst/libblst.a"
 msm_lgs=${CZK_COMPARE_MSM:-"16 18"}
-make -s bench >/dev/null
+if [ "$build" = build ]; then
+    make -s bench >/dev/null
+else
+    cmake --build "$build" --target bench_field bench_msm >/dev/null
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 i=0
 while [ $i -lt "$rounds" ]; do
-    ./build/bench_field >"$out/czk.$i"
+    "./$build"/bench_field >"$out/czk.$i"
     "$tools/bench_blst" >"$out/blst.$i"
     i=$((i + 1))
 done
@@ -51,7 +59,7 @@ awk -F, '
 echo
 printf "%-20s %14s %14s %8s\n" "msm (1 thread)" "czk_ms" "blst_ms" "ratio"
 for lg in $msm_lgs; do
-    c=$(CZK_BENCH_RUNS=3 ./build/bench_msm g1 "$lg" | awk -F, '$2 + 0 > 0 { print $7 + 0 }')
+    c=$(CZK_BENCH_RUNS=3 "./$build"/bench_msm g1 "$lg" | awk -F, '$2 + 0 > 0 { print $7 + 0 }')
     b=$(CZK_BENCH_RUNS=3 "$tools/bench_blst" msm "$lg" | awk -F, '{ print $4 + 0 }')
     awk -v lg="$lg" -v c="$c" -v b="$b" 'BEGIN { printf "msm_g1_2^%-14s %14.1f %14.1f %8.2f\n", lg, c, b, c / b }'
 done

@@ -36,14 +36,22 @@
  *    - Batch-affine bucket reduction (reduce_affine): sum_b (b+1) S_b by running sums, with
  *      the buckets cut into segments that step together, so each step is two batches of
  *      independent affine additions rather than two XYZZ additions per bucket.
+ *    - On CPUs with AVX-512 IFMA, the batch-affine additions run on eight lanes (msm_ifma.c:
+ *      52-bit limbs, Montgomery radix 2^416), for G1 about 95 ns an addition against 350 ns
+ *      for the scalar code's 5M+1S of 6-limb MULX multiplications. Its coordinates live in its
+ *      own Montgomery domain: cls_write converts the packed points (and [x^2]P's x) once per
+ *      chunk into rest.pv and rest.ex, the bucket sums stay in the domain, and only the
+ *      reduction's few outputs come back (dom_from). Step 2 converts each block of points
+ *      before its tree and the sum back.
  *    Tasks are (window, bucket range) pairs; a range [b0, b1) returns T = sum (b-b0+1) S_b and
  *    R = sum S_b and contributes T + [b0] R, so splitting a window for more threads costs one
  *    digit scan per task and no repeated bucket work.
  * 4. Windows are combined by Horner's rule in Jacobian coordinates.
  *
- * Measured (one thread, 2-core Xeon, CPU time, random G1 points and scalars, against blst's
- * Pippenger in the same process): 2^16 in 0.32 s (blst 0.48 s), 2^18 in 1.13 s (blst 1.72 s).
- * bench_msm switches each technique off for comparison.
+ * Measured (one thread, 2-core Xeon, random G1 points and scalars, against blst's Pippenger
+ * in one run of bench/peer/compare_blst.sh; the machine shared with a test run, so ratios
+ * only): 0.27x blst's time at 2^16 and 0.24x at 2^18 with IFMA, 0.69x and 0.61x without it.
+ * bench_msm switches each technique off for comparison (--no-ifma for the scalar additions).
  *
  * Everything is variable time: MSM inputs in a prover are the proving key and the witness,
  * which are not secret from the prover.
@@ -117,13 +125,14 @@ void czk__msm_glv_split(uint64_t out[4], const uint64_t k[4]) {
 
 #define MSM_MAX_WINDOW 24
 #define MSM_MAX_WINDOWS 256
-/* Segments of the batch-affine bucket reduction (reduce_affine); at most BLOCK. */
+/* Segments of the batch-affine bucket reduction (reduce_affine); at most BLOCK / 2. */
 #define MSM_RED_SEGS 128
 /*
  * Points per chunk. Each chunk repeats the bucket reduction (about 2^(c-1) buckets per
  * window), so a chunk should hold many points per bucket. Scratch: 84 bytes per non-0/1 point
- * of a chunk (G1; index, half scalars, x of [x^2]P) plus, per worker with a task, 16 bytes per
- * such point (entry codes) and about 100 bytes per bucket of its window.
+ * of a chunk (G1; index, half scalars, x of [x^2]P; 96 more with IFMA, the point in its domain)
+ * plus, per worker with a task, 16 bytes per such point (entry codes) and about 100 bytes per
+ * bucket of its window.
  */
 #define MSM_DEFAULT_CHUNK ((size_t)1 << 20)
 
@@ -205,7 +214,9 @@ static void plan_windows(msm_plan *pl, unsigned windows) {
  * Cost model, in nanoseconds per operation for G1 (G2 costs about 3x more for each, so the
  * same choice is made), fitted to window sweeps at 2^16 and 2^18 (bench_msm --window) and perf
  * profiles on the 2-core Xeon (Sapphire Rapids, KVM) this was developed on; the chosen window
- * count was the fastest of the sweep at 2^16, 2^18 and 2^20 (within 1 %):
+ * count was the fastest of the sweep at 2^16, 2^18 and 2^20 (within 1 %). The IFMA additions
+ * (msm_ifma.c) scale add and bucket by about 0.4 alike, which picks the same windows at 2^12 to
+ * 2^22, and sweeps with them agreed within the (shared machine's) noise:
  *   scan:   digit extraction per entry and task (one pass; two for the XYZZ path's sort)
  *   add:    one bucket accumulation: batch-affine (~6M plus a share of the inversion and the
  *           entry handling), or an XYZZ mixed addition (8M+2S)
@@ -282,6 +293,7 @@ void czk__msm_cfg_default(czk__msm_cfg *cfg) {
     cfg->booth = 1;
     cfg->affine = 1;
     cfg->split01 = 1;
+    cfg->ifma = 1;
 }
 
 unsigned czk__msm_pick_window(size_t nrest, unsigned ways, const czk__msm_cfg *cfg) {
@@ -477,6 +489,12 @@ static inline void msm_g1_endo_x(czk_fp *r, const czk_fp *x) {
 /* 4096 beat 1024, 2048 and 8192 by 3-8 % at 2^16 (one thread, 2-core Xeon; 2 x 384 KiB of
  * tree buffers, within the 2 MiB L2). */
 #define BLOCK 4096
+/* Batch-affine additions on AVX-512 IFMA (msm_ifma.c) where the CPU has it. */
+#define VEC_AVAILABLE czk__msm_ifma_available
+#define VEC_ADD(pa, pb, po, np, s) czk__msm_ifma_add(pa, pb, po, np, (s)->kind, (s)->vbuf)
+#define VEC_FROM czk__msm_ifma_domain_from
+#define VEC_POINTS czk__msm_ifma_points
+#define VEC_BUF CZK__MSM_IFMA_BUF(BLOCK)
 #include "msm/msm_impl.inc"
 
 /* ---- G2 ----------------------------------------------------------------------------------- */
@@ -528,6 +546,16 @@ static const czk_fp2 MSM_FP2_ONE = {
 #define ENDO_X msm_g2_endo_x
 /* Half G1's block: G2 points are twice the size. */
 #define BLOCK 2048
+/* The G2 batch-affine additions on AVX-512 IFMA (each Fp part in the IFMA domain). */
+static inline void msm_g2_ifma_from(czk_fp2 *r, const czk_fp2 *a) {
+    czk__msm_ifma_domain_from(&r->c0, &a->c0);
+    czk__msm_ifma_domain_from(&r->c1, &a->c1);
+}
+#define VEC_AVAILABLE czk__msm_ifma_available
+#define VEC_ADD(pa, pb, po, np, s) czk__msm_ifma_add_g2(pa, pb, po, np, (s)->kind, (s)->vbuf)
+#define VEC_FROM msm_g2_ifma_from
+#define VEC_POINTS czk__msm_ifma_points_g2
+#define VEC_BUF CZK__MSM_IFMA_BUF_G2(BLOCK)
 #include "msm/msm_impl.inc"
 
 /* ---- public entry points ------------------------------------------------------------------ */

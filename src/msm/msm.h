@@ -6,7 +6,8 @@
  * scalars in one pass: zero scalars (and points at infinity) are skipped, scalars equal to one
  * go to batch addition, and only the rest go through Pippenger's bucket method. The Pippenger
  * part uses the GLV/GLS endomorphism (128-bit half scalars), signed (Booth) window digits and
- * bucket sums formed with batch-affine additions (Montgomery's trick); msm.c says how.
+ * bucket sums formed with batch-affine additions (Montgomery's trick), eight at a time with
+ * AVX-512 IFMA where the CPU has it; msm.c says how.
  *
  * Conventions for every function below: inputs are borrowed for the call only; points must be
  * in the prime-order subgroup (the endomorphism acts as a scalar multiplication only there) or

@@ -290,6 +290,12 @@ CZK_TEST(msm_g1_special_points) {
         CHECKF(czk_g1_jacobian_equal(&got, &want), "mode %d", mode);
         if (mode >= 2)
             CHECKF(czk_g1_jacobian_is_infinity(&got), "mode %d", mode);
+        /* The same without IFMA: the scalar batch additions' doublings and cancellations. */
+        czk__msm_cfg scalar;
+        czk__msm_cfg_default(&scalar);
+        scalar.ifma = 0;
+        CHECK_EQ_INT(czk__msm_g1_cfg(&got, p, k, n, &scalar, NULL, NULL), CZK_OK);
+        CHECKF(czk_g1_jacobian_equal(&got, &want), "mode %d, no IFMA", mode);
         /* Duplicates again with the same scalar: every bucket gets equal points. */
         fill_scalars(k, n, SC_EQUAL, &t->rng);
         CHECK_EQ_INT(czk_msm_g1(&got, p, k, n, NULL, NULL), CZK_OK);
@@ -321,8 +327,85 @@ CZK_TEST(msm_g1_special_points) {
     cfg.window = 12;
     CHECK_EQ_INT(czk__msm_g1_cfg(&got, p, k, n, &cfg, NULL, NULL), CZK_OK);
     CHECK(czk_g1_jacobian_equal(&got, &want));
+    cfg.ifma = 0;
+    CHECK_EQ_INT(czk__msm_g1_cfg(&got, p, k, n, &cfg, NULL, NULL), CZK_OK);
+    CHECK(czk_g1_jacobian_equal(&got, &want));
     czk_free(p);
     czk_free(k);
+}
+
+/*
+ * The eight-lane IFMA batch addition against mixed additions: batches of every length
+ * around the lane count, in place (po = pa) and not, with doublings and sums at infinity
+ * mixed in (equal and opposite points), and with the output of addition p - 1 an input of
+ * addition p (which must read the old value). Skipped where the CPU has no AVX-512 IFMA.
+ */
+CZK_TEST(msm_g1_ifma_add) {
+    if (!czk__msm_ifma_available())
+        return;
+    enum { NP = 300 };
+    czk_g1_affine *base = czk_malloc(2 * NP * sizeof(*base));
+    czk_g1_affine *a = czk_malloc(NP * sizeof(*a)), *b = czk_malloc(NP * sizeof(*b));
+    czk_g1_affine *o = czk_malloc(NP * sizeof(*o));
+    const czk_g1_affine **pa = czk_malloc(NP * sizeof(*pa)), **pb = czk_malloc(NP * sizeof(*pb));
+    czk_g1_affine **po = czk_malloc(NP * sizeof(*po));
+    uint8_t *kind = czk_malloc(NP);
+    void *vbuf = czk_malloc(CZK__MSM_IFMA_BUF(NP));
+    CHECK(base != NULL && a != NULL && b != NULL && o != NULL && pa != NULL && pb != NULL &&
+          po != NULL && kind != NULL && vbuf != NULL);
+    CHECK_EQ_INT(g1_points(base, 2 * NP, &t->rng), CZK_OK);
+    static const size_t lens[] = {1, 2, 7, 8, 9, 15, 16, 17, 64, 255, NP};
+    for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+        size_t np = lens[li];
+        for (int mode = 0; mode < 4; mode++) {
+            czk_g1_affine want[NP];
+            size_t want_inf = 0;
+            for (size_t p = 0; p < np; p++) {
+                uint64_t r = czk_rng_u64(&t->rng) % 8;
+                a[p] = base[p];
+                b[p] = base[NP + p];
+                if (mode == 3 && p % 2 == 1)
+                    b[p] = a[p - 1]; /* pb[p] will be po[p - 1] */
+                else if (mode != 0 && r == 0)
+                    b[p] = a[p]; /* doubling */
+                else if (mode != 0 && r == 1)
+                    czk_g1_affine_neg(&b[p], &a[p]); /* infinity */
+                czk_g1_jacobian j;
+                czk_g1_jacobian_from_affine(&j, &a[p]);
+                czk_g1_jacobian_add_affine_var(&j, &j, &b[p]);
+                czk_g1_jacobian_to_affine(&want[p], &j);
+                want_inf += czk_g1_jacobian_is_infinity(&j);
+            }
+            for (size_t p = 0; p < np; p++) {
+                czk__msm_ifma_domain_to(&a[p].x, &a[p].x);
+                czk__msm_ifma_domain_to(&a[p].y, &a[p].y);
+                czk__msm_ifma_domain_to(&b[p].x, &b[p].x);
+                czk__msm_ifma_domain_to(&b[p].y, &b[p].y);
+                pa[p] = &a[p];
+                pb[p] = mode == 3 && p % 2 == 1 ? &a[p - 1] : &b[p];
+                po[p] = mode >= 2 ? &a[p] : &o[p];
+            }
+            size_t inf = czk__msm_ifma_add(pa, pb, po, np, kind, vbuf);
+            CHECKF(inf == want_inf, "np %zu mode %d: %zu infinities, want %zu", np, mode, inf,
+                   want_inf);
+            for (size_t p = 0; p < np; p++) {
+                czk_g1_affine got = *po[p];
+                czk__msm_ifma_domain_from(&got.x, &got.x);
+                czk__msm_ifma_domain_from(&got.y, &got.y);
+                CHECKF(memcmp(&got, &want[p], sizeof(got)) == 0, "np %zu mode %d sum %zu", np, mode,
+                       p);
+            }
+        }
+    }
+    czk_free(base);
+    czk_free(a);
+    czk_free(b);
+    czk_free(o);
+    czk_free(pa);
+    czk_free(pb);
+    czk_free(po);
+    czk_free(kind);
+    czk_free(vbuf);
 }
 
 /* The same inputs through pools of 1, 2 and 3 ways give the same point as the inline run. */
@@ -376,20 +459,27 @@ CZK_TEST(msm_g1_configs) {
     g1_naive(&want, p, k, n);
     czk_pool *pool = NULL;
     CHECK_EQ_INT(czk_pool_create(&pool, 2), CZK_OK);
-    for (unsigned bits = 0; bits < 16; bits++) {
+    for (unsigned bits = 0; bits < 32; bits++) {
         czk__msm_cfg cfg;
         czk__msm_cfg_default(&cfg);
         cfg.glv = bits & 1;
         cfg.booth = (bits >> 1) & 1;
         cfg.affine = (bits >> 2) & 1;
         cfg.split01 = (bits >> 3) & 1;
+        /* Without IFMA (the scalar batch-affine additions); the XYZZ path ignores it. */
+        cfg.ifma = !((bits >> 4) & 1);
+        if (!cfg.ifma && !cfg.affine)
+            continue;
         for (unsigned c = 1; c <= 11; c += (c < 5 ? 1 : 2)) {
+            if (!cfg.ifma && (c < 3 || c == 4))
+                continue; /* fewer windows there: the test's time under the sanitizers */
             cfg.window = c;
             cfg.splits = 1 + (c + bits) % 3;
             cfg.chunk = (c % 3 == 0) ? 100 : 0;
             CHECK_EQ_INT(czk__msm_g1_cfg(&got, p, k, n, &cfg, c % 2 ? pool : NULL, NULL), CZK_OK);
-            CHECKF(czk_g1_jacobian_equal(&got, &want), "glv %d booth %d affine %d split01 %d c %u",
-                   cfg.glv, cfg.booth, cfg.affine, cfg.split01, c);
+            CHECKF(czk_g1_jacobian_equal(&got, &want),
+                   "glv %d booth %d affine %d split01 %d ifma %d c %u", cfg.glv, cfg.booth,
+                   cfg.affine, cfg.split01, cfg.ifma, c);
         }
     }
     czk__msm_cfg cfg;
@@ -465,8 +555,92 @@ CZK_TEST(msm_g2_special) {
     czk_g2_jacobian got;
     CHECK_EQ_INT(czk_msm_g2(&got, p, k, n, NULL, NULL), CZK_OK);
     CHECK(czk_g2_jacobian_is_infinity(&got));
+    czk__msm_cfg scalar;
+    czk__msm_cfg_default(&scalar);
+    scalar.ifma = 0;
+    CHECK_EQ_INT(czk__msm_g2_cfg(&got, p, k, n, &scalar, NULL, NULL), CZK_OK);
+    CHECK(czk_g2_jacobian_is_infinity(&got));
     czk_free(p);
     czk_free(k);
+}
+
+static void fp2_to_ifma(czk_fp2 *a) {
+    czk__msm_ifma_domain_to(&a->c0, &a->c0);
+    czk__msm_ifma_domain_to(&a->c1, &a->c1);
+}
+
+static void fp2_from_ifma(czk_fp2 *a) {
+    czk__msm_ifma_domain_from(&a->c0, &a->c0);
+    czk__msm_ifma_domain_from(&a->c1, &a->c1);
+}
+
+/* As msm_g1_ifma_add, for G2 (Fp2 lanes). */
+CZK_TEST(msm_g2_ifma_add) {
+    if (!czk__msm_ifma_available())
+        return;
+    enum { NP = 100 };
+    czk_g2_affine *base = czk_malloc(2 * NP * sizeof(*base));
+    czk_g2_affine *a = czk_malloc(NP * sizeof(*a)), *b = czk_malloc(NP * sizeof(*b));
+    czk_g2_affine *o = czk_malloc(NP * sizeof(*o));
+    const czk_g2_affine **pa = czk_malloc(NP * sizeof(*pa)), **pb = czk_malloc(NP * sizeof(*pb));
+    czk_g2_affine **po = czk_malloc(NP * sizeof(*po));
+    uint8_t *kind = czk_malloc(NP);
+    void *vbuf = czk_malloc(CZK__MSM_IFMA_BUF_G2(NP));
+    CHECK(base != NULL && a != NULL && b != NULL && o != NULL && pa != NULL && pb != NULL &&
+          po != NULL && kind != NULL && vbuf != NULL);
+    CHECK_EQ_INT(g2_points(base, 2 * NP, &t->rng), CZK_OK);
+    static const size_t lens[] = {1, 2, 7, 8, 9, 15, 16, 17, 64, NP};
+    for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+        size_t np = lens[li];
+        for (int mode = 0; mode < 4; mode++) {
+            czk_g2_affine want[NP];
+            size_t want_inf = 0;
+            for (size_t p = 0; p < np; p++) {
+                uint64_t r = czk_rng_u64(&t->rng) % 8;
+                a[p] = base[p];
+                b[p] = base[NP + p];
+                if (mode == 3 && p % 2 == 1)
+                    b[p] = a[p - 1]; /* pb[p] will be po[p - 1] */
+                else if (mode != 0 && r == 0)
+                    b[p] = a[p]; /* doubling */
+                else if (mode != 0 && r == 1)
+                    czk_g2_affine_neg(&b[p], &a[p]); /* infinity */
+                czk_g2_jacobian j;
+                czk_g2_jacobian_from_affine(&j, &a[p]);
+                czk_g2_jacobian_add_affine_var(&j, &j, &b[p]);
+                czk_g2_jacobian_to_affine(&want[p], &j);
+                want_inf += czk_g2_jacobian_is_infinity(&j);
+            }
+            for (size_t p = 0; p < np; p++) {
+                fp2_to_ifma(&a[p].x);
+                fp2_to_ifma(&a[p].y);
+                fp2_to_ifma(&b[p].x);
+                fp2_to_ifma(&b[p].y);
+                pa[p] = &a[p];
+                pb[p] = mode == 3 && p % 2 == 1 ? &a[p - 1] : &b[p];
+                po[p] = mode >= 2 ? &a[p] : &o[p];
+            }
+            size_t inf = czk__msm_ifma_add_g2(pa, pb, po, np, kind, vbuf);
+            CHECKF(inf == want_inf, "np %zu mode %d: %zu infinities, want %zu", np, mode, inf,
+                   want_inf);
+            for (size_t p = 0; p < np; p++) {
+                czk_g2_affine got = *po[p];
+                fp2_from_ifma(&got.x);
+                fp2_from_ifma(&got.y);
+                CHECKF(memcmp(&got, &want[p], sizeof(got)) == 0, "np %zu mode %d sum %zu", np, mode,
+                       p);
+            }
+        }
+    }
+    czk_free(base);
+    czk_free(a);
+    czk_free(b);
+    czk_free(o);
+    czk_free(pa);
+    czk_free(pb);
+    czk_free(po);
+    czk_free(kind);
+    czk_free(vbuf);
 }
 
 CZK_TEST(msm_g2_pools_configs) {
@@ -494,6 +668,7 @@ CZK_TEST(msm_g2_pools_configs) {
             cfg.window = 3 + bits;
             cfg.splits = 1 + bits % 3;
             cfg.chunk = bits % 2 ? 64 : 0;
+            cfg.ifma = ways != 2; /* two ways: the scalar batch-affine additions */
             CHECK_EQ_INT(czk__msm_g2_cfg(&got, p, k, n, &cfg, pool, NULL), CZK_OK);
             CHECKF(czk_g2_jacobian_equal(&got, &want), "ways %u bits %u", ways, bits);
         }
