@@ -19,6 +19,7 @@
 #include "r1cs/synth.h"
 #include "tests/test.h"
 #include "util/alloc.h"
+#include "util/bytes.h"
 #include "util/pool.h"
 #include "util/status.h"
 
@@ -53,6 +54,14 @@ static void tmp_file(char out[128], const char *dir, const char *name) {
     snprintf(out, 128, "%s/%s", dir, name);
 }
 
+/* A fresh directory (tmp_dir) and the path of `name` in it. */
+static int tmp_path(char dir[64], char path[128], const char *name) {
+    if (tmp_dir(dir) != 0)
+        return -1;
+    tmp_file(path, dir, name);
+    return 0;
+}
+
 static void tmp_remove(const char *dir) {
     DIR *d = opendir(dir);
     if (d == NULL)
@@ -69,45 +78,39 @@ static void tmp_remove(const char *dir) {
     rmdir(dir);
 }
 
+/* The end of a test that leaves nothing allocated: removes `dir` and checks that. */
+static void tmp_remove_leak_free(czk_test_ctx *t, const char *dir) {
+    tmp_remove(dir);
+    CHECK_EQ_INT(czk_alloc_in_use(), 0);
+}
+
 static off_t file_size(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 ? st.st_size : -1;
 }
 
-/* n distinct G1 points, start + i·step, with one batch inversion (random points are slow). */
-static int random_g1s(czk_g1_affine *out, size_t n, czk_rng *rng) {
-    if (n == 0)
-        return 0;
-    czk_g1_jacobian *j = malloc(n * sizeof(*j));
-    if (j == NULL)
-        return -1;
-    czk_g1_affine start, step;
-    czk_g1_random(&start, rng);
-    czk_g1_random(&step, rng);
-    czk_g1_jacobian_from_affine(&j[0], &start);
-    for (size_t i = 1; i < n; i++)
-        czk_g1_jacobian_add_affine_var(&j[i], &j[i - 1], &step);
-    int rc = czk_g1s_to_affine(out, j, n);
-    free(j);
-    return rc == CZK_OK ? 0 : -1;
-}
-
-static int random_g2s(czk_g2_affine *out, size_t n, czk_rng *rng) {
-    if (n == 0)
-        return 0;
-    czk_g2_jacobian *j = malloc(n * sizeof(*j));
-    if (j == NULL)
-        return -1;
-    czk_g2_affine start, step;
-    czk_g2_random(&start, rng);
-    czk_g2_random(&step, rng);
-    czk_g2_jacobian_from_affine(&j[0], &start);
-    for (size_t i = 1; i < n; i++)
-        czk_g2_jacobian_add_affine_var(&j[i], &j[i - 1], &step);
-    int rc = czk_g2s_to_affine(out, j, n);
-    free(j);
-    return rc == CZK_OK ? 0 : -1;
-}
+/* n distinct points of group g (g1 or g2), start + i·step, with one batch inversion (random
+ * points are slow). */
+#define RANDOM_POINTS(g)                                                                           \
+    static int random_##g##s(czk_##g##_affine *out, size_t n, czk_rng *rng) {                      \
+        if (n == 0)                                                                                \
+            return 0;                                                                              \
+        czk_##g##_jacobian *j = malloc(n * sizeof(*j));                                            \
+        if (j == NULL)                                                                             \
+            return -1;                                                                             \
+        czk_##g##_affine start, step;                                                              \
+        czk_##g##_random(&start, rng);                                                             \
+        czk_##g##_random(&step, rng);                                                              \
+        czk_##g##_jacobian_from_affine(&j[0], &start);                                             \
+        for (size_t i = 1; i < n; i++)                                                             \
+            czk_##g##_jacobian_add_affine_var(&j[i], &j[i - 1], &step);                            \
+        int rc = czk_##g##s_to_affine(out, j, n);                                                  \
+        free(j);                                                                                   \
+        return rc == CZK_OK ? 0 : -1;                                                              \
+    }
+RANDOM_POINTS(g1)
+RANDOM_POINTS(g2)
+#undef RANDOM_POINTS
 
 /* Vector sizes of a test key, in file order: ic, then h, l, a, b_g1 (= b_g2). */
 typedef struct key_shape {
@@ -237,6 +240,45 @@ static uint8_t *pk_image(const czk_groth16_pk *pk, size_t *out_len) {
     const size_t len[5] = {pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2};
     const void *const vec[5] = {pk->h, pk->l, pk->a, pk->b_g1, pk->b_g2};
     return image(&pk->vk, len, vec, 1, out_len);
+}
+
+/* The damage tests' start: a SMALL key of random points, its file image b[0..n), and a fresh
+ * directory with `path` naming the file to write the damaged images to. */
+typedef struct small_file {
+    char dir[64], path[128];
+    czk_groth16_pk pk;
+    uint8_t *b, *c; /* c: room for a damaged copy of b and 192 bytes more */
+    size_t n;
+} small_file;
+
+static int small_file_make(small_file *f, const char *name, czk_rng *rng) {
+    memset(f, 0, sizeof(*f));
+    if (make_pk(&f->pk, &SMALL, rng) != 0 || (f->b = pk_image(&f->pk, &f->n)) == NULL ||
+        (f->c = malloc(f->n + 192)) == NULL)
+        return -1;
+    return tmp_path(f->dir, f->path, name);
+}
+
+static void small_file_free(small_file *f) {
+    free(f->c);
+    free(f->b);
+    czk_groth16_pk_clear(&f->pk);
+    tmp_remove(f->dir);
+}
+
+/* Whether the file at `path` is img[0..len) byte for byte (img NULL: no); frees img. Both
+ * are dumped when they differ. */
+static int file_holds(const char *path, uint8_t *img, size_t len) {
+    size_t n = 0;
+    uint8_t *b = czk_test_read_file(path, &n);
+    int ok = b != NULL && img != NULL && n == len && memcmp(b, img, n) == 0;
+    if (!ok && b != NULL && img != NULL && n == len) {
+        czk_test_dump("file", b, n);
+        czk_test_dump("image", img, n);
+    }
+    free(b);
+    free(img);
+    return ok;
 }
 
 /* Offset of vector v's length prefix (v = 5: the end of the file). */
@@ -392,8 +434,7 @@ CZK_TEST(bp_known_encodings) {
 
 CZK_TEST(bp_vk_roundtrip) {
     char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "k.vk");
+    CHECK(tmp_path(dir, path, "k.vk") == 0);
     static const size_t n_ics[] = {1, 2, 40};
     for (size_t k = 0; k < sizeof(n_ics) / sizeof(n_ics[0]); k++) {
         czk_groth16_vk vk, back;
@@ -402,15 +443,11 @@ CZK_TEST(bp_vk_roundtrip) {
         CHECK_EQ_INT(czk_bellperson_vk_write(path, &vk, NULL), CZK_OK);
         CHECK_EQ_INT(czk_alloc_in_use(), before);
         CHECK_EQ_INT(file_size(path), 868 + 96 * n_ics[k]);
-        size_t n = 0, ni = 0;
-        uint8_t *b = czk_test_read_file(path, &n);
+        size_t ni = 0;
         static const size_t zero[5];
         static const void *const none[5];
         uint8_t *img = image(&vk, zero, none, 0, &ni);
-        CHECK(b != NULL && img != NULL && n == ni);
-        CHECK_MEM(b, img, n);
-        free(b);
-        free(img);
+        CHECK(file_holds(path, img, ni));
         czk_err err = {0};
         CHECK_EQ_INT(czk_bellperson_vk_read(&back, path, &err), CZK_OK);
         CHECK(vk_equal(&back, &vk));
@@ -422,8 +459,7 @@ CZK_TEST(bp_vk_roundtrip) {
 
 CZK_TEST(bp_params_roundtrip) {
     char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "k.params");
+    CHECK(tmp_path(dir, path, "k.params") == 0);
     /* Small, edge (empty l, a = ic only, no B, a domain of 1) and a few hundred points. */
     const key_shape shapes[] = {SMALL,
                                 {.n_ic = 1, .n_h = 0, .n_l = 0, .n_a = 1, .n_b = 0},
@@ -439,13 +475,9 @@ CZK_TEST(bp_params_roundtrip) {
         off_t want = 868 + 96 * (off_t)s->n_ic + 5 * 4 +
                      96 * (off_t)(s->n_h + s->n_l + s->n_a + s->n_b) + 192 * (off_t)s->n_b;
         CHECK_EQ_INT(file_size(path), want);
-        size_t n = 0, ni = 0;
-        uint8_t *b = czk_test_read_file(path, &n);
+        size_t ni = 0;
         uint8_t *img = pk_image(&pk, &ni);
-        CHECK(b != NULL && img != NULL && n == ni);
-        CHECK_MEM(b, img, n);
-        free(b);
-        free(img);
+        CHECK(file_holds(path, img, ni));
         for (int check = CZK_KEY_CHECK_FULL; check <= CZK_KEY_CHECK_CURVE; check++) {
             CHECKF(czk_bellperson_params_read(&back, path, check, NULL, &err) == CZK_OK, "%s",
                    err.msg);
@@ -454,14 +486,12 @@ CZK_TEST(bp_params_roundtrip) {
         }
         czk_groth16_pk_clear(&pk);
     }
-    CHECK_EQ_INT(czk_alloc_in_use(), 0);
-    tmp_remove(dir);
+    tmp_remove_leak_free(t, dir);
 }
 
 CZK_TEST(bp_params_mt_equals_st) {
     char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "k.params");
+    CHECK(tmp_path(dir, path, "k.params") == 0);
     const key_shape s = {.n_ic = 5, .n_h = 2047, .n_l = 1500, .n_a = 1400, .n_b = 300};
     czk_groth16_pk pk, st, mt;
     CHECK(make_pk(&pk, &s, &t->rng) == 0);
@@ -605,8 +635,7 @@ CZK_TEST(bp_proof_corrupt) {
 
 CZK_TEST(bp_proofs_file) {
     char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "p.proof");
+    CHECK(tmp_path(dir, path, "p.proof") == 0);
     czk_groth16_proof ps[10];
     for (int i = 0; i < 10; i++)
         random_proof(&ps[i], &t->rng);
@@ -651,68 +680,48 @@ CZK_TEST(bp_proofs_file) {
     CHECK_EQ_INT(czk_bellperson_proofs_write(path, ps, 10, &err), CZK_EINVAL);
     CHECKF(strstr(err.msg, "proof 3: B") != NULL, "%s", err.msg);
     CHECK_EQ_INT(czk_bellperson_proofs_write(path, ps, 0, NULL), CZK_EINVAL);
-    CHECK_EQ_INT(czk_alloc_in_use(), 0);
-    tmp_remove(dir);
+    tmp_remove_leak_free(t, dir);
 }
 
 /* ---- damaged .params --------------------------------------------------------------------- */
 
 CZK_TEST(bp_params_truncated) {
-    char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "t.params");
-    czk_groth16_pk pk;
-    CHECK(make_pk(&pk, &SMALL, &t->rng) == 0);
-    size_t n = 0;
-    uint8_t *b = pk_image(&pk, &n);
-    CHECK(b != NULL);
-    czk_groth16_pk_clear(&pk);
+    small_file fx;
+    CHECK(small_file_make(&fx, "t.params", &t->rng) == 0);
+    czk_groth16_pk_clear(&fx.pk);
     /* Every 7th length, and every length in the last 200 bytes (the b_g2 prefix and points). */
-    for (size_t len = 0; len < n; len += len + 200 < n ? 7 : 1) {
+    for (size_t len = 0; len < fx.n; len += len + 200 < fx.n ? 7 : 1) {
         czk_err err = {0};
-        int rc = read_params_bytes(path, b, len, CZK_KEY_CHECK_FULL, NULL, &err);
+        int rc = read_params_bytes(fx.path, fx.b, len, CZK_KEY_CHECK_FULL, NULL, &err);
         CHECKF(rc == CZK_EFORMAT, "length %zu: %s (%s)", len, czk_status_name(rc), err.msg);
         CHECKF(strstr(err.msg, "t.params: ") != NULL, "%s", err.msg);
         CHECKF(strstr(err.msg, "offset") != NULL, "%s", err.msg);
         CHECK_EQ_INT(czk_alloc_in_use(), 0);
     }
-    free(b);
-    tmp_remove(dir);
+    small_file_free(&fx);
 }
 
 CZK_TEST(bp_params_bad_lengths) {
-    char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "l.params");
-    czk_groth16_pk pk;
-    CHECK(make_pk(&pk, &SMALL, &t->rng) == 0);
-    size_t n = 0;
-    uint8_t *b = pk_image(&pk, &n);
-    CHECK(b != NULL);
+    small_file fx;
+    CHECK(small_file_make(&fx, "l.params", &t->rng) == 0);
     /* Prefix offsets: n_ic at 864, then the five vectors. */
     size_t at[6] = {864};
     for (int v = 0; v < 5; v++)
-        at[v + 1] = vec_offset(&pk, v);
+        at[v + 1] = vec_offset(&fx.pk, v);
     static const char *const what[6] = {"vk ic",    "vector h",    "vector l",
                                         "vector a", "vector b_g1", "vector b_g2"};
-    czk_groth16_pk_clear(&pk);
-    size_t peak_limit = czk_alloc_in_use() + 2 * n; /* what the file could justify */
+    czk_groth16_pk_clear(&fx.pk);
+    size_t peak_limit = czk_alloc_in_use() + 2 * fx.n; /* what the file could justify */
     for (int f = 0; f < 6; f++) {
-        size_t left = n - at[f] - 4, elem = f == 5 ? 192 : 96;
+        size_t left = fx.n - at[f] - 4, elem = f == 5 ? 192 : 96;
         /* 0xFFFFFFFF; one more than what is left; what is left divided with rounding up. */
         const uint32_t lens[] = {0xFFFFFFFFu, (uint32_t)(left / elem + 1),
                                  (uint32_t)(left / elem) + 1000, 0x80000000u};
         for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
-            uint8_t *c = malloc(n);
-            CHECK(c != NULL);
-            memcpy(c, b, n);
-            c[at[f]] = (uint8_t)(lens[k] >> 24);
-            c[at[f] + 1] = (uint8_t)(lens[k] >> 16);
-            c[at[f] + 2] = (uint8_t)(lens[k] >> 8);
-            c[at[f] + 3] = (uint8_t)lens[k];
+            memcpy(fx.c, fx.b, fx.n);
+            czk_bytes_store_be32(fx.c + at[f], lens[k]);
             czk_err err = {0};
-            int rc = read_params_bytes(path, c, n, CZK_KEY_CHECK_FULL, NULL, &err);
-            free(c);
+            int rc = read_params_bytes(fx.path, fx.c, fx.n, CZK_KEY_CHECK_FULL, NULL, &err);
             CHECKF(rc == CZK_EFORMAT, "%s length %u: %s (%s)", what[f], lens[k],
                    czk_status_name(rc), err.msg);
             char want[64];
@@ -722,25 +731,17 @@ CZK_TEST(bp_params_bad_lengths) {
         }
     }
     /* n_ic = 0. */
-    memset(b + 864, 0, 4);
+    memset(fx.b + 864, 0, 4);
     czk_err err = {0};
-    CHECK_EQ_INT(read_params_bytes(path, b, n, CZK_KEY_CHECK_FULL, NULL, &err), CZK_EFORMAT);
+    CHECK_EQ_INT(read_params_bytes(fx.path, fx.b, fx.n, CZK_KEY_CHECK_FULL, NULL, &err),
+                 CZK_EFORMAT);
     CHECKF(strstr(err.msg, "l.params: vk ic: length 0") != NULL, "%s", err.msg);
-    free(b);
-    tmp_remove(dir);
+    small_file_free(&fx);
 }
 
 CZK_TEST(bp_params_bad_points) {
-    char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "p.params");
-    czk_groth16_pk pk;
-    CHECK(make_pk(&pk, &SMALL, &t->rng) == 0);
-    size_t n = 0;
-    uint8_t *b = pk_image(&pk, &n);
-    CHECK(b != NULL);
-    uint8_t *c = malloc(n);
-    CHECK(c != NULL);
+    small_file fx;
+    CHECK(small_file_make(&fx, "p.params", &t->rng) == 0);
     size_t in_use = czk_alloc_in_use();
     /* Targets: the six fixed VK points, ic[1], and the last point of each vector (point 2 of
      * the a vector, to see the index in the text). */
@@ -759,17 +760,17 @@ CZK_TEST(bp_params_bad_points) {
         {"vk delta_g1 at offset 576", 576, 0, SIZE_MAX, 1},
         {"vk delta_g2 at offset 672", 672, 1, SIZE_MAX, 1},
         {"vk ic: point 1 of 3", 868 + 96, 0, 1, 1},
-        {"vector h: point 6 of 7", vec_offset(&pk, 0) + 4 + 6 * 96, 0, 6, 0},
-        {"vector l: point 4 of 5", vec_offset(&pk, 1) + 4 + 4 * 96, 0, 4, 0},
-        {"vector a: point 2 of 6", vec_offset(&pk, 2) + 4 + 2 * 96, 0, 2, 0},
-        {"vector b_g1: point 3 of 4", vec_offset(&pk, 3) + 4 + 3 * 96, 0, 3, 0},
-        {"vector b_g2: point 3 of 4", vec_offset(&pk, 4) + 4 + 3 * 192, 1, 3, 0},
+        {"vector h: point 6 of 7", vec_offset(&fx.pk, 0) + 4 + 6 * 96, 0, 6, 0},
+        {"vector l: point 4 of 5", vec_offset(&fx.pk, 1) + 4 + 4 * 96, 0, 4, 0},
+        {"vector a: point 2 of 6", vec_offset(&fx.pk, 2) + 4 + 2 * 96, 0, 2, 0},
+        {"vector b_g1: point 3 of 4", vec_offset(&fx.pk, 3) + 4 + 3 * 96, 0, 3, 0},
+        {"vector b_g2: point 3 of 4", vec_offset(&fx.pk, 4) + 4 + 3 * 192, 1, 3, 0},
     };
     for (int k = 0; k < 12; k++)
         for (int cls = 0; cls < BAD_COUNT; cls++)
             for (int check = CZK_KEY_CHECK_FULL; check <= CZK_KEY_CHECK_CURVE; check++) {
-                memcpy(c, b, n);
-                damage_point(c + tg[k].off, tg[k].g2, cls, &t->rng);
+                memcpy(fx.c, fx.b, fx.n);
+                damage_point(fx.c + tg[k].off, tg[k].g2, cls, &t->rng);
                 int want = BAD_CODE[cls];
                 /* Fixed VK points may be infinity (bellperson's VerifyingKey::read); the big
                  * vectors skip the subgroup check in CURVE mode. */
@@ -778,7 +779,7 @@ CZK_TEST(bp_params_bad_points) {
                 if (cls == BAD_GROUP && check == CZK_KEY_CHECK_CURVE && !tg[k].vk)
                     want = CZK_OK;
                 czk_err err = {0};
-                int rc = read_params_bytes(path, c, n, check, NULL, &err);
+                int rc = read_params_bytes(fx.path, fx.c, fx.n, check, NULL, &err);
                 CHECKF(rc == want, "%s, %s, check %d: %s, want %s (%s)", tg[k].what, BAD_NAME[cls],
                        check, czk_status_name(rc), czk_status_name(want), err.msg);
                 if (want == CZK_OK)
@@ -792,49 +793,37 @@ CZK_TEST(bp_params_bad_points) {
                 CHECK_EQ_INT(czk_alloc_in_use(), in_use);
             }
     /* ic[0] at infinity too (doc/FORMATS.md §3.1). */
-    memcpy(c, b, n);
-    damage_point(c + 868, 0, BAD_INFINITY, &t->rng);
+    memcpy(fx.c, fx.b, fx.n);
+    damage_point(fx.c + 868, 0, BAD_INFINITY, &t->rng);
     czk_err err = {0};
-    CHECK_EQ_INT(read_params_bytes(path, c, n, CZK_KEY_CHECK_CURVE, NULL, &err), CZK_EBADENC);
+    CHECK_EQ_INT(read_params_bytes(fx.path, fx.c, fx.n, CZK_KEY_CHECK_CURVE, NULL, &err),
+                 CZK_EBADENC);
     CHECKF(strstr(err.msg, "vk ic: point 0 of 3 at offset 868") != NULL, "%s", err.msg);
-    free(c);
-    free(b);
-    czk_groth16_pk_clear(&pk);
-    tmp_remove(dir);
+    small_file_free(&fx);
 }
 
 CZK_TEST(bp_params_trailing) {
-    char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "g.params");
-    czk_groth16_pk pk;
-    CHECK(make_pk(&pk, &SMALL, &t->rng) == 0);
-    size_t n = 0;
-    uint8_t *b = pk_image(&pk, &n);
-    CHECK(b != NULL);
-    czk_groth16_pk_clear(&pk);
-    uint8_t *c = malloc(n + 192);
-    CHECK(c != NULL);
-    memcpy(c, b, n);
-    memset(c + n, 0, 192);
+    small_file fx;
+    CHECK(small_file_make(&fx, "g.params", &t->rng) == 0);
+    czk_groth16_pk_clear(&fx.pk);
+    memcpy(fx.c, fx.b, fx.n);
+    memset(fx.c + fx.n, 0, 192);
     static const size_t extra[] = {1, 4, 96, 192};
     for (size_t k = 0; k < sizeof(extra) / sizeof(extra[0]); k++) {
         czk_err err = {0};
-        CHECK_EQ_INT(read_params_bytes(path, c, n + extra[k], CZK_KEY_CHECK_FULL, NULL, &err),
-                     CZK_EFORMAT);
+        CHECK_EQ_INT(
+            read_params_bytes(fx.path, fx.c, fx.n + extra[k], CZK_KEY_CHECK_FULL, NULL, &err),
+            CZK_EFORMAT);
         char want[96];
         snprintf(want, sizeof(want), "g.params: %zu trailing bytes after vector b_g2", extra[k]);
         CHECKF(strstr(err.msg, want) != NULL, "%s", err.msg);
     }
-    free(c);
-    free(b);
-    tmp_remove(dir);
+    small_file_free(&fx);
 }
 
 CZK_TEST(bp_params_bad_shape) {
     char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "s.params");
+    CHECK(tmp_path(dir, path, "s.params") == 0);
     czk_groth16_pk pk;
     const key_shape s = {.n_ic = 3, .n_h = 8, .n_l = 4, .n_a = 7, .n_b = 8};
     CHECK(make_pk(&pk, &s, &t->rng) == 0);
@@ -870,8 +859,7 @@ CZK_TEST(bp_params_bad_shape) {
 
 CZK_TEST(bp_vk_corrupt) {
     char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "c.vk");
+    CHECK(tmp_path(dir, path, "c.vk") == 0);
     czk_groth16_vk vk, back;
     CHECK(make_vk(&vk, 4, &t->rng) == 0);
     CHECK_EQ_INT(czk_bellperson_vk_write(path, &vk, NULL), CZK_OK);
@@ -903,10 +891,7 @@ CZK_TEST(bp_vk_corrupt) {
     static const uint32_t lens[] = {0, 5, 0xFFFFFFFFu};
     for (int k = 0; k < 3; k++) {
         memcpy(c, b, n);
-        c[864] = (uint8_t)(lens[k] >> 24);
-        c[865] = (uint8_t)(lens[k] >> 16);
-        c[866] = (uint8_t)(lens[k] >> 8);
-        c[867] = (uint8_t)lens[k];
+        czk_bytes_store_be32(c + 864, lens[k]);
         CHECK_EQ_INT(READ_VK(c, n), CZK_EFORMAT);
         CHECKF(strstr(err.msg, "c.vk: vk ic: length") != NULL, "%s", err.msg);
     }
@@ -948,8 +933,7 @@ CZK_TEST(bp_vk_corrupt) {
 
 CZK_TEST(bp_write_rejects) {
     char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "w.params");
+    CHECK(tmp_path(dir, path, "w.params") == 0);
     czk_groth16_pk pk;
     CHECK(make_pk(&pk, &SMALL, &t->rng) == 0);
     czk_err err = {0};
@@ -992,14 +976,12 @@ CZK_TEST(bp_write_rejects) {
     closedir(d);
     CHECK_EQ_INT(entries, 1);
     czk_groth16_pk_clear(&pk);
-    CHECK_EQ_INT(czk_alloc_in_use(), 0);
-    tmp_remove(dir);
+    tmp_remove_leak_free(t, dir);
 }
 
 CZK_TEST(bp_open_errors) {
     char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "missing.params");
+    CHECK(tmp_path(dir, path, "missing.params") == 0);
     czk_groth16_pk pk;
     czk_groth16_vk vk;
     czk_groth16_proof *ps = NULL;
@@ -1017,34 +999,23 @@ CZK_TEST(bp_open_errors) {
 /* Random byte damage anywhere in a small file: any status may come back, but never a crash
  * (ASan builds check the bounds), a leak, or a half-filled key. */
 CZK_TEST(bp_params_random_damage) {
-    char dir[64], path[128];
-    CHECK(tmp_dir(dir) == 0);
-    tmp_file(path, dir, "r.params");
-    czk_groth16_pk pk;
-    CHECK(make_pk(&pk, &SMALL, &t->rng) == 0);
-    size_t n = 0;
-    uint8_t *b = pk_image(&pk, &n);
-    CHECK(b != NULL);
-    uint8_t *c = malloc(n);
-    CHECK(c != NULL);
+    small_file fx;
+    CHECK(small_file_make(&fx, "r.params", &t->rng) == 0);
     size_t in_use = czk_alloc_in_use();
     long iters = czk_test_iters(t, 300);
     for (long it = 0; it < iters; it++) {
-        memcpy(c, b, n);
+        memcpy(fx.c, fx.b, fx.n);
         int flips = 1 + (int)(czk_rng_u64(&t->rng) % 4);
         for (int f = 0; f < flips; f++)
-            c[czk_rng_u64(&t->rng) % n] ^= (uint8_t)(1 + czk_rng_u64(&t->rng) % 255);
-        size_t len = czk_rng_u64(&t->rng) % 8 == 0 ? czk_rng_u64(&t->rng) % (n + 1) : n;
+            fx.c[czk_rng_u64(&t->rng) % fx.n] ^= (uint8_t)(1 + czk_rng_u64(&t->rng) % 255);
+        size_t len = czk_rng_u64(&t->rng) % 8 == 0 ? czk_rng_u64(&t->rng) % (fx.n + 1) : fx.n;
         czk_err err = {0};
-        int rc = read_params_bytes(path, c, len, CZK_KEY_CHECK_FULL, NULL, &err);
+        int rc = read_params_bytes(fx.path, fx.c, len, CZK_KEY_CHECK_FULL, NULL, &err);
         CHECKF(rc <= 0, "iteration %ld: harness failure %d", it, rc);
         CHECKF(rc == CZK_OK || strstr(err.msg, "r.params: ") != NULL, "%s", err.msg);
         CHECK_EQ_INT(czk_alloc_in_use(), in_use);
     }
-    free(c);
-    free(b);
-    czk_groth16_pk_clear(&pk);
-    tmp_remove(dir);
+    small_file_free(&fx);
 }
 
 /*

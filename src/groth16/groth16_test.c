@@ -198,6 +198,27 @@ static void rand_rs(czk_fr *r, czk_fr *s, czk_rng *rng) {
     czk_fr_random(s, rng);
 }
 
+/* The backend tests' start: a key of `basis` for c, fresh r and s and, when ref is not NULL,
+ * the proof they give on `be`. */
+static void key_rs_ref(czk_test_ctx *t, const tcirc *c, int basis, czk_groth16_pk *pk, czk_fr *r,
+                       czk_fr *s, const czk_backend *be, czk_groth16_proof *ref) {
+    CHECK_EQ_INT(czk_groth16_setup_dev(pk, &c->cs, (czk_groth16_h_basis)basis, &t->rng, NULL, NULL),
+                 CZK_OK);
+    rand_rs(r, s, &t->rng);
+    czk_err err;
+    if (ref != NULL)
+        CHECK_EQ_INT(czk_groth16_prove(ref, pk, &c->cs, c->w, r, s, be, NULL, NULL, &err), CZK_OK);
+}
+
+/* key_rs_ref, returning from the caller when it failed. */
+#define KEY_RS_REF(c, basis, pk, r, s, be, ref)                                                    \
+    do {                                                                                           \
+        int failures_ = t->failures;                                                               \
+        key_rs_ref(t, (c), (basis), (pk), (r), (s), (be), (ref));                                  \
+        if (t->failures != failures_)                                                              \
+            return;                                                                                \
+    } while (0)
+
 /* Proves and verifies; returns the verifier's code (or the prover's on failure). */
 static int prove_verify(const czk_groth16_pk *pk, const tcirc *c, const czk_backend *be,
                         czk_pool *pool, czk_rng *rng, czk_groth16_proof *proof_out) {
@@ -652,6 +673,14 @@ CZK_TEST(g16_prove_dimension_mismatch) {
         CHECKF(strstr(err.msg, (needle)) != NULL, "message '%s' lacks '%s'", err.msg, (needle));   \
     } while (0)
 
+/* EXPECT_EINVAL of c on a copy k of `base` with `edit` (an expression on k) applied. */
+#define EXPECT_KEY_EINVAL(base, edit, needle)                                                      \
+    do {                                                                                           \
+        k = (base);                                                                                \
+        (void)(edit);                                                                              \
+        EXPECT_EINVAL(&k, &c.cs, c.w, be, needle);                                                 \
+    } while (0)
+
     CHECK_EQ_INT(czk_groth16_prove(&proof, &pk, &c.cs, c.w, &r, &s, be, NULL, NULL, &err), CZK_OK);
     /* Another circuit: different n_public. */
     EXPECT_EINVAL(&pk, &d.cs, d.w, be, "public");
@@ -671,41 +700,24 @@ CZK_TEST(g16_prove_dimension_mismatch) {
     EXPECT_EINVAL(&pk, &c.cs, c.w, be, "w[0]");
     c.w[0] = w0;
     /* Truncated vectors of the key. */
-    k = pk;
-    k.n_h--;
-    EXPECT_EINVAL(&k, &c.cs, c.w, be, "H points");
-    k = pk;
-    k.n_l--;
-    EXPECT_EINVAL(&k, &c.cs, c.w, be, "L points");
-    k = pk;
-    k.n_a--;
-    EXPECT_EINVAL(&k, &c.cs, c.w, be, "density");
-    k = pk;
-    k.n_b_g2--;
-    EXPECT_EINVAL(&k, &c.cs, c.w, be, "B_G2");
-    k = pk;
-    k.vk.n_ic++;
-    EXPECT_EINVAL(&k, &c.cs, c.w, be, "IC");
-    k = pk;
-    k.domain_size *= 3;
-    EXPECT_EINVAL(&k, &c.cs, c.w, be, "power of two");
-    k = po;
-    k.n_a--;
-    EXPECT_EINVAL(&k, &c.cs, c.w, be, "dense");
-    k = po;
-    k.h_basis = CZK_H_MONOMIAL; /* n H points where n − 1 are expected */
-    EXPECT_EINVAL(&k, &c.cs, c.w, be, "H points");
+    EXPECT_KEY_EINVAL(pk, (k.n_h--), "H points");
+    EXPECT_KEY_EINVAL(pk, (k.n_l--), "L points");
+    EXPECT_KEY_EINVAL(pk, (k.n_a--), "density");
+    EXPECT_KEY_EINVAL(pk, (k.n_b_g2--), "B_G2");
+    EXPECT_KEY_EINVAL(pk, (k.vk.n_ic++), "IC");
+    EXPECT_KEY_EINVAL(pk, (k.domain_size *= 3), "power of two");
+    EXPECT_KEY_EINVAL(po, (k.n_a--), "dense");
+    /* n H points where n − 1 are expected */
+    EXPECT_KEY_EINVAL(po, (k.h_basis = CZK_H_MONOMIAL), "H points");
     /* A filtered key whose counts match but whose layout is another circuit's. */
-    k = pk;
-    k.density = CZK_DENSITY_FILTERED;
-    k.n_a = pk.n_a + 1;
-    EXPECT_EINVAL(&k, &c.cs, c.w, be, "density");
+    EXPECT_KEY_EINVAL(pk, (k.density = CZK_DENSITY_FILTERED, k.n_a = pk.n_a + 1), "density");
     /* An incomplete backend. */
     czk_backend half = *be;
     half.msm_g2 = NULL;
     EXPECT_EINVAL(&pk, &c.cs, c.w, &half, "backend");
     EXPECT_EINVAL(&pk, &c.cs, c.w, NULL, "backend");
 #undef EXPECT_EINVAL
+#undef EXPECT_KEY_EINVAL
     /* Failed calls leave nothing allocated; failed setups leave an empty key. */
     size_t in_use = czk_alloc_in_use();
     k = pk;
@@ -755,10 +767,7 @@ CZK_TEST(g16_prove_header_only_refused) {
         czk_groth16_pk pk;
         czk_groth16_proof proof;
         czk_fr r, s;
-        CHECK_EQ_INT(
-            czk_groth16_setup_dev(&pk, &c.cs, (czk_groth16_h_basis)basis, &t->rng, NULL, NULL),
-            CZK_OK);
-        rand_rs(&r, &s, &t->rng);
+        KEY_RS_REF(&c, basis, &pk, &r, &s, NULL, NULL);
         for (int i = 0; i < 2; i++) {
             CHECK_EQ_INT(
                 czk_groth16_prove(&proof, &pk, &c.cs, c.w, &r, &s, bes[i], NULL, NULL, &err),
@@ -869,16 +878,10 @@ CZK_TEST(g16_prover_msm_inputs) {
     CHECK_EQ_INT(czk_r1cs_density(&c.cs, ab, bb), CZK_OK);
     for (int basis = 0; basis < 2; basis++) {
         czk_groth16_pk pk;
-        CHECK_EQ_INT(
-            czk_groth16_setup_dev(&pk, &c.cs, (czk_groth16_h_basis)basis, &t->rng, NULL, NULL),
-            CZK_OK);
         czk_fr r, s;
-        rand_rs(&r, &s, &t->rng);
         czk_groth16_proof ref, p;
         czk_err err;
-        CHECK_EQ_INT(
-            czk_groth16_prove(&ref, &pk, &c.cs, c.w, &r, &s, czk_backend_cpu(), NULL, NULL, &err),
-            CZK_OK);
+        KEY_RS_REF(&c, basis, &pk, &r, &s, czk_backend_cpu(), &ref);
         msm_probe pr;
         memset(&pr, 0, sizeof(pr));
         pr.pk = &pk;
@@ -953,16 +956,10 @@ CZK_TEST(g16_backend_host_alloc) {
     CHECK_EQ_INT(test_circuit(&c, 2, 300, &t->rng), CZK_OK);
     for (int basis = 0; basis < 2; basis++) {
         czk_groth16_pk pk;
-        CHECK_EQ_INT(
-            czk_groth16_setup_dev(&pk, &c.cs, (czk_groth16_h_basis)basis, &t->rng, NULL, NULL),
-            CZK_OK);
         czk_fr r, s;
-        rand_rs(&r, &s, &t->rng);
         czk_groth16_proof ref;
         czk_err err;
-        CHECK_EQ_INT(
-            czk_groth16_prove(&ref, &pk, &c.cs, c.w, &r, &s, czk_backend_cpu(), NULL, NULL, &err),
-            CZK_OK);
+        KEY_RS_REF(&c, basis, &pk, &r, &s, czk_backend_cpu(), &ref);
         for (int fail_after = -1; fail_after < 3; fail_after++) {
             counting_alloc ca = {.fail_after = fail_after};
             czk_backend be = *czk_backend_cpu();
@@ -1060,22 +1057,17 @@ CZK_TEST(g16_backend_prove_sums) {
     tcirc c;
     CHECK_EQ_INT(test_circuit(&c, 2, 200, &t->rng), CZK_OK);
     for (int basis = 0; basis < 2; basis++) {
-        czk_groth16_pk pk;
-        CHECK_EQ_INT(
-            czk_groth16_setup_dev(&pk, &c.cs, (czk_groth16_h_basis)basis, &t->rng, NULL, NULL),
-            CZK_OK);
-        czk_fr r, s;
-        rand_rs(&r, &s, &t->rng);
-        czk_groth16_proof ref, p;
-        czk_err err;
         sums_rec sr;
         memset(&sr, 0, sizeof(sr));
         czk_backend rec = *czk_backend_cpu();
         rec.ctx = &sr;
         rec.msm_g1 = rec_msm_g1;
         rec.msm_g2 = rec_msm_g2;
-        CHECK_EQ_INT(czk_groth16_prove(&ref, &pk, &c.cs, c.w, &r, &s, &rec, NULL, NULL, &err),
-                     CZK_OK);
+        czk_groth16_pk pk;
+        czk_fr r, s;
+        czk_groth16_proof ref, p;
+        czk_err err;
+        KEY_RS_REF(&c, basis, &pk, &r, &s, &rec, &ref);
         CHECK_EQ_INT(sr.n_g1, 4);
         for (int mode = 0; mode < 3; mode++) {
             czk_backend be = rec;

@@ -5,6 +5,19 @@
 
 #include <string.h>
 
+/* The stores behind one signature, so that a table of cases can name them. */
+#define BYTES_STORE(name, type)                                                                    \
+    static void store_##name(uint8_t *p, uint64_t v) {                                             \
+        czk_bytes_store_##name(p, (type)v);                                                        \
+    }
+BYTES_STORE(le16, uint16_t)
+BYTES_STORE(le32, uint32_t)
+BYTES_STORE(le64, uint64_t)
+BYTES_STORE(be16, uint16_t)
+BYTES_STORE(be32, uint32_t)
+BYTES_STORE(be64, uint64_t)
+#undef BYTES_STORE
+
 /* One pattern in each width, with every byte distinct so that a swapped pair shows. */
 CZK_TEST(bytes_known_patterns) {
     static const uint8_t src[8] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef};
@@ -16,31 +29,25 @@ CZK_TEST(bytes_known_patterns) {
     CHECK(czk_bytes_load_be64(src) == 0x0123456789abcdefull);
 
     /* Stores write exactly their width: the guard bytes after them stay 0xee. */
-    uint8_t b[10];
-    memset(b, 0xee, sizeof b);
-    czk_bytes_store_le16(b, 0x2301u);
-    CHECK_MEM(b, src, 2);
-    CHECK(b[2] == 0xee);
-    memset(b, 0xee, sizeof b);
-    czk_bytes_store_le32(b, 0x67452301u);
-    CHECK_MEM(b, src, 4);
-    CHECK(b[4] == 0xee);
-    memset(b, 0xee, sizeof b);
-    czk_bytes_store_le64(b, 0xefcdab8967452301ull);
-    CHECK_MEM(b, src, 8);
-    CHECK(b[8] == 0xee);
-    memset(b, 0xee, sizeof b);
-    czk_bytes_store_be16(b, 0x0123u);
-    CHECK_MEM(b, src, 2);
-    CHECK(b[2] == 0xee);
-    memset(b, 0xee, sizeof b);
-    czk_bytes_store_be32(b, 0x01234567u);
-    CHECK_MEM(b, src, 4);
-    CHECK(b[4] == 0xee);
-    memset(b, 0xee, sizeof b);
-    czk_bytes_store_be64(b, 0x0123456789abcdefull);
-    CHECK_MEM(b, src, 8);
-    CHECK(b[8] == 0xee);
+    static const struct {
+        void (*store)(uint8_t *, uint64_t);
+        uint64_t v;
+        size_t width;
+    } stores[] = {
+        {store_le16, 0x2301u, 2},
+        {store_le32, 0x67452301u, 4},
+        {store_le64, 0xefcdab8967452301ull, 8},
+        {store_be16, 0x0123u, 2},
+        {store_be32, 0x01234567u, 4},
+        {store_be64, 0x0123456789abcdefull, 8},
+    };
+    for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++) {
+        uint8_t b[10];
+        memset(b, 0xee, sizeof b);
+        stores[i].store(b, stores[i].v);
+        CHECK_MEM(b, src, stores[i].width);
+        CHECK(b[stores[i].width] == 0xee);
+    }
 
     /* The top bit of every width survives (no sign extension through int promotion). */
     static const uint8_t ff[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};

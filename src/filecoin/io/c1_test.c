@@ -348,6 +348,31 @@ static int expect_edit_error(czk_test_ctx *t, const fixture *f, size_t from, con
             return;                                                                                \
     } while (0)
 
+/* One edit of the fixture (as edit, from its start) and the error its parse must give. */
+typedef struct edit_case {
+    const char *anchor;
+    size_t skip, del;
+    const char *ins;
+    int code;
+    const char *path, *detail;
+} edit_case;
+
+/* EXPECT_EDIT_ERROR of each of cases[0..n) on a fresh fixture, up to the first failure. */
+static void expect_edit_errors(czk_test_ctx *t, const edit_case *cases, size_t n, int line) {
+    fixture f;
+    CHECK(fixture_make(&f, &t->rng, 0));
+    for (size_t i = 0; i < n; i++) {
+        const edit_case *c = &cases[i];
+        if (!expect_edit_error(t, &f, 0, c->anchor, c->skip, c->del, c->ins, c->code, c->path,
+                               c->detail, line))
+            break;
+    }
+    fixture_free(&f);
+}
+
+#define EXPECT_EDIT_ERRORS(cases)                                                                  \
+    expect_edit_errors(t, (cases), sizeof(cases) / sizeof((cases)[0]), __LINE__)
+
 #define P00 "vanilla_proofs.StackedDrg2KiBV1[0][0]"
 #define P01 "vanilla_proofs.StackedDrg2KiBV1[0][1]"
 
@@ -881,10 +906,9 @@ CZK_TEST(c1_err_base64) {
 CZK_TEST(c1_err_missing_key) {
     fixture f;
     CHECK(fixture_make(&f, &t->rng, 0));
-    size_t n;
     EXPECT_EDIT_ERROR(&f, 0, ",\"_h\":null", 0, 10, "", CZK_EFORMAT,
                       P00 ".replica_column_proofs.c_x.column", "missing key \"_h\"");
-    size_t at = find_nth(f.json, ",\"seed\":[", 1, 0);
+    size_t at = find_nth(f.json, ",\"seed\":[", 1, 0), n;
     CHECK(at != SIZE_MAX);
     char *e = splice(f.json, f.len, at, 8 + array_len(f.json, at + 8), "", &n);
     CHECK(e != NULL);
@@ -897,42 +921,40 @@ CZK_TEST(c1_err_missing_key) {
 }
 
 CZK_TEST(c1_err_unknown_key) {
-    fixture f;
-    CHECK(fixture_make(&f, &t->rng, 0));
-    EXPECT_EDIT_ERROR(&f, 0, "\"labeling_proofs\":[{", 20, 0, "\"extra\":1,", CZK_EFORMAT,
-                      P00 ".labeling_proofs[0]", "unknown key \"extra\"");
-    /* LabelingProof's _h is #[serde(skip)]: not a key */
-    EXPECT_EDIT_ERROR(&f, 0, "\"labeling_proofs\":[{", 20, 0, "\"_h\":null,", CZK_EFORMAT,
-                      P00 ".labeling_proofs[0]", "unknown key \"_h\"");
-    /* a wrapper key in a C1 output, and inside Phase1Out */
-    EXPECT_EDIT_ERROR(&f, 0, "\"comm_r\":", 0, 0, "\"SectorNum\":1,", CZK_EFORMAT, "(top level)",
-                      "key \"SectorNum\" of Curio's wrapper in a C1 output");
-    /* a duplicate is refused as serde does */
-    EXPECT_EDIT_ERROR(&f, 0, "\"layer_index\":", 0, 0, "\"node\":5,", CZK_EFORMAT,
-                      P00 ".labeling_proofs[0]", "duplicate key \"node\"");
-    /* keys differ from the known ones by a NUL only */
-    EXPECT_EDIT_ERROR(&f, 0, "\"labeling_proofs\":[{\"parents\"", 20, 9, "\"parents\\u0000\"",
-                      CZK_EFORMAT, P00 ".labeling_proofs[0]", "unknown key \"parents\"");
-    fixture_free(&f);
+    static const edit_case cases[] = {
+        {"\"labeling_proofs\":[{", 20, 0, "\"extra\":1,", CZK_EFORMAT, P00 ".labeling_proofs[0]",
+         "unknown key \"extra\""},
+        /* LabelingProof's _h is #[serde(skip)]: not a key */
+        {"\"labeling_proofs\":[{", 20, 0, "\"_h\":null,", CZK_EFORMAT, P00 ".labeling_proofs[0]",
+         "unknown key \"_h\""},
+        /* a wrapper key in a C1 output, and inside Phase1Out */
+        {"\"comm_r\":", 0, 0, "\"SectorNum\":1,", CZK_EFORMAT, "(top level)",
+         "key \"SectorNum\" of Curio's wrapper in a C1 output"},
+        /* a duplicate is refused as serde does */
+        {"\"layer_index\":", 0, 0, "\"node\":5,", CZK_EFORMAT, P00 ".labeling_proofs[0]",
+         "duplicate key \"node\""},
+        /* keys differ from the known ones by a NUL only */
+        {"\"labeling_proofs\":[{\"parents\"", 20, 9, "\"parents\\u0000\"", CZK_EFORMAT,
+         P00 ".labeling_proofs[0]", "unknown key \"parents\""},
+    };
+    EXPECT_EDIT_ERRORS(cases);
 }
 
 CZK_TEST(c1_err_wrong_type) {
-    fixture f;
-    CHECK(fixture_make(&f, &t->rng, 0));
-    EXPECT_EDIT_ERROR(&f, 0, "\"layer_index\":1", 14, 1, "\"1\"", CZK_EFORMAT,
-                      P00 ".labeling_proofs[0].layer_index", "expected an integer, found a string");
-    EXPECT_EDIT_ERROR(&f, 0, "\"_h\":null", 5, 4, "{}", CZK_EFORMAT,
-                      P00 ".replica_column_proofs.c_x.column._h", "expected null, found an object");
-    EXPECT_EDIT_ERROR(&f, 0, "\"drg_parents\":[", 14, 0, "{\"a\":1},", CZK_EFORMAT,
-                      P00 ".replica_column_proofs.drg_parents",
-                      "expected an array, found an object");
-    EXPECT_EDIT_ERROR(&f, 0, "\"registered_proof\":\"", 19, 0, "5,\"x\":", CZK_EFORMAT,
-                      "registered_proof", "expected a string, found a number");
-    EXPECT_EDIT_ERROR(&f, 0, "\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":[", 43, 0, "true,",
-                      CZK_EFORMAT, P00 ".comm_d_proofs.data.Single.root[0]",
-                      "expected an integer 0..255, found a boolean");
+    static const edit_case cases[] = {
+        {"\"layer_index\":1", 14, 1, "\"1\"", CZK_EFORMAT, P00 ".labeling_proofs[0].layer_index",
+         "expected an integer, found a string"},
+        {"\"_h\":null", 5, 4, "{}", CZK_EFORMAT, P00 ".replica_column_proofs.c_x.column._h",
+         "expected null, found an object"},
+        {"\"drg_parents\":[", 14, 0, "{\"a\":1},", CZK_EFORMAT,
+         P00 ".replica_column_proofs.drg_parents", "expected an array, found an object"},
+        {"\"registered_proof\":\"", 19, 0, "5,\"x\":", CZK_EFORMAT, "registered_proof",
+         "expected a string, found a number"},
+        {"\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":[", 43, 0, "true,", CZK_EFORMAT,
+         P00 ".comm_d_proofs.data.Single.root[0]", "expected an integer 0..255, found a boolean"},
+    };
     EXPECT_ERROR("[]", 2, CZK_EFORMAT, "(top level)", "expected an object, found an array");
-    fixture_free(&f);
+    EXPECT_EDIT_ERRORS(cases);
 }
 
 CZK_TEST(c1_err_array_length) {
@@ -1182,21 +1204,19 @@ CZK_TEST(c1_err_registered_proof) {
 }
 
 CZK_TEST(c1_err_size_variant) {
-    fixture f;
-    CHECK(fixture_make(&f, &t->rng, 0));
-    EXPECT_EDIT_ERROR(
-        &f, 0, "\"StackedDrg2KiBV1\":", 1, 16, "StackedDrg8MiBV1", CZK_EUNSUPPORTED,
-        "vanilla_proofs",
-        "the size variant \"StackedDrg8MiBV1\", but registered_proof StackedDrg2KiBV1_1 "
-        "needs \"StackedDrg2KiBV1\"");
-    /* the version belongs to registered_proof, never to the size variant */
-    EXPECT_EDIT_ERROR(&f, 0, "\"StackedDrg2KiBV1\":", 1, 16, "StackedDrg2KiBV1_1", CZK_EUNSUPPORTED,
-                      "vanilla_proofs", NULL);
-    EXPECT_EDIT_ERROR(&f, 0, "\"vanilla_proofs\":{", 18, 0, "\"StackedDrg2KiBV1\":[],", CZK_EFORMAT,
-                      "vanilla_proofs.StackedDrg2KiBV1", "expected 1 elements, found 0");
-    EXPECT_EDIT_ERROR(&f, 0, "]]},\"comm_r\"", 2, 0, ",\"StackedDrg2KiBV1\":[]", CZK_EFORMAT,
-                      "vanilla_proofs", "a second key \"StackedDrg2KiBV1\" after StackedDrg2KiBV1");
-    fixture_free(&f);
+    static const edit_case cases[] = {
+        {"\"StackedDrg2KiBV1\":", 1, 16, "StackedDrg8MiBV1", CZK_EUNSUPPORTED, "vanilla_proofs",
+         "the size variant \"StackedDrg8MiBV1\", but registered_proof StackedDrg2KiBV1_1 "
+         "needs \"StackedDrg2KiBV1\""},
+        /* the version belongs to registered_proof, never to the size variant */
+        {"\"StackedDrg2KiBV1\":", 1, 16, "StackedDrg2KiBV1_1", CZK_EUNSUPPORTED, "vanilla_proofs",
+         NULL},
+        {"\"vanilla_proofs\":{", 18, 0, "\"StackedDrg2KiBV1\":[],", CZK_EFORMAT,
+         "vanilla_proofs.StackedDrg2KiBV1", "expected 1 elements, found 0"},
+        {"]]},\"comm_r\"", 2, 0, ",\"StackedDrg2KiBV1\":[]", CZK_EFORMAT, "vanilla_proofs",
+         "a second key \"StackedDrg2KiBV1\" after StackedDrg2KiBV1"},
+    };
+    EXPECT_EDIT_ERRORS(cases);
 }
 
 CZK_TEST(c1_err_sector_size) {
@@ -1226,24 +1246,21 @@ CZK_TEST(c1_err_sector_size) {
 }
 
 CZK_TEST(c1_err_variant) {
-    fixture f;
-    CHECK(fixture_make(&f, &t->rng, 0));
+    static const edit_case cases[] = {
+        {"\"comm_r_last_proof\":{\"data\":{\"Single\"", 30, 6, "Sub", CZK_EFORMAT,
+         P00 ".comm_r_last_proof.data", "variant Sub, but this tree's proofs are Single"},
+        {"\"comm_d_proofs\":{\"data\":{\"Single\"", 26, 6, "Top", CZK_EFORMAT,
+         P00 ".comm_d_proofs.data", "variant Top, but this tree's proofs are Single"},
+        {"\"inclusion_proof\":{\"data\":{\"Single\"", 28, 6, "single", CZK_EFORMAT,
+         P00 ".replica_column_proofs.c_x.inclusion_proof.data",
+         "unknown variant \"single\" (expected Single, Sub or Top)"},
+        {"\"comm_d_proofs\":{\"data\":{", 25, 0, "}, \"x\":{", CZK_EFORMAT,
+         P00 ".comm_d_proofs.data", "expected one of Single, Sub or Top, found an empty object"},
+        /* Sub's keys inside Single */
+        {"\"comm_d_proofs\":{\"data\":{\"Single\":{", 35, 0, "\"base_proof\":{\"path\":[]},",
+         CZK_EFORMAT, P00 ".comm_d_proofs.data.Single", "unknown key \"base_proof\""},
+    };
     size_t n;
-    EXPECT_EDIT_ERROR(&f, 0, "\"comm_r_last_proof\":{\"data\":{\"Single\"", 30, 6, "Sub",
-                      CZK_EFORMAT, P00 ".comm_r_last_proof.data",
-                      "variant Sub, but this tree's proofs are Single");
-    EXPECT_EDIT_ERROR(&f, 0, "\"comm_d_proofs\":{\"data\":{\"Single\"", 26, 6, "Top", CZK_EFORMAT,
-                      P00 ".comm_d_proofs.data", "variant Top, but this tree's proofs are Single");
-    EXPECT_EDIT_ERROR(&f, 0, "\"inclusion_proof\":{\"data\":{\"Single\"", 28, 6, "single",
-                      CZK_EFORMAT, P00 ".replica_column_proofs.c_x.inclusion_proof.data",
-                      "unknown variant \"single\" (expected Single, Sub or Top)");
-    EXPECT_EDIT_ERROR(&f, 0, "\"comm_d_proofs\":{\"data\":{", 25, 0, "}, \"x\":{", CZK_EFORMAT,
-                      P00 ".comm_d_proofs.data",
-                      "expected one of Single, Sub or Top, found an empty object");
-    /* Sub's keys inside Single */
-    EXPECT_EDIT_ERROR(&f, 0, "\"comm_d_proofs\":{\"data\":{\"Single\":{", 35, 0,
-                      "\"base_proof\":{\"path\":[]},", CZK_EFORMAT,
-                      P00 ".comm_d_proofs.data.Single", "unknown key \"base_proof\"");
     /* the 32 GiB shape wants Sub: a Single there is refused */
     czk_c1 big;
     CHECK(random_c1(&big, type_named("StackedDrg32GiBV1_1"), &t->rng) == CZK_OK);
@@ -1259,7 +1276,7 @@ CZK_TEST(c1_err_variant) {
     EXPECT_ERROR(e, n, CZK_EFORMAT, "vanilla_proofs.StackedDrg32GiBV1[0][0].comm_r_last_proof.data",
                  "variant Single, but this tree's proofs are Sub");
     free(e);
-    fixture_free(&f);
+    EXPECT_EDIT_ERRORS(cases);
 }
 
 CZK_TEST(c1_err_misc) {
