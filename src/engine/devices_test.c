@@ -156,85 +156,92 @@ static czk_device *fake_open(unsigned index, int fail_mode, int fail_after, unsi
     return &f->base;
 }
 
-/* An engine on two fake devices (one worker each) logging into *cap (initialized here),
- * porep8 loaded; its verifying key in *vk (cleared by the caller). */
-static int two_device_engine(czk_engine **e, czk_etest_logcap *cap, fake_stats st[2],
-                             const int mode[2], const int after[2], czk_groth16_vk *vk) {
-    czk_etest_cap_init(cap);
-    memset(vk, 0, sizeof *vk);
-    *e = NULL;
+/* An engine on two fake devices (one worker each) logging into cap, porep8 loaded. */
+typedef struct two_devs {
+    fake_stats st[2];
+    czk_etest_logcap cap;
+    czk_engine *e;
+    czk_groth16_vk vk;   /* porep8's */
+    czk_engine_status s; /* two_devices_status's */
+} two_devs;
+
+/* Starts d, device i failing as mode_i (device 1 from its after1-th proof on). */
+static int two_device_engine(two_devs *d, int mode0, int mode1, int after1) {
+    memset(&d->s, 0, sizeof d->s);
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 1;
     cfg.synth_threads = 2;
-    cfg.log = czk_etest_cap_log;
-    cfg.log_arg = cap;
-    czk_device *devs[2];
-    for (unsigned i = 0; i < 2; i++)
-        devs[i] = fake_open(i, mode[i], after[i], 40, &st[i]);
+    czk_device *devs[2] = {fake_open(0, mode0, 0, 40, &d->st[0]),
+                           fake_open(1, mode1, after1, 40, &d->st[1])};
     if (devs[0] == NULL || devs[1] == NULL)
         return CZK_ENOMEM;
-    czk_err err = {0};
-    int rc = czk__engine_create_on_devices(e, &cfg, devs, 2, &err);
-    if (rc == CZK_OK)
-        rc = czk_engine_register_synthetic(*e, "porep8", 8, &err);
-    if (rc == CZK_OK)
-        rc = czk_engine_preload(*e, "porep8", NULL, NULL, &err);
-    if (rc == CZK_OK)
-        rc = czk__engine_circuit_vk(*e, "porep8", vk);
-    if (rc != CZK_OK)
-        fprintf(stderr, "two_device_engine: %s\n", err.msg);
-    return rc;
+    czk_etest_setup setup = {.cap = &d->cap, .devs = devs, .n_devs = 2, .vk = &d->vk};
+    return czk_etest_engine(&d->e, &cfg, "porep8", 8, &setup);
+}
+
+/* The engine's status now, into d->s. */
+static int two_devices_status(two_devs *d) {
+    czk_engine_status_clear(&d->s);
+    return czk_engine_get_status(d->e, &d->s);
+}
+
+/* Ends d's engine; its log stays in d->cap (the caller frees it). */
+static void two_devices_stop(two_devs *d) {
+    czk_engine_status_clear(&d->s);
+    czk_groth16_vk_clear(&d->vk);
+    czk_engine_destroy(d->e);
 }
 
 /* Submits job `id` of `parts` partitions of porep8 and awaits it: CZK_OK when it completed
- * and every proof verifies under vk. */
-static int job_ok(czk_engine *e, const czk_groth16_vk *vk, const char *id, size_t parts,
-                  uint64_t seed) {
-    int rc = czk_etest_submit_synth(e, id, "porep8", CZK_PRIORITY_NORMAL, parts, seed, NULL);
-    return rc == CZK_OK ? czk_etest_await_verify(e, id, vk, parts) : rc;
+ * and every proof verifies under porep8's vk. */
+static int job_ok(two_devs *d, const char *id, size_t parts, uint64_t seed) {
+    return czk_etest_prove(d->e, id, "porep8", CZK_PRIORITY_NORMAL, parts, seed, &d->vk);
+}
+
+/* Submits job `id`, one partition of `circuit` at priority CRITICAL, and awaits it: CZK_OK
+ * when its proof verifies under vk; *ms the milliseconds that took. */
+static int critical_job(czk_engine *e, const char *id, const char *circuit, uint64_t seed,
+                        const czk_groth16_vk *vk, uint64_t *ms) {
+    uint64_t t0 = czk_time_ns();
+    int rc = czk_etest_prove(e, id, circuit, CZK_PRIORITY_CRITICAL, 1, seed, vk);
+    *ms = (czk_time_ns() - t0) / 1000000u;
+    return rc;
 }
 
 /* The partitions of one job spread over both devices; each device proves with its own copy
  * of the key, attached once and detached when the engine ends. */
 CZK_TEST(engine_two_devices_share_a_job) {
-    fake_stats st[2];
-    const int mode[2] = {FAIL_NEVER, FAIL_NEVER}, after[2] = {0, 0};
-    czk_etest_logcap cap;
-    czk_engine *e;
-    czk_groth16_vk vk;
-    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
-    int rc = job_ok(e, &vk, "spread", 10, 31);
-    czk_engine_status st_e;
-    CHECK(czk_engine_get_status(e, &st_e) == CZK_OK);
-    size_t ndev = st_e.n_devices;
-    uint64_t proved0 = ndev == 2 ? st_e.devices[0].partitions_proved : 0;
-    uint64_t proved1 = ndev == 2 ? st_e.devices[1].partitions_proved : 0;
-    int any_failed = ndev == 2 && (st_e.devices[0].failed || st_e.devices[1].failed);
-    uint64_t retried = st_e.partitions_retried;
-    int tier = st_e.n_circuits == 1 ? st_e.circuits[0].tier : -1;
-    czk_engine_status_clear(&st_e);
-    czk_groth16_vk_clear(&vk);
-    czk_engine_destroy(e);
+    two_devs d;
+    CHECK(two_device_engine(&d, FAIL_NEVER, FAIL_NEVER, 0) == CZK_OK);
+    int rc = job_ok(&d, "spread", 10, 31);
+    CHECK(two_devices_status(&d) == CZK_OK);
+    size_t ndev = d.s.n_devices;
+    uint64_t proved0 = ndev == 2 ? d.s.devices[0].partitions_proved : 0;
+    uint64_t proved1 = ndev == 2 ? d.s.devices[1].partitions_proved : 0;
+    int any_failed = ndev == 2 && (d.s.devices[0].failed || d.s.devices[1].failed);
+    uint64_t retried = d.s.partitions_retried;
+    int tier = d.s.n_circuits == 1 ? d.s.circuits[0].tier : -1;
+    two_devices_stop(&d);
     int attached_both =
-        czk_etest_cap_has(&cap, "key resident circuit=porep8 device=fake:0", NULL) &&
-        czk_etest_cap_has(&cap, "key resident circuit=porep8 device=fake:1", NULL);
-    czk_etest_cap_free(&cap);
+        czk_etest_cap_has(&d.cap, "key resident circuit=porep8 device=fake:0", NULL) &&
+        czk_etest_cap_has(&d.cap, "key resident circuit=porep8 device=fake:1", NULL);
+    czk_etest_cap_free(&d.cap);
     CHECK_EQ_INT(rc, CZK_OK);
     CHECK_EQ_INT(ndev, 2);
-    CHECKF(st[0].proofs >= 1 && st[1].proofs >= 1, "proofs per device: %d, %d", st[0].proofs,
-           st[1].proofs);
-    CHECK_EQ_INT(st[0].proofs + st[1].proofs, 10);
-    CHECK_EQ_INT(proved0, st[0].proofs);
-    CHECK_EQ_INT(proved1, st[1].proofs);
+    CHECKF(d.st[0].proofs >= 1 && d.st[1].proofs >= 1, "proofs per device: %d, %d", d.st[0].proofs,
+           d.st[1].proofs);
+    CHECK_EQ_INT(d.st[0].proofs + d.st[1].proofs, 10);
+    CHECK_EQ_INT(proved0, d.st[0].proofs);
+    CHECK_EQ_INT(proved1, d.st[1].proofs);
     CHECK_EQ_INT(retried, 0);
     CHECK(!any_failed);
     CHECK_EQ_INT(tier, 0); /* HOT: resident on a device */
     CHECK(attached_both);
     for (int i = 0; i < 2; i++) {
-        CHECK_EQ_INT(st[i].attaches, 1);
-        CHECK_EQ_INT(st[i].detaches, 1);
-        CHECK_EQ_INT(st[i].foreign_keys, 0);
-        CHECK_EQ_INT(st[i].faults, 0);
+        CHECK_EQ_INT(d.st[i].attaches, 1);
+        CHECK_EQ_INT(d.st[i].detaches, 1);
+        CHECK_EQ_INT(d.st[i].foreign_keys, 0);
+        CHECK_EQ_INT(d.st[i].faults, 0);
     }
 }
 
@@ -242,41 +249,34 @@ CZK_TEST(engine_two_devices_share_a_job) {
  * the CPU), the device is out of service from then on — no later partition of this job or the
  * next is sent to it — and status and metrics say so. */
 CZK_TEST(engine_device_lost_mid_job) {
-    fake_stats st[2];
-    const int mode[2] = {FAIL_NEVER, FAIL_FAULT}, after[2] = {0, 1};
-    czk_etest_logcap cap;
-    czk_engine *e;
-    czk_groth16_vk vk;
-    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
-    int rc1 = job_ok(e, &vk, "lost1", 10, 41);
-    int rc2 = job_ok(e, &vk, "lost2", 4, 42);
-    czk_engine_status s;
-    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
-    uint64_t retried = s.partitions_retried, pfailed = s.partitions_failed;
-    int failed0 = s.devices[0].failed, failed1 = s.devices[1].failed;
-    uint64_t dev1_failed = s.devices[1].partitions_failed;
-    int says = strstr(s.devices[1].failure, "injected device loss") != NULL;
+    two_devs d;
+    CHECK(two_device_engine(&d, FAIL_NEVER, FAIL_FAULT, 1) == CZK_OK);
+    int rc1 = job_ok(&d, "lost1", 10, 41);
+    int rc2 = job_ok(&d, "lost2", 4, 42);
+    CHECK(two_devices_status(&d) == CZK_OK);
+    uint64_t retried = d.s.partitions_retried, pfailed = d.s.partitions_failed;
+    int failed0 = d.s.devices[0].failed, failed1 = d.s.devices[1].failed;
+    uint64_t dev1_failed = d.s.devices[1].partitions_failed;
+    int says = strstr(d.s.devices[1].failure, "injected device loss") != NULL;
     char *json = NULL;
-    CHECK(czk_engine_status_json(&s, &json) == CZK_OK);
+    CHECK(czk_engine_status_json(&d.s, &json) == CZK_OK);
     int json_says = strstr(json, "\"failed\": true, \"failure\": \"fake:1: injected") != NULL;
     czk_free(json);
-    czk_engine_status_clear(&s);
     char *text = NULL;
-    CHECK(czk_engine_metrics(e, &text) == CZK_OK);
+    CHECK(czk_engine_metrics(d.e, &text) == CZK_OK);
     int up0 = strstr(text, "czk_device_up{device=\"0\",name=\"fake device 0\"} 1\n") != NULL;
     int up1 = strstr(text, "czk_device_up{device=\"1\",name=\"fake device 1\"} 0\n") != NULL;
     czk_free(text);
-    czk_groth16_vk_clear(&vk);
-    czk_engine_destroy(e);
-    int retried_on_0 = czk_etest_cap_has(&cap, "backend=fake:0 attempt=2", "result=ok");
-    int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", NULL);
-    int warned = czk_etest_cap_has(&cap, "device fake:1 out of service", "injected device loss");
-    czk_etest_cap_free(&cap);
+    two_devices_stop(&d);
+    int retried_on_0 = czk_etest_cap_has(&d.cap, "backend=fake:0 attempt=2", "result=ok");
+    int on_cpu = czk_etest_cap_has(&d.cap, "backend=cpu", NULL);
+    int warned = czk_etest_cap_has(&d.cap, "device fake:1 out of service", "injected device loss");
+    czk_etest_cap_free(&d.cap);
     CHECK_EQ_INT(rc1, CZK_OK);
     CHECK_EQ_INT(rc2, CZK_OK);
-    CHECK_EQ_INT(st[1].proofs, 1);
-    CHECK_EQ_INT(st[1].faults, 1); /* taken out at its first fault */
-    CHECK_EQ_INT(st[0].proofs, 13);
+    CHECK_EQ_INT(d.st[1].proofs, 1);
+    CHECK_EQ_INT(d.st[1].faults, 1); /* taken out at its first fault */
+    CHECK_EQ_INT(d.st[0].proofs, 13);
     CHECK_EQ_INT(retried, 1);
     CHECK_EQ_INT(pfailed, 0);
     CHECK(!failed0);
@@ -295,30 +295,23 @@ CZK_TEST(engine_device_lost_mid_job) {
  * is a fault, so device 0 goes out of service before it proves anything, and the job is
  * proved on device 1, none of it on the CPU. An index past the devices is refused. */
 CZK_TEST(engine_injected_device_fault) {
-    fake_stats st[2];
-    const int mode[2] = {FAIL_NEVER, FAIL_NEVER}, after[2] = {0, 0};
-    czk_etest_logcap cap;
-    czk_engine *e;
-    czk_groth16_vk vk;
-    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
-    CHECK(czk__engine_inject_device_fault(e, 2) == CZK_EINVAL);
-    CHECK(czk__engine_inject_device_fault(e, 0) == CZK_OK);
-    int rc = job_ok(e, &vk, "inj", 6, 51);
-    czk_engine_status s;
-    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
-    int down0 = s.devices[0].failed, down1 = s.devices[1].failed;
-    int says = strstr(s.devices[0].failure, "fake:0: injected device fault") != NULL;
-    uint64_t proved1 = s.devices[1].partitions_proved;
-    czk_engine_status_clear(&s);
-    czk_groth16_vk_clear(&vk);
-    czk_engine_destroy(e);
-    int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", NULL);
-    czk_etest_cap_free(&cap);
+    two_devs d;
+    CHECK(two_device_engine(&d, FAIL_NEVER, FAIL_NEVER, 0) == CZK_OK);
+    CHECK(czk__engine_inject_device_fault(d.e, 2) == CZK_EINVAL);
+    CHECK(czk__engine_inject_device_fault(d.e, 0) == CZK_OK);
+    int rc = job_ok(&d, "inj", 6, 51);
+    CHECK(two_devices_status(&d) == CZK_OK);
+    int down0 = d.s.devices[0].failed, down1 = d.s.devices[1].failed;
+    int says = strstr(d.s.devices[0].failure, "fake:0: injected device fault") != NULL;
+    uint64_t proved1 = d.s.devices[1].partitions_proved;
+    two_devices_stop(&d);
+    int on_cpu = czk_etest_cap_has(&d.cap, "backend=cpu", NULL);
+    czk_etest_cap_free(&d.cap);
     CHECK_EQ_INT(rc, CZK_OK);
     CHECK(down0 && !down1);
     CHECK(says);
-    CHECK_EQ_INT(st[0].proofs, 0);
-    CHECK_EQ_INT(st[1].proofs, 6);
+    CHECK_EQ_INT(d.st[0].proofs, 0);
+    CHECK_EQ_INT(d.st[1].proofs, 6);
     CHECK_EQ_INT(proved1, 6);
     CHECK(!on_cpu);
 }
@@ -328,37 +321,30 @@ CZK_TEST(engine_injected_device_fault) {
  * more while the finalizer verified: proofs are checked after the device lock is released);
  * every partition is proved on the CPU fallback and the job completes. */
 CZK_TEST(engine_all_devices_fail_cpu_proves) {
-    fake_stats st[2];
-    const int mode[2] = {FAIL_FAULT, FAIL_CORRUPT}, after[2] = {0, 0};
-    czk_etest_logcap cap;
-    czk_engine *e;
-    czk_groth16_vk vk;
-    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
-    int rc = job_ok(e, &vk, "allfail", 12, 51);
-    czk_engine_status s;
-    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
-    int failed0 = s.devices[0].failed, failed1 = s.devices[1].failed;
-    int why1 = strstr(s.devices[1].failure, "did not verify") != NULL;
-    uint64_t proved = s.devices[0].partitions_proved + s.devices[1].partitions_proved;
-    czk_engine_status_clear(&s);
-    czk_groth16_vk_clear(&vk);
-    czk_engine_destroy(e);
+    two_devs d;
+    CHECK(two_device_engine(&d, FAIL_FAULT, FAIL_CORRUPT, 0) == CZK_OK);
+    int rc = job_ok(&d, "allfail", 12, 51);
+    CHECK(two_devices_status(&d) == CZK_OK);
+    int failed0 = d.s.devices[0].failed, failed1 = d.s.devices[1].failed;
+    int why1 = strstr(d.s.devices[1].failure, "did not verify") != NULL;
+    uint64_t proved = d.s.devices[0].partitions_proved + d.s.devices[1].partitions_proved;
+    two_devices_stop(&d);
     size_t ok_lines = 0, ok_cpu = 0;
-    for (size_t i = 0; i < cap.n; i++) {
-        if (strstr(cap.lines[i], "result=ok") == NULL)
+    for (size_t i = 0; i < d.cap.n; i++) {
+        if (strstr(d.cap.lines[i], "result=ok") == NULL)
             continue;
         ok_lines++;
-        ok_cpu += strstr(cap.lines[i], "backend=cpu") != NULL;
+        ok_cpu += strstr(d.cap.lines[i], "backend=cpu") != NULL;
     }
-    czk_etest_cap_free(&cap);
+    czk_etest_cap_free(&d.cap);
     CHECK_EQ_INT(rc, CZK_OK);
     CHECK(failed0);
     CHECK(failed1);
     CHECK(why1);
     CHECK_EQ_INT(proved, 0);
-    CHECK_EQ_INT(st[0].faults, 1);
-    CHECKF(st[1].proofs >= CZK__DEVICE_MAX_FAULTS && st[1].proofs <= CZK__DEVICE_MAX_FAULTS + 2,
-           "device 1 made %d proofs", st[1].proofs);
+    CHECK_EQ_INT(d.st[0].faults, 1);
+    CHECKF(d.st[1].proofs >= CZK__DEVICE_MAX_FAULTS && d.st[1].proofs <= CZK__DEVICE_MAX_FAULTS + 2,
+           "device 1 made %d proofs", d.st[1].proofs);
     CHECK_EQ_INT(ok_lines, 12);
     CHECK_EQ_INT(ok_cpu, 12);
 }
@@ -366,28 +352,21 @@ CZK_TEST(engine_all_devices_fail_cpu_proves) {
 /* A device that cannot give a circuit the memory it needs is no faulty device: the partitions
  * it fails are proved on the other one, and it stays in service, failing no job. */
 CZK_TEST(engine_device_without_memory_stays) {
-    fake_stats st[2];
-    const int mode[2] = {FAIL_NEVER, FAIL_NOMEM}, after[2] = {0, 0};
-    czk_etest_logcap cap;
-    czk_engine *e;
-    czk_groth16_vk vk;
-    CHECK(two_device_engine(&e, &cap, st, mode, after, &vk) == CZK_OK);
-    int rc = job_ok(e, &vk, "nomem", 8, 61);
-    czk_engine_status s;
-    CHECK(czk_engine_get_status(e, &s) == CZK_OK);
-    int failed1 = s.devices[1].failed;
-    uint64_t tried1 = s.devices[1].partitions_failed, retried = s.partitions_retried;
-    czk_engine_status_clear(&s);
-    czk_groth16_vk_clear(&vk);
-    czk_engine_destroy(e);
-    int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", NULL);
-    czk_etest_cap_free(&cap);
+    two_devs d;
+    CHECK(two_device_engine(&d, FAIL_NEVER, FAIL_NOMEM, 0) == CZK_OK);
+    int rc = job_ok(&d, "nomem", 8, 61);
+    CHECK(two_devices_status(&d) == CZK_OK);
+    int failed1 = d.s.devices[1].failed;
+    uint64_t tried1 = d.s.devices[1].partitions_failed, retried = d.s.partitions_retried;
+    two_devices_stop(&d);
+    int on_cpu = czk_etest_cap_has(&d.cap, "backend=cpu", NULL);
+    czk_etest_cap_free(&d.cap);
     CHECK_EQ_INT(rc, CZK_OK);
     CHECK(!failed1);
-    CHECKF(tried1 >= 1 && (int)tried1 == st[1].faults, "device 1 failed %d attempts (%d)",
-           (int)tried1, st[1].faults);
+    CHECKF(tried1 >= 1 && (int)tried1 == d.st[1].faults, "device 1 failed %d attempts (%d)",
+           (int)tried1, d.st[1].faults);
     CHECK_EQ_INT(retried, tried1);
-    CHECK_EQ_INT(st[0].proofs, 8);
+    CHECK_EQ_INT(d.st[0].proofs, 8);
     CHECK(!on_cpu);
 }
 
@@ -430,38 +409,25 @@ CZK_TEST(engine_devices_select) {
 CZK_TEST(engine_priority_lane_beside_long_proofs) {
     fake_stats st[2];
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
     czk_groth16_vk vk;
-    memset(&vk, 0, sizeof vk);
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 1;
     cfg.synth_threads = 1;
-    cfg.log = czk_etest_cap_log;
-    cfg.log_arg = &cap;
     czk_device *devs[2] = {fake_open(0, FAIL_NEVER, 0, 4000, &st[0]),
                            fake_open(1, FAIL_NEVER, 0, 10, &st[1])};
     CHECK(devs[0] != NULL && devs[1] != NULL);
     ((fake_dev *)devs[1])->lane = 1;
     czk_engine *e = NULL;
-    czk_err err = {0};
-    CHECK_EQ_INT(czk__engine_create_on_devices(&e, &cfg, devs, 2, &err), CZK_OK);
-    CHECK_EQ_INT(czk_engine_register_synthetic(e, "porep8", 8, &err), CZK_OK);
-    CHECK_EQ_INT(czk_engine_preload(e, "porep8", NULL, NULL, &err), CZK_OK);
-    CHECK_EQ_INT(czk__engine_circuit_vk(e, "porep8", &vk), CZK_OK);
+    czk_etest_setup setup = {.cap = &cap, .devs = devs, .n_devs = 2, .vk = &vk};
+    CHECK_EQ_INT(czk_etest_engine(&e, &cfg, "porep8", 8, &setup), CZK_OK);
     CHECK_EQ_INT(czk_etest_submit_synth(e, "c2", "porep8", CZK_PRIORITY_NORMAL, 2, 51, NULL),
                  CZK_OK);
     /* Wait for the main device's first long region to begin. */
-    for (int i = 0; i < 500 && !czk_etest_cap_has(&cap, "job=c2", "synth_ms"); i++) {
-        struct timespec ts = {0, 10000000L};
-        nanosleep(&ts, NULL);
-    }
-    struct timespec ts = {0, 200000000L};
-    nanosleep(&ts, NULL);
-    uint64_t t0 = czk_time_ns();
-    int rc_win = czk_etest_submit_synth(e, "win", "porep8", CZK_PRIORITY_CRITICAL, 1, 52, NULL);
-    if (rc_win == CZK_OK)
-        rc_win = czk_etest_await_verify(e, "win", &vk, 1);
-    uint64_t win_ms = (czk_time_ns() - t0) / 1000000u;
+    for (int i = 0; i < 500 && !czk_etest_cap_has(&cap, "job=c2", "synth_ms"); i++)
+        czk_etest_sleep_ms(10);
+    czk_etest_sleep_ms(200);
+    uint64_t win_ms;
+    int rc_win = critical_job(e, "win", "porep8", 52, &vk, &win_ms);
     int rc_c2 = czk_etest_await_verify(e, "c2", &vk, 2);
     czk_engine_status s;
     CHECK(czk_engine_get_status(e, &s) == CZK_OK);
@@ -487,9 +453,10 @@ CZK_TEST(engine_priority_lane_beside_long_proofs) {
 }
 
 /* An engine on two fake devices (device 1 out of memory for every partition when nomem) with
- * a host budget of `budget` bytes (0: the tests' 1 GiB), porep8 registered; a vk when wanted. */
+ * a host budget of `budget` bytes (0: the tests' 1 GiB), porep8 loaded; its vk in *vk when vk
+ * is not NULL. */
 static int budget_engine(czk_engine **e, fake_stats st[2], uint64_t budget, int nomem,
-                         czk_err *err) {
+                         czk_groth16_vk *vk) {
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 1;
     cfg.synth_threads = 2;
@@ -500,12 +467,8 @@ static int budget_engine(czk_engine **e, fake_stats st[2], uint64_t budget, int 
                            fake_open(1, nomem ? FAIL_NOMEM : FAIL_NEVER, 0, 20, &st[1])};
     if (devs[0] == NULL || devs[1] == NULL)
         return CZK_ENOMEM;
-    int rc = czk__engine_create_on_devices(e, &cfg, devs, 2, err);
-    if (rc == CZK_OK)
-        rc = czk_engine_register_synthetic(*e, "porep8", 8, err);
-    if (rc == CZK_OK)
-        rc = czk_engine_preload(*e, "porep8", NULL, NULL, err);
-    return rc;
+    czk_etest_setup setup = {.devs = devs, .n_devs = 2, .preload = 1, .vk = vk};
+    return czk_etest_engine(e, &cfg, "porep8", 8, &setup);
 }
 
 static int reserved_at_most(czk_engine *e, uint64_t limit, uint64_t *peak) {
@@ -527,10 +490,9 @@ static int reserved_at_most(czk_engine *e, uint64_t limit, uint64_t *peak) {
  */
 CZK_TEST(engine_memory_budgets_refuse_queue_retry) {
     fake_stats st[2];
-    czk_err err = {0};
     czk_engine *e = NULL;
     /* The figures, from an engine with room. */
-    CHECK_EQ_INT(budget_engine(&e, st, 0, 0, &err), CZK_OK);
+    CHECK_EQ_INT(budget_engine(&e, st, 0, 0, NULL), CZK_OK);
     pthread_mutex_lock(&e->mu);
     const circuit *c = czk__find_circuit(e, "porep8");
     const uint64_t key = c->bytes, need = czk__part_need(e, c), floor = czk__part_floor(e, c);
@@ -541,7 +503,7 @@ CZK_TEST(engine_memory_budgets_refuse_queue_retry) {
 
     /* Below the key and one partition: refused at submit (the job is FAILED before any of it
      * runs, the message naming the figures). */
-    CHECK_EQ_INT(budget_engine(&e, st, key + floor - 1, 0, &err), CZK_OK);
+    CHECK_EQ_INT(budget_engine(&e, st, key + floor - 1, 0, NULL), CZK_OK);
     uint64_t t0 = czk_time_ns();
     int rc = czk_etest_submit_synth(e, "small", "porep8", CZK_PRIORITY_NORMAL, 1, 71, NULL);
     czk_job_result res;
@@ -567,17 +529,15 @@ CZK_TEST(engine_memory_budgets_refuse_queue_retry) {
 
     /* Room for one partition in flight, not two: queued through, within the budget. */
     const uint64_t one = key + need + room + need / 2;
-    CHECK_EQ_INT(budget_engine(&e, st, one, 0, &err), CZK_OK);
     czk_groth16_vk vk;
-    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+    CHECK_EQ_INT(budget_engine(&e, st, one, 0, &vk), CZK_OK);
     CHECK_EQ_INT(czk_etest_submit_synth(e, "queued", "porep8", CZK_PRIORITY_NORMAL, 6, 73, NULL),
                  CZK_OK);
     uint64_t peak = 0;
     int within = 1;
     for (int i = 0; i < 200; i++) {
         within &= reserved_at_most(e, one, &peak);
-        struct timespec ts = {0, 2000000L};
-        nanosleep(&ts, NULL);
+        czk_etest_sleep_ms(2);
     }
     int rc_q = czk_etest_await_verify(e, "queued", &vk, 6);
     czk_groth16_vk_clear(&vk);
@@ -589,11 +549,8 @@ CZK_TEST(engine_memory_budgets_refuse_queue_retry) {
     CHECK_EQ_INT(st[0].proofs + st[1].proofs, 6);
 
     /* Device 1 out of memory mid-proof: every partition it took is proved on device 0. */
-    CHECK_EQ_INT(budget_engine(&e, st, 0, 1, &err), CZK_OK);
-    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
-    CHECK_EQ_INT(czk_etest_submit_synth(e, "oom", "porep8", CZK_PRIORITY_NORMAL, 6, 74, NULL),
-                 CZK_OK);
-    int rc_o = czk_etest_await_verify(e, "oom", &vk, 6);
+    CHECK_EQ_INT(budget_engine(&e, st, 0, 1, &vk), CZK_OK);
+    int rc_o = czk_etest_prove(e, "oom", "porep8", CZK_PRIORITY_NORMAL, 6, 74, &vk);
     CHECK(czk_engine_get_status(e, &s) == CZK_OK);
     uint64_t retried = s.partitions_retried, failed = s.partitions_failed;
     czk_engine_status_clear(&s);
@@ -640,10 +597,9 @@ CZK_TEST(engine_urgent_room_for_post) {
         CHECK(devs[0] != NULL && devs[1] != NULL);
         ((fake_dev *)devs[1])->lane = 1;
         czk_engine *e = NULL;
-        CHECK_EQ_INT(czk__engine_create_on_devices(&e, &cfg, devs, 2, &err), CZK_OK);
-        CHECK_EQ_INT(czk_engine_register_synthetic(e, "porep8", 8, &err), CZK_OK);
+        czk_etest_setup setup = {.devs = devs, .n_devs = 2, .preload = 1};
+        CHECK_EQ_INT(czk_etest_engine(&e, &cfg, "porep8", 8, &setup), CZK_OK);
         CHECK_EQ_INT(czk_engine_register_synthetic(e, "porep10", 10, &err), CZK_OK);
-        CHECK_EQ_INT(czk_engine_preload(e, "porep8", NULL, NULL, &err), CZK_OK);
         CHECK_EQ_INT(czk_engine_preload(e, "porep10", NULL, NULL, &err), CZK_OK);
         if (pass == 0) {
             pthread_mutex_lock(&e->mu);
@@ -661,25 +617,14 @@ CZK_TEST(engine_urgent_room_for_post) {
         czk_groth16_vk vk8, vk10;
         CHECK(czk__engine_circuit_vk(e, "porep8", &vk8) == CZK_OK);
         CHECK(czk__engine_circuit_vk(e, "porep10", &vk10) == CZK_OK);
-        uint64_t t_warm = czk_time_ns();
-        CHECK_EQ_INT(
-            czk_etest_submit_synth(e, "warm", "porep8", CZK_PRIORITY_CRITICAL, 1, 81, NULL),
-            CZK_OK);
-        int rc_warm = czk_etest_await_verify(e, "warm", &vk8, 1);
-        uint64_t warm_ms = (czk_time_ns() - t_warm) / 1000000u;
+        uint64_t warm_ms, win_ms;
+        int rc_warm = critical_job(e, "warm", "porep8", 81, &vk8, &warm_ms);
         CHECK_EQ_INT(czk_etest_submit_synth(e, "c2", "porep10", CZK_PRIORITY_NORMAL, 3, 82, NULL),
                      CZK_OK);
-        for (int i = 0; i < 500 && !normal_started(e); i++) {
-            struct timespec ts = {0, 5000000L};
-            nanosleep(&ts, NULL);
-        }
-        struct timespec ts = {0, 300000000L};
-        nanosleep(&ts, NULL);
-        uint64_t t0 = czk_time_ns();
-        int rc_win = czk_etest_submit_synth(e, "win", "porep8", CZK_PRIORITY_CRITICAL, 1, 83, NULL);
-        if (rc_win == CZK_OK)
-            rc_win = czk_etest_await_verify(e, "win", &vk8, 1);
-        uint64_t win_ms = (czk_time_ns() - t0) / 1000000u;
+        for (int i = 0; i < 500 && !normal_started(e); i++)
+            czk_etest_sleep_ms(5);
+        czk_etest_sleep_ms(300);
+        int rc_win = critical_job(e, "win", "porep8", 83, &vk8, &win_ms);
         int rc_c2 = czk_etest_await_verify(e, "c2", &vk10, 3);
         czk_groth16_vk_clear(&vk8);
         czk_groth16_vk_clear(&vk10);

@@ -65,7 +65,7 @@ static long cap_job_index(czk_etest_logcap *c, const char *id) {
     return r;
 }
 
-static void sleep_ms(unsigned ms) {
+void czk_etest_sleep_ms(unsigned ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
@@ -133,6 +133,68 @@ int czk_etest_await_verify(czk_engine *e, const char *id, const czk_groth16_vk *
     return rc;
 }
 
+int czk_etest_prove(czk_engine *e, const char *id, const char *circuit, czk_priority prio,
+                    size_t parts, uint64_t seed, const czk_groth16_vk *vk) {
+    int rc = czk_etest_submit_synth(e, id, circuit, prio, parts, seed, NULL);
+    return rc == CZK_OK ? czk_etest_await_verify(e, id, vk, parts) : rc;
+}
+
+int czk_etest_await_status(czk_engine *e, const char *id, uint64_t timeout_ms) {
+    czk_job_result res;
+    czk_engine_await(e, id, timeout_ms, &res, NULL);
+    int status = (int)res.status;
+    czk_job_result_clear(&res);
+    return status;
+}
+
+int czk_etest_run(czk_engine *e, const char *id, const char *circuit, czk_priority prio,
+                  size_t parts, uint64_t seed) {
+    if (czk_etest_submit_synth(e, id, circuit, prio, parts, seed, NULL) != CZK_OK)
+        return CZK_ETEST_REFUSED;
+    return czk_etest_await_status(e, id, 0);
+}
+
+int czk_etest_engine(czk_engine **e, czk_engine_config *cfg, const char *circuit, unsigned k,
+                     const czk_etest_setup *s) {
+    static const czk_etest_setup none;
+    czk_engine_config dflt = czk_etest_config();
+    if (cfg == NULL)
+        cfg = &dflt;
+    if (s == NULL)
+        s = &none;
+    if (s->cap != NULL) {
+        czk_etest_cap_init(s->cap);
+        cfg->log = czk_etest_cap_log;
+        cfg->log_arg = s->cap;
+    }
+    if (s->vk != NULL)
+        memset(s->vk, 0, sizeof *s->vk);
+    *e = NULL;
+    czk_err err = {0};
+    const char *step = "create";
+    int rc = s->n_devs > 0 ? czk__engine_create_on_devices(e, cfg, s->devs, s->n_devs, &err)
+                           : czk_engine_create(e, cfg, &err);
+    if (rc == CZK_OK && (s->primary != NULL || s->fallback != NULL)) {
+        step = "set backends";
+        rc = czk__engine_set_backends(*e, s->primary, s->fallback);
+    }
+    if (rc == CZK_OK) {
+        step = "register";
+        rc = czk_engine_register_synthetic(*e, circuit, k, &err);
+    }
+    if (rc == CZK_OK && (s->preload || s->vk != NULL)) {
+        step = "preload";
+        rc = czk_engine_preload(*e, circuit, NULL, NULL, &err);
+    }
+    if (rc == CZK_OK && s->vk != NULL) {
+        step = "verifying key";
+        rc = czk__engine_circuit_vk(*e, circuit, s->vk);
+    }
+    if (rc != CZK_OK)
+        fprintf(stderr, "engine with %s: %s: %d %s\n", circuit, step, rc, err.msg);
+    return rc;
+}
+
 /* Bytes of the budget one partition of the 2^k synthetic circuit reserves. */
 static uint64_t synth_part_bytes(unsigned k) {
     czk_synth_shape sh;
@@ -179,9 +241,8 @@ static void *submitter_main(void *arg) {
     for (int i = 0; i < 2; i++) {
         char id[64];
         snprintf(id, sizeof id, "t%d-job%d", s->index, i);
-        if (czk_etest_submit_synth(s->e, id, "porep8", CZK_PRIORITY_NORMAL, 2,
-                                   (uint64_t)(s->index * 10 + i), NULL) != CZK_OK ||
-            czk_etest_await_verify(s->e, id, s->vk, 2) != CZK_OK)
+        if (czk_etest_prove(s->e, id, "porep8", CZK_PRIORITY_NORMAL, 2,
+                            (uint64_t)(s->index * 10 + i), s->vk) != CZK_OK)
             s->failures++;
     }
     return NULL;
@@ -191,11 +252,8 @@ CZK_TEST(engine_concurrent_submitters) {
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 2;
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
     czk_groth16_vk vk;
-    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+    CHECK(czk_etest_engine(&e, &cfg, "porep8", 8, &(czk_etest_setup){.vk = &vk}) == CZK_OK);
     pthread_t th[4];
     submitter s[4];
     for (int i = 0; i < 4; i++) {
@@ -220,14 +278,9 @@ CZK_TEST(engine_concurrent_submitters) {
 
 CZK_TEST(engine_priority_order) {
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
-    czk_engine_config cfg = czk_etest_config();
-    cfg.log = czk_etest_cap_log;
-    cfg.log_arg = &cap;
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep9", 9, NULL) == CZK_OK);
-    CHECK(czk_engine_preload(e, "porep9", NULL, NULL, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, NULL, "porep9", 9, &(czk_etest_setup){.cap = &cap, .preload = 1}) ==
+          CZK_OK);
     const char *normal[4] = {"n1", "n2", "n3", "n4"};
     for (int i = 0; i < 4; i++)
         CHECK(czk_etest_submit_synth(e, normal[i], "porep9", CZK_PRIORITY_NORMAL, 3, (uint64_t)i,
@@ -252,10 +305,8 @@ CZK_TEST(engine_priority_order) {
 }
 
 CZK_TEST(engine_duplicate_id_attaches) {
-    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, NULL, "porep8", 8, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "other8", 8, NULL) == CZK_OK);
     int attached = -1;
     CHECK(czk_etest_submit_synth(e, "dup", "porep8", CZK_PRIORITY_NORMAL, 2, 1, &attached) ==
@@ -322,7 +373,7 @@ static int wait_status(czk_engine *e, int (*pred)(const czk_engine_status *, uin
         czk_engine_status_clear(&st);
         if (ok)
             return 1;
-        sleep_ms(10);
+        czk_etest_sleep_ms(10);
     }
     return 0;
 }
@@ -355,14 +406,10 @@ static int reserved_keys_only(const czk_engine_status *st, uint64_t unused) {
  */
 CZK_TEST(engine_request_ids_as_clients_send_them) {
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
     czk_engine_config cfg = czk_etest_config();
-    cfg.log = czk_etest_cap_log;
-    cfg.log_arg = &cap;
     cfg.log_level = CZK_LOG_DEBUG;
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep9", 9, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, &cfg, "porep9", 9, &(czk_etest_setup){.cap = &cap}) == CZK_OK);
     /* fmt.Sprintf("wdpost-%d-%d-%d", minerID, partitionIdx, randomness[:8]) prints the byte
      * slice as [b0 b1 ...]; "winpost-%d-%x" prints it as hex. */
     static const char *const ids[] = {"porep-1000-7",
@@ -437,8 +484,7 @@ CZK_TEST(engine_request_ids_as_clients_send_them) {
      * log capture is gone: this engine logs nowhere. */
     cfg.log = NULL;
     cfg.log_arg = NULL;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep9", 9, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, &cfg, "porep9", 9, NULL) == CZK_OK);
     char longest[CZK_REQUEST_ID_MAX + 2];
     memset(longest, 'x', CZK_REQUEST_ID_MAX);
     longest[CZK_REQUEST_ID_MAX] = '\0';
@@ -461,10 +507,9 @@ CZK_TEST(engine_cancel_queued_and_running) {
     /* Budget for the key and two partitions: the second job cannot start while the first
      * runs, so it is cancelled while queued. */
     czk_engine_config cfg = czk_etest_config();
+    const czk_etest_setup preload = {.preload = 1};
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
-    CHECK(czk_engine_preload(e, "porep10", NULL, NULL, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, &cfg, "porep10", 10, &preload) == CZK_OK);
     czk_engine_status st;
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     uint64_t key = st.circuits[0].size_bytes;
@@ -472,9 +517,7 @@ CZK_TEST(engine_cancel_queued_and_running) {
     czk_engine_destroy(e);
 
     cfg.host_budget_bytes = key + 2 * synth_part_bytes(10) + 1000;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
-    CHECK(czk_engine_preload(e, "porep10", NULL, NULL, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, &cfg, "porep10", 10, &preload) == CZK_OK);
     CHECK(czk_etest_submit_synth(e, "A", "porep10", CZK_PRIORITY_NORMAL, 6, 1, NULL) == CZK_OK);
     CHECK(czk_etest_submit_synth(e, "B", "porep10", CZK_PRIORITY_NORMAL, 2, 2, NULL) == CZK_OK);
     CHECK(wait_status(e, some_in_progress, 0));
@@ -483,13 +526,11 @@ CZK_TEST(engine_cancel_queued_and_running) {
     CHECK(czk_engine_cancel(e, "B", &was_running, &prior, NULL) == CZK_OK);
     CHECK_EQ_INT(was_running, 0);
     CHECK_EQ_INT(prior, CZK_JOB_PENDING);
-    czk_job_result res;
-    czk_engine_await(e, "B", 0, &res, NULL);
-    CHECK_EQ_INT(res.status, CZK_JOB_CANCELLED);
-    czk_job_result_clear(&res);
+    CHECK_EQ_INT(czk_etest_await_status(e, "B", 0), CZK_JOB_CANCELLED);
     CHECK(czk_engine_cancel(e, "A", &was_running, &prior, NULL) == CZK_OK);
     CHECK_EQ_INT(was_running, 1);
     CHECK_EQ_INT(prior, CZK_JOB_RUNNING);
+    czk_job_result res;
     czk_engine_await(e, "A", 1000, &res, NULL);
     CHECK_EQ_INT(res.status, CZK_JOB_CANCELLED);
     CHECK(res.proof == NULL);
@@ -506,19 +547,16 @@ CZK_TEST(engine_cancel_queued_and_running) {
     CHECKF(strstr(cerr.msg, "nope") != NULL, "%s", cerr.msg);
     CHECK_EQ_INT(czk_engine_cancel(e, NULL, NULL, NULL, NULL), CZK_EINVAL);
     /* The engine goes on proving. */
-    CHECK(czk_etest_submit_synth(e, "C", "porep10", CZK_PRIORITY_NORMAL, 1, 3, NULL) == CZK_OK);
     czk_groth16_vk vk;
     CHECK(czk__engine_circuit_vk(e, "porep10", &vk) == CZK_OK);
-    int rc = czk_etest_await_verify(e, "C", &vk, 1);
+    int rc = czk_etest_prove(e, "C", "porep10", CZK_PRIORITY_NORMAL, 1, 3, &vk);
     czk_groth16_vk_clear(&vk);
     /* A finished job: was_running is 0 and prior says it completed; it stays COMPLETED. */
     was_running = -1;
     CHECK(czk_engine_cancel(e, "C", &was_running, &prior, NULL) == CZK_OK);
     CHECK_EQ_INT(was_running, 0);
     CHECK_EQ_INT(prior, CZK_JOB_COMPLETED);
-    czk_engine_await(e, "C", 0, &res, NULL);
-    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
-    czk_job_result_clear(&res);
+    CHECK_EQ_INT(czk_etest_await_status(e, "C", 0), CZK_JOB_COMPLETED);
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     uint64_t cancelled = st.jobs_cancelled;
     czk_engine_status_clear(&st);
@@ -528,10 +566,8 @@ CZK_TEST(engine_cancel_queued_and_running) {
 }
 
 CZK_TEST(engine_await_timeout) {
-    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, NULL, "porep10", 10, NULL) == CZK_OK);
     CHECK(czk_etest_submit_synth(e, "slow", "porep10", CZK_PRIORITY_NORMAL, 4, 1, NULL) == CZK_OK);
     czk_job_result res;
     uint64_t t0 = czk_time_ns();
@@ -556,8 +592,7 @@ CZK_TEST(engine_job_larger_than_budget) {
     czk_engine_config cfg = czk_etest_config();
     cfg.host_budget_bytes = 64 * 1024;
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep10", 10, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, &cfg, "porep10", 10, NULL) == CZK_OK);
     uint64_t t0 = czk_time_ns();
     CHECK(czk_etest_submit_synth(e, "huge", "porep10", CZK_PRIORITY_NORMAL, 2, 1, NULL) == CZK_OK);
     czk_job_result res;
@@ -573,44 +608,56 @@ CZK_TEST(engine_job_larger_than_budget) {
     czk_engine_destroy(e);
 }
 
+/* What became of a job meant to fail, and the engine's partition counters after it. */
+typedef struct failed_job {
+    czk_job_status status;
+    int names_part;  /* its error names partition 0 */
+    int says_verify; /* and says a proof did not verify */
+    uint64_t retried, failed;
+} failed_job;
+
+/* Submits job `id` (one partition of porep8), awaits it, reads the counters and destroys e:
+ * CZK_OK, or the code of the submit or status query that failed (e then left as it is). */
+static int run_to_failure(czk_engine *e, const char *id, uint64_t seed, failed_job *out) {
+    int rc = czk_etest_submit_synth(e, id, "porep8", CZK_PRIORITY_NORMAL, 1, seed, NULL);
+    if (rc != CZK_OK)
+        return rc;
+    czk_job_result res;
+    czk_engine_await(e, id, 0, &res, NULL);
+    out->status = res.status;
+    out->names_part = strstr(res.error, "partition 0") != NULL;
+    out->says_verify = strstr(res.error, "did not verify") != NULL;
+    czk_job_result_clear(&res);
+    czk_engine_status st;
+    if ((rc = czk_engine_get_status(e, &st)) != CZK_OK)
+        return rc;
+    out->retried = st.partitions_retried;
+    out->failed = st.partitions_failed;
+    czk_engine_status_clear(&st);
+    czk_engine_destroy(e);
+    return CZK_OK;
+}
+
 CZK_TEST(engine_injected_failure_retried) {
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
-    czk_engine_config cfg = czk_etest_config();
-    cfg.log = czk_etest_cap_log;
-    cfg.log_arg = &cap;
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
     czk_groth16_vk vk;
-    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
+    CHECK(czk_etest_engine(&e, NULL, "porep8", 8, &(czk_etest_setup){.cap = &cap, .vk = &vk}) ==
+          CZK_OK);
     czk__engine_inject_failures(e, 1);
-    CHECK(czk_etest_submit_synth(e, "retry", "porep8", CZK_PRIORITY_NORMAL, 2, 5, NULL) == CZK_OK);
-    int rc = czk_etest_await_verify(e, "retry", &vk, 2);
+    int rc = czk_etest_prove(e, "retry", "porep8", CZK_PRIORITY_NORMAL, 2, 5, &vk);
     czk_groth16_vk_clear(&vk);
     /* Two failures of one single-partition job: retried once, then FAILED naming it. */
     czk__engine_inject_failures(e, 2);
-    CHECK(czk_etest_submit_synth(e, "doomed", "porep8", CZK_PRIORITY_NORMAL, 1, 6, NULL) == CZK_OK);
-    czk_job_result res;
-    czk_engine_await(e, "doomed", 0, &res, NULL);
-    czk_job_status doomed = res.status;
-    int names_part = strstr(res.error, "partition 0") != NULL;
-    czk_job_result_clear(&res);
-    czk_engine_status st;
-    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
-    uint64_t retried = st.partitions_retried, failed = st.partitions_failed;
-    czk_engine_status_clear(&st);
-    czk_engine_destroy(e);
-    int saw_retry_line = 0;
-    for (size_t i = 0; i < cap.n; i++)
-        saw_retry_line |= strstr(cap.lines[i], "result=retry") != NULL;
+    failed_job doomed;
+    CHECK(run_to_failure(e, "doomed", 6, &doomed) == CZK_OK);
+    int saw_retry_line = czk_etest_cap_has(&cap, "result=retry", NULL);
     czk_etest_cap_free(&cap);
     CHECK_EQ_INT(rc, CZK_OK);
-    CHECK_EQ_INT(doomed, CZK_JOB_FAILED);
-    CHECK(names_part);
-    CHECK_EQ_INT(retried, 2);
-    CHECK_EQ_INT(failed, 1);
+    CHECK_EQ_INT(doomed.status, CZK_JOB_FAILED);
+    CHECK(doomed.names_part);
+    CHECK_EQ_INT(doomed.retried, 2);
+    CHECK_EQ_INT(doomed.failed, 1);
     CHECK(saw_retry_line);
 }
 
@@ -631,10 +678,8 @@ static void *waiter_main(void *arg) {
 
 CZK_TEST(engine_shutdown_answers_waiters) {
     for (int grace = 0; grace < 2; grace++) {
-        czk_engine_config cfg = czk_etest_config();
         czk_engine *e;
-        CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-        CHECK(czk_engine_register_synthetic(e, "porep9", 9, NULL) == CZK_OK);
+        CHECK(czk_etest_engine(&e, NULL, "porep9", 9, NULL) == CZK_OK);
         waiter w[4];
         pthread_t th[4];
         for (int i = 0; i < 4; i++) {
@@ -645,7 +690,7 @@ CZK_TEST(engine_shutdown_answers_waiters) {
                                          NULL) == CZK_OK);
             pthread_create(&th[i], NULL, waiter_main, &w[i]);
         }
-        sleep_ms(5);
+        czk_etest_sleep_ms(5);
         czk_engine_shutdown(e, grace ? 60000 : 0);
         for (int i = 0; i < 4; i++)
             pthread_join(th[i], NULL);
@@ -658,10 +703,7 @@ CZK_TEST(engine_shutdown_answers_waiters) {
             else
                 CHECKF(w[i].status == CZK_JOB_COMPLETED || w[i].status == CZK_JOB_CANCELLED,
                        "%s: %d", w[i].id, w[i].status);
-            czk_job_result res;
-            czk_engine_await(e, w[i].id, 100, &res, NULL);
-            CHECK(res.status == w[i].status);
-            czk_job_result_clear(&res);
+            CHECK(czk_etest_await_status(e, w[i].id, 100) == (int)w[i].status);
         }
         czk_engine_status st;
         CHECK(czk_engine_get_status(e, &st) == CZK_OK);
@@ -676,21 +718,15 @@ CZK_TEST(engine_results_pruned_after_ttl) {
     czk_engine_config cfg = czk_etest_config();
     cfg.result_ttl_ms = 2000; /* long enough for a slow sanitized run to await twice */
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(czk_etest_submit_synth(e, "ttl", "porep8", CZK_PRIORITY_NORMAL, 1, 1, NULL) == CZK_OK);
-    czk_job_result res;
-    czk_engine_await(e, "ttl", 0, &res, NULL);
-    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
-    czk_job_result_clear(&res);
-    czk_engine_await(e, "ttl", 0, &res, NULL); /* still stored */
-    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
-    czk_job_result_clear(&res);
-    sleep_ms(4500);
+    CHECK(czk_etest_engine(&e, &cfg, "porep8", 8, NULL) == CZK_OK);
+    CHECK_EQ_INT(czk_etest_run(e, "ttl", "porep8", CZK_PRIORITY_NORMAL, 1, 1), CZK_JOB_COMPLETED);
+    CHECK_EQ_INT(czk_etest_await_status(e, "ttl", 0), CZK_JOB_COMPLETED); /* still stored */
+    czk_etest_sleep_ms(4500);
     czk_engine_status st;
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     CHECK_EQ_INT(st.jobs_known, 0);
     czk_engine_status_clear(&st);
+    czk_job_result res;
     CHECK_EQ_INT(czk_engine_await(e, "ttl", 10, &res, NULL), CZK_ENOTFOUND);
     CHECK_EQ_INT(res.status, CZK_JOB_UNKNOWN);
     czk_job_result_clear(&res);
@@ -698,10 +734,8 @@ CZK_TEST(engine_results_pruned_after_ttl) {
 }
 
 CZK_TEST(engine_status_metrics_preload_evict) {
-    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "a8", 8, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, NULL, "a8", 8, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "b8", 8, NULL) == CZK_OK);
     CHECK(czk_engine_register_synthetic(e, "a8", 8, NULL) == CZK_EINVAL);
     int loaded = -1;
@@ -711,11 +745,7 @@ CZK_TEST(engine_status_metrics_preload_evict) {
     CHECK(czk_engine_preload(e, "a8", &loaded, &ms, NULL) == CZK_OK);
     CHECK_EQ_INT(loaded, 1);
     CHECK(czk_engine_preload(e, "zz", &loaded, &ms, NULL) == CZK_EINVAL);
-    CHECK(czk_etest_submit_synth(e, "j1", "a8", CZK_PRIORITY_HIGH, 2, 1, NULL) == CZK_OK);
-    czk_job_result res;
-    czk_engine_await(e, "j1", 0, &res, NULL);
-    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
-    czk_job_result_clear(&res);
+    CHECK_EQ_INT(czk_etest_run(e, "j1", "a8", CZK_PRIORITY_HIGH, 2, 1), CZK_JOB_COMPLETED);
     czk_engine_status st;
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     CHECK_EQ_INT(st.n_circuits, 2);
@@ -753,10 +783,7 @@ CZK_TEST(engine_status_metrics_preload_evict) {
     CHECK_EQ_INT(st.host_reserved_bytes, 0);
     czk_engine_status_clear(&st);
     /* An evicted circuit loads again for the next job. */
-    CHECK(czk_etest_submit_synth(e, "j2", "a8", CZK_PRIORITY_LOW, 1, 2, NULL) == CZK_OK);
-    czk_engine_await(e, "j2", 0, &res, NULL);
-    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
-    czk_job_result_clear(&res);
+    CHECK_EQ_INT(czk_etest_run(e, "j2", "a8", CZK_PRIORITY_LOW, 1, 2), CZK_JOB_COMPLETED);
     czk_engine_destroy(e);
 }
 
@@ -768,10 +795,8 @@ static int tier_of(const czk_engine_status *st, uint64_t want) {
 }
 
 CZK_TEST(engine_evict_while_running) {
-    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "r10", 10, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, NULL, "r10", 10, NULL) == CZK_OK);
     CHECK(czk_etest_submit_synth(e, "run", "r10", CZK_PRIORITY_NORMAL, 6, 3, NULL) == CZK_OK);
     CHECK(wait_status(e, some_in_progress, 0));
     int was = -1;
@@ -780,10 +805,7 @@ CZK_TEST(engine_evict_while_running) {
     CHECK(was == 1 && freed > 0);
     CHECK(czk_engine_evict(e, "r10", &was, &freed, NULL) == CZK_OK);
     CHECK(was == 0 && freed == 0);
-    czk_job_result res;
-    czk_engine_await(e, "run", 0, &res, NULL);
-    CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
-    czk_job_result_clear(&res);
+    CHECK_EQ_INT(czk_etest_await_status(e, "run", 0), CZK_JOB_COMPLETED);
     CHECK(wait_status(e, tier_of, 2)); /* COLD once the last partition let go */
     CHECK(wait_status(e, reserved_is, 0));
     CHECK(czk_engine_evict(e, "r10", &was, &freed, NULL) == CZK_OK);
@@ -802,6 +824,19 @@ static int read_file(const char *path, uint8_t **data, size_t *len) {
     *len = fread(*data, 1, (size_t)n, f);
     fclose(f);
     return *len == (size_t)n ? 0 : -1;
+}
+
+/* Submits job `id` of `parts` partitions of registered circuit `circuit` with the witnesses
+ * wtns[0..parts) of wtns_len bytes (NULL: none); the job's id in job_id. */
+static int submit_wtns(czk_engine *e, const char *id, const char *circuit, size_t parts,
+                       const uint8_t *const *wtns, const size_t *wtns_len,
+                       char job_id[CZK_REQUEST_ID_MAX + 1], czk_err *err) {
+    const czk_job_request req = {.request_id = id,
+                                 .circuit_id = circuit,
+                                 .n_partitions = parts,
+                                 .wtns = wtns,
+                                 .wtns_len = wtns_len};
+    return czk_engine_submit(e, &req, job_id, NULL, NULL, err);
 }
 
 /* A .zkey circuit and a bellperson .params + czk R1CS circuit, witnesses as .wtns images. */
@@ -846,17 +881,11 @@ CZK_TEST(engine_registered_circuits) {
     size_t lens[2] = {img_len, img_len};
     const char *circuits[2] = {"zk", "bp"};
     const czk_groth16_vk *vks[2] = {&pk_z.vk, &pk_p.vk};
+    char id[CZK_REQUEST_ID_MAX + 1];
     for (int c = 0; c < 2; c++) {
-        czk_job_request req;
-        memset(&req, 0, sizeof req);
-        req.request_id = circuits[c];
-        req.circuit_id = circuits[c];
-        req.n_partitions = 2;
-        req.wtns = imgs;
-        req.wtns_len = lens;
-        char id[CZK_REQUEST_ID_MAX + 1];
         czk_err err = {0};
-        CHECKF(czk_engine_submit(e, &req, id, NULL, NULL, &err) == CZK_OK, "%s", err.msg);
+        CHECKF(submit_wtns(e, circuits[c], circuits[c], 2, imgs, lens, id, &err) == CZK_OK, "%s",
+               err.msg);
         czk_job_result res;
         czk_engine_await(e, id, 0, &res, NULL);
         CHECKF(res.status == CZK_JOB_COMPLETED, "%s: %s", circuits[c], res.error);
@@ -871,15 +900,7 @@ CZK_TEST(engine_registered_circuits) {
     const uint64_t reserved_before = st_before.host_reserved_bytes;
     czk_engine_status_clear(&st_before);
     lens[1] = img_len - 32;
-    czk_job_request req;
-    memset(&req, 0, sizeof req);
-    req.request_id = "bad";
-    req.circuit_id = "zk";
-    req.n_partitions = 2;
-    req.wtns = imgs;
-    req.wtns_len = lens;
-    char id[CZK_REQUEST_ID_MAX + 1];
-    CHECK(czk_engine_submit(e, &req, id, NULL, NULL, NULL) == CZK_OK);
+    CHECK(submit_wtns(e, "bad", "zk", 2, imgs, lens, id, NULL) == CZK_OK);
     czk_job_result res;
     czk_engine_await(e, id, 0, &res, NULL);
     CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
@@ -889,9 +910,7 @@ CZK_TEST(engine_registered_circuits) {
            "host reservation back to %llu bytes after the failed synthesis",
            (unsigned long long)reserved_before);
     /* A synthetic-style request (no witness) on a registered circuit is refused. */
-    req.request_id = "nowtns";
-    req.wtns = NULL;
-    CHECK(czk_engine_submit(e, &req, id, NULL, NULL, NULL) == CZK_EINVAL);
+    CHECK(submit_wtns(e, "nowtns", "zk", 2, NULL, lens, id, NULL) == CZK_EINVAL);
     /* A witness that does not satisfy the circuit (its last variable changed) is its own
      * fault, not the device's: the partition fails at once, naming the constraint, with no
      * retry. The .params circuit carries C, so the engine can tell. */
@@ -906,13 +925,7 @@ CZK_TEST(engine_registered_circuits) {
     size_t bad_lens[1] = {bad_len};
     czk_engine_status st0, st1;
     CHECK(czk_engine_get_status(e, &st0) == CZK_OK);
-    memset(&req, 0, sizeof req);
-    req.request_id = "unsatisfied";
-    req.circuit_id = "bp";
-    req.n_partitions = 1;
-    req.wtns = bad_imgs;
-    req.wtns_len = bad_lens;
-    CHECK(czk_engine_submit(e, &req, id, NULL, NULL, NULL) == CZK_OK);
+    CHECK(submit_wtns(e, "unsatisfied", "bp", 1, bad_imgs, bad_lens, id, NULL) == CZK_OK);
     czk_engine_await(e, id, 0, &res, NULL);
     CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
     CHECKF(strstr(res.error, "does not satisfy the circuit: constraint") != NULL &&
@@ -947,24 +960,15 @@ CZK_TEST(engine_registered_circuits) {
  * from the job lines, for sequential single-partition jobs on a tiny circuit. */
 CZK_TEST(engine_overhead) {
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
-    czk_engine_config cfg = czk_etest_config();
-    cfg.log = czk_etest_cap_log;
-    cfg.log_arg = &cap;
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, NULL, "porep8", 8, &(czk_etest_setup){.cap = &cap, .preload = 1}) ==
+          CZK_OK);
     enum { N = 10 };
     for (int i = 0; i < N; i++) {
         char id[32];
         snprintf(id, sizeof id, "o%d", i);
-        CHECK(czk_etest_submit_synth(e, id, "porep8", CZK_PRIORITY_NORMAL, 1, (uint64_t)i, NULL) ==
-              CZK_OK);
-        czk_job_result res;
-        czk_engine_await(e, id, 0, &res, NULL);
-        CHECK_EQ_INT(res.status, CZK_JOB_COMPLETED);
-        czk_job_result_clear(&res);
+        CHECK_EQ_INT(czk_etest_run(e, id, "porep8", CZK_PRIORITY_NORMAL, 1, (uint64_t)i),
+                     CZK_JOB_COMPLETED);
     }
     czk_engine_destroy(e);
     unsigned long long total = 0, synth = 0, prove = 0, verify = 0, over = 0, omin = ~0ULL,
@@ -1104,16 +1108,13 @@ CZK_TEST(engine_lean_reservations) {
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 2;
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk__engine_set_backends(e, &fake, czk_backend_cpu()) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
+    czk_groth16_vk vk;
+    czk_etest_setup setup = {.primary = &fake, .fallback = czk_backend_cpu(), .vk = &vk};
+    CHECK(czk_etest_engine(&e, &cfg, "porep8", 8, &setup) == CZK_OK);
     czk_engine_status st;
     CHECK(czk_engine_get_status(e, &st) == CZK_OK);
     uint64_t key_reserved = st.host_reserved_bytes, key_bytes = st.circuits[0].size_bytes;
     czk_engine_status_clear(&st);
-    czk_groth16_vk vk;
-    CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
     __atomic_store_n(&lean_calls, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&lean_packs_ok, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&lean_packs_bad, 0, __ATOMIC_RELAXED);
@@ -1140,9 +1141,8 @@ CZK_TEST(engine_lean_reservations) {
     uint64_t w = 256 * 32, scratch = 5 * 256 * 32;
     cfg.host_budget_bytes = key_bytes + w + scratch + scratch / 2;
     cfg.pinned_budget_bytes = 1;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk__engine_set_backends(e, &fake, czk_backend_cpu()) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    setup.vk = NULL;
+    CHECK(czk_etest_engine(&e, &cfg, "porep8", 8, &setup) == CZK_OK);
     CHECK(czk_etest_submit_synth(e, "toobig", "porep8", CZK_PRIORITY_NORMAL, 1, 23, NULL) ==
           CZK_OK);
     czk_job_result res;
@@ -1160,21 +1160,14 @@ CZK_TEST(engine_gpu_failure_falls_back_to_cpu) {
     for (int m = 0; m < 2; m++) {
         czk_backend fake = fake_backend(m == 0 ? "fakegpu-fail" : "fakegpu-corrupt", &modes[m]);
         czk_etest_logcap cap;
-        czk_etest_cap_init(&cap);
         czk_engine_config cfg = czk_etest_config();
         cfg.workers_per_device = 2;
-        cfg.log = czk_etest_cap_log;
-        cfg.log_arg = &cap;
         czk_engine *e;
-        CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-        CHECK(czk__engine_set_backends(e, &fake, czk_backend_cpu()) == CZK_OK);
-        CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-        CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
         czk_groth16_vk vk;
-        CHECK(czk__engine_circuit_vk(e, "porep8", &vk) == CZK_OK);
-        CHECK(czk_etest_submit_synth(e, "fallback", "porep8", CZK_PRIORITY_NORMAL, 2, 11, NULL) ==
-              CZK_OK);
-        int rc = czk_etest_await_verify(e, "fallback", &vk, 2);
+        czk_etest_setup setup = {
+            .cap = &cap, .primary = &fake, .fallback = czk_backend_cpu(), .vk = &vk};
+        CHECK(czk_etest_engine(&e, &cfg, "porep8", 8, &setup) == CZK_OK);
+        int rc = czk_etest_prove(e, "fallback", "porep8", CZK_PRIORITY_NORMAL, 2, 11, &vk);
         czk_groth16_vk_clear(&vk);
         czk_engine_status st;
         CHECK(czk_engine_get_status(e, &st) == CZK_OK);
@@ -1208,29 +1201,17 @@ CZK_TEST(engine_gpu_and_fallback_fail) {
     static int fail_mode = FAKE_FAIL, corrupt_mode = FAKE_CORRUPT;
     czk_backend primary = fake_backend("fakegpu", &fail_mode);
     czk_backend fallback = fake_backend("fakecpu", &corrupt_mode);
-    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk__engine_set_backends(e, &primary, &fallback) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(czk_etest_submit_synth(e, "doomed", "porep8", CZK_PRIORITY_NORMAL, 1, 12, NULL) ==
+    CHECK(czk_etest_engine(&e, NULL, "porep8", 8,
+                           &(czk_etest_setup){.primary = &primary, .fallback = &fallback}) ==
           CZK_OK);
-    czk_job_result res;
-    czk_engine_await(e, "doomed", 0, &res, NULL);
-    czk_job_status status = res.status;
-    int names_part = strstr(res.error, "partition 0") != NULL;
-    int says_verify = strstr(res.error, "did not verify") != NULL;
-    czk_job_result_clear(&res);
-    czk_engine_status st;
-    CHECK(czk_engine_get_status(e, &st) == CZK_OK);
-    uint64_t retried = st.partitions_retried, failed = st.partitions_failed;
-    czk_engine_status_clear(&st);
-    czk_engine_destroy(e);
-    CHECK_EQ_INT(status, CZK_JOB_FAILED);
-    CHECK(names_part);
-    CHECK(says_verify); /* the second attempt ran on the fallback */
-    CHECK_EQ_INT(retried, 1);
-    CHECK_EQ_INT(failed, 1);
+    failed_job doomed;
+    CHECK(run_to_failure(e, "doomed", 12, &doomed) == CZK_OK);
+    CHECK_EQ_INT(doomed.status, CZK_JOB_FAILED);
+    CHECK(doomed.names_part);
+    CHECK(doomed.says_verify); /* the second attempt ran on the fallback */
+    CHECK_EQ_INT(doomed.retried, 1);
+    CHECK_EQ_INT(doomed.failed, 1);
 }
 
 /* Backend names: cpu never touches CUDA; auto always starts (on the CPU when there is no

@@ -212,10 +212,7 @@ static const char *check_job(const czk_span *s, size_t n, const char *id, size_t
 
 static void trace_run(czk_test_ctx *t, const char *dir) {
     czk_etest_logcap cap;
-    czk_etest_cap_init(&cap);
     czk_engine_config cfg = czk_etest_config();
-    cfg.log = czk_etest_cap_log;
-    cfg.log_arg = &cap;
     cfg.workers_per_device = 2; /* two workers record at once */
     czk_engine *e = NULL;
     czk_span *spans = NULL, *from_log = NULL;
@@ -223,19 +220,13 @@ static void trace_run(czk_test_ctx *t, const char *dir) {
     uint64_t dropped = 1;
     char *log = NULL, *svg = NULL, path[300], why[200] = "";
     const char *bad = NULL;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
-    CHECK(czk_engine_preload(e, "porep8", NULL, NULL, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, &cfg, "porep8", 8, &(czk_etest_setup){.cap = &cap, .preload = 1}) ==
+          CZK_OK);
     CHECK(czk_engine_trace_start(e, 4096, NULL) == CZK_OK);
     CHECK(czk_etest_submit_synth(e, "n1", "porep8", CZK_PRIORITY_NORMAL, 3, 1, NULL) == CZK_OK);
     CHECK(czk_etest_submit_synth(e, "crit", "porep8", CZK_PRIORITY_CRITICAL, 1, 2, NULL) == CZK_OK);
-    czk_job_result res;
-    czk_engine_await(e, "n1", 0, &res, NULL);
-    int ok = res.status == CZK_JOB_COMPLETED;
-    czk_job_result_clear(&res);
-    czk_engine_await(e, "crit", 0, &res, NULL);
-    ok &= res.status == CZK_JOB_COMPLETED;
-    czk_job_result_clear(&res);
+    int ok = czk_etest_await_status(e, "n1", 0) == CZK_JOB_COMPLETED;
+    ok &= czk_etest_await_status(e, "crit", 0) == CZK_JOB_COMPLETED;
     CHECK(czk_engine_trace_take(e, &spans, &n, &dropped, NULL) == CZK_OK);
     czk_engine_destroy(e); /* flushes the log */
     if (!ok || dropped != 0) {
@@ -319,28 +310,20 @@ CZK_TEST(engine_trace_records_a_run) {
 
 /* Off by default; at most `capacity` spans, the rest counted; take empties; stop ends it. */
 CZK_TEST(engine_trace_capacity_drops) {
-    czk_engine_config cfg = czk_etest_config();
     czk_engine *e;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    CHECK(czk_engine_register_synthetic(e, "porep8", 8, NULL) == CZK_OK);
+    CHECK(czk_etest_engine(&e, NULL, "porep8", 8, NULL) == CZK_OK);
     czk_span *s = NULL;
     size_t n = 1;
     uint64_t dropped = 1;
     czk_err err = {0};
     CHECK(czk_engine_trace_start(e, 0, &err) == CZK_EINVAL);
     CHECK(strstr(err.msg, "capacity") != NULL);
-    czk_job_result res;
-    CHECK(czk_etest_submit_synth(e, "off", "porep8", CZK_PRIORITY_NORMAL, 1, 1, NULL) == CZK_OK);
-    czk_engine_await(e, "off", 0, &res, NULL);
-    czk_job_result_clear(&res);
+    CHECK(czk_etest_run(e, "off", "porep8", CZK_PRIORITY_NORMAL, 1, 1) != CZK_ETEST_REFUSED);
     CHECK(czk_engine_trace_take(e, &s, &n, &dropped, NULL) == CZK_OK);
     CHECK(s == NULL && n == 0 && dropped == 0); /* never started */
 
     CHECK(czk_engine_trace_start(e, 3, NULL) == CZK_OK);
-    CHECK(czk_etest_submit_synth(e, "two", "porep8", CZK_PRIORITY_HIGH, 2, 2, NULL) == CZK_OK);
-    czk_engine_await(e, "two", 0, &res, NULL);
-    CHECK(res.status == CZK_JOB_COMPLETED);
-    czk_job_result_clear(&res);
+    CHECK(czk_etest_run(e, "two", "porep8", CZK_PRIORITY_HIGH, 2, 2) == CZK_JOB_COMPLETED);
     CHECK(czk_engine_trace_take(e, &s, &n, &dropped, NULL) == CZK_OK);
     const int first_is_submit = n > 0 && s[0].kind == CZK_SPAN_SUBMIT;
     czk_free(s);
@@ -352,18 +335,14 @@ CZK_TEST(engine_trace_capacity_drops) {
     CHECK(s == NULL && n == 0 && dropped == 0); /* emptied */
 
     /* Recording goes on after a take, into a new buffer; and stops at stop. */
-    CHECK(czk_etest_submit_synth(e, "three", "porep8", CZK_PRIORITY_LOW, 1, 3, NULL) == CZK_OK);
-    czk_engine_await(e, "three", 0, &res, NULL);
-    czk_job_result_clear(&res);
+    CHECK(czk_etest_run(e, "three", "porep8", CZK_PRIORITY_LOW, 1, 3) != CZK_ETEST_REFUSED);
     CHECK(czk_engine_trace_take(e, &s, &n, &dropped, NULL) == CZK_OK);
     czk_free(s);
     CHECKF(n == 3 && dropped > 0, "after a take: n %zu dropped %llu", n,
            (unsigned long long)dropped);
     czk_engine_trace_stop(e);
     czk_engine_trace_stop(e);
-    CHECK(czk_etest_submit_synth(e, "four", "porep8", CZK_PRIORITY_LOW, 1, 4, NULL) == CZK_OK);
-    czk_engine_await(e, "four", 0, &res, NULL);
-    czk_job_result_clear(&res);
+    CHECK(czk_etest_run(e, "four", "porep8", CZK_PRIORITY_LOW, 1, 4) != CZK_ETEST_REFUSED);
     CHECK(czk_engine_trace_take(e, &s, &n, &dropped, NULL) == CZK_OK);
     CHECK(s == NULL && n == 0 && dropped == 0);
     czk_engine_destroy(e);

@@ -128,11 +128,18 @@ static uint8_t *make_payload(czk_rng *rng, uint32_t reg, uint32_t partition, siz
 
 /* ---- engine ------------------------------------------------------------------------------- */
 
-static czk_engine *make_engine(const char *dir) {
+/* A CPU engine with a 2 GiB host budget and no circuits; NULL when it does not start. */
+static czk_engine *cpu_engine(void) {
     czk_engine_config cfg;
     czk_test_engine_config(&cfg, 2ULL << 30);
-    czk_engine *e;
-    if (czk_engine_create(&e, &cfg, NULL) != CZK_OK)
+    czk_engine *e = NULL;
+    return czk_engine_create(&e, &cfg, NULL) == CZK_OK ? e : NULL;
+}
+
+/* cpu_engine with the PoSt circuits registered, their keys in dir. */
+static czk_engine *make_engine(const char *dir) {
+    czk_engine *e = cpu_engine();
+    if (e == NULL)
         return NULL;
     if (czk_kinds_register_filecoin_posts(e, dir, NULL, NULL) != CZK_OK) {
         czk_engine_destroy(e);
@@ -141,17 +148,21 @@ static czk_engine *make_engine(const char *dir) {
     return e;
 }
 
-static int submit(czk_engine *e, const char *id, const char *circuit, const uint8_t *payload,
-                  size_t len, czk_err *err) {
-    czk_job_request req;
-    memset(&req, 0, sizeof req);
-    req.request_id = id;
-    req.circuit_id = circuit;
-    req.n_partitions = 1;
-    req.payload = payload;
-    req.payload_len = len;
+/* Submits job `id` of `parts` partitions of `circuit` with the payload p[0..len). */
+static int submit_parts(czk_engine *e, const char *id, const char *circuit, size_t parts,
+                        const uint8_t *payload, size_t len, czk_err *err) {
+    const czk_job_request req = {.request_id = id,
+                                 .circuit_id = circuit,
+                                 .n_partitions = parts,
+                                 .payload = payload,
+                                 .payload_len = len};
     char job[CZK_REQUEST_ID_MAX + 1];
     return czk_engine_submit(e, &req, job, NULL, NULL, err);
+}
+
+static int submit(czk_engine *e, const char *id, const char *circuit, const uint8_t *payload,
+                  size_t len, czk_err *err) {
+    return submit_parts(e, id, circuit, 1, payload, len, err);
 }
 
 /* WindowPoSt (2 sectors, API 1.0 and a 1-sector API 1.2 partition) and WinningPoSt prove and
@@ -320,13 +331,9 @@ CZK_TEST(filecoin_post_bad_payloads) {
  * expands it the job fails with the reason named instead of proving or crashing. */
 static void repeated_on_cpu(czk_test_ctx *t, const char *dir) {
     CHECK(make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng));
-    czk_engine_config cfg;
-    czk_test_engine_config(&cfg, 2ULL << 30);
-    czk_engine *e = NULL;
+    czk_engine *e = cpu_engine();
+    CHECK(e != NULL);
     czk_err err = {0};
-    CHECK_EQ_INT(czk_engine_create(&e, &cfg, &err), CZK_OK);
-    if (e == NULL)
-        return;
     CHECK_EQ_INT(czk_kinds_register_filecoin_post(e, CZK_VANILLA_POST_WINDOW, 2048, dir, NULL,
                                                   CZK_KINDS_POST_REPEATED, &err),
                  CZK_OK);
@@ -360,13 +367,9 @@ CZK_TEST(filecoin_post_repeated_on_cpu) {
 static void api_post(czk_test_ctx *t, const char *dir) {
     CHECK(make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng));
     CHECK(make_keys(dir, CZK_VANILLA_POST_WINNING, &t->rng));
-    czk_engine_config cfg;
-    czk_test_engine_config(&cfg, 2ULL << 30);
-    czk_engine *e = NULL;
+    czk_engine *e = cpu_engine();
+    CHECK(e != NULL);
     czk_err err = {0};
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
-    if (e == NULL)
-        return;
     CHECK_EQ_INT(czk_filecoin_register(e, NULL, dir, &err), CZK_OK);
     CHECK_EQ_INT(czk_filecoin_register(e, NULL, dir, &err), CZK_EINVAL); /* ids taken */
     char empty[600];
@@ -607,11 +610,9 @@ static uint8_t *porep_payload(czk_rng *rng, int wrap, uint32_t reg, uint64_t sec
  * not the C1's and a broken JSON are each refused naming the fault; a 32 GiB C2 too large for
  * the host fails at once, naming the figures. */
 static void porep_submit(czk_test_ctx *t, const char *dir) {
-    czk_engine_config cfg;
-    czk_test_engine_config(&cfg, 2ULL << 30);
-    czk_engine *e = NULL;
+    czk_engine *e = cpu_engine();
+    CHECK(e != NULL);
     czk_err err = {0};
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
     int rc = czk_kinds_register_filecoin_poreps(e, dir, NULL, &err);
     CHECKF(rc == CZK_OK, "%s", err.msg);
     for (int wrap = 0; wrap < 2 && rc == CZK_OK; wrap++) {
@@ -666,20 +667,12 @@ static void porep_submit(czk_test_ctx *t, const char *dir) {
                                          (const uint8_t *)json, n);
     czk_free(json);
     czk_c1_clear(&c1);
-    czk_job_request req;
-    memset(&req, 0, sizeof req);
-    req.request_id = "big";
-    req.circuit_id = "porep-32GiB";
-    req.n_partitions = 10;
-    req.payload = p;
-    req.payload_len = len;
-    char job[CZK_REQUEST_ID_MAX + 1];
-    rc = czk_engine_submit(e, &req, job, NULL, NULL, &err);
+    rc = submit_parts(e, "big", "porep-32GiB", 10, p, len, &err);
     free(p);
     CHECKF(rc == CZK_OK, "%s", err.msg);
     czk_job_result res;
     memset(&res, 0, sizeof res);
-    CHECK_EQ_INT(czk_engine_await(e, job, 0, &res, &err), CZK_OK);
+    CHECK_EQ_INT(czk_engine_await(e, "big", 0, &res, &err), CZK_OK);
     CHECKF(res.status == CZK_JOB_FAILED && strstr(res.error, "porep-32GiB needs") != NULL &&
                strstr(res.error, "host budget") != NULL,
            "%d: %s", res.status, res.error);
@@ -846,10 +839,8 @@ static void snap_submit(czk_test_ctx *t, const char *dir) {
     snap_refused(t, &sh, p, len, v + 388, CZK_EVERIFY, "TreeROld path does not hash");
     snap_refused(t, &sh, p, len, v + 304 + 556 + 4 + 32, CZK_EVERIFY, "TreeDNew");
     /* The check through the engine: the kind's job_create. */
-    czk_engine_config cfg;
-    czk_test_engine_config(&cfg, 2ULL << 30);
-    czk_engine *e = NULL;
-    CHECK(czk_engine_create(&e, &cfg, NULL) == CZK_OK);
+    czk_engine *e = cpu_engine();
+    CHECK(e != NULL);
     int rc = czk_kinds_register_filecoin_snaps(e, dir, NULL, &err);
     CHECKF(rc == CZK_OK, "%s", err.msg);
     rc = submit(e, "snap-1000-7", "snap-2KiB", p, len, &err);
@@ -871,56 +862,52 @@ CZK_TEST(kinds_snap_submit_checks) {
     CZK_TEST_WITH_TMPDIR(snap_submit);
 }
 
-/* filecoin_porep.c's table of counts equals the COUNT passes'. */
-static void porep_stats_equal(czk_test_ctx *t, uint64_t size) {
-    czk_porep_shape sh;
+/* The table of counts of filecoin_snap.c (snap) or filecoin_porep.c equals the COUNT pass's
+ * for a sector of `size` bytes. */
+static void stats_equal(czk_test_ctx *t, int snap, uint64_t size) {
+    czk_porep_shape ps = {0};
+    czk_snap_shape ss = {0};
     czk_cs_stats want, got;
     czk_err err = {0};
-    CHECK(czk__kinds_porep_stats(&got, size));
-    CHECK_EQ_INT(czk_porep_shape_init(&sh, size, &err), CZK_OK);
-    CHECKF(czk__kinds_porep_count_stats(&want, &sh, &err) == CZK_OK, "%s", err.msg);
+    CHECK(snap ? czk__kinds_snap_stats(&got, size) : czk__kinds_porep_stats(&got, size));
+    CHECK_EQ_INT(snap ? czk_snap_shape_init(&ss, size, &err)
+                      : czk_porep_shape_init(&ps, size, &err),
+                 CZK_OK);
+    int rc = snap ? czk_circuit_snap_count(&want, NULL, &ss, &err)
+                  : czk__kinds_porep_count_stats(&want, &ps, &err);
+    CHECKF(rc == CZK_OK, "%s", err.msg);
     CHECKF(memcmp(&want, &got, sizeof want) == 0, "sector size %llu", (unsigned long long)size);
 }
 
-CZK_TEST(kinds_porep_stats_table) {
-    porep_stats_equal(t, 2 * KIB);
-    porep_stats_equal(t, 8ULL << 20);
+/* stats_equal at 2 KiB and 8 MiB, and no row for 4 KiB; or (large) at 512 MiB, 32 and 64 GiB. */
+static void stats_table(czk_test_ctx *t, int snap, int large) {
+    static const uint64_t small_sizes[] = {2 * KIB, 8ULL << 20};
+    static const uint64_t large_sizes[] = {512ULL << 20, 32ULL << 30, 64ULL << 30};
+    for (size_t i = 0; i < (large ? 3 : 2); i++)
+        stats_equal(t, snap, large ? large_sizes[i] : small_sizes[i]);
     czk_cs_stats st;
-    CHECK(!czk__kinds_porep_stats(&st, 4 * KIB));
+    if (!large)
+        CHECK(!(snap ? czk__kinds_snap_stats(&st, 4 * KIB) : czk__kinds_porep_stats(&st, 4 * KIB)));
+}
+
+CZK_TEST(kinds_porep_stats_table) {
+    stats_table(t, 0, 0);
 }
 
 CZK_TEST(kinds_porep_stats_table_large) {
     if (czk_test_skip_heavy("kinds_porep_stats_table_large"))
         return; /* 4-7 M-row counts, single-threaded: nothing a thread could race on */
-    porep_stats_equal(t, 512ULL << 20);
-    porep_stats_equal(t, 32ULL << 30);
-    porep_stats_equal(t, 64ULL << 30);
-}
-
-/* filecoin_snap.c's table of counts equals COUNT's. */
-static void snap_stats_equal(czk_test_ctx *t, uint64_t size) {
-    czk_snap_shape sh;
-    czk_cs_stats want, got;
-    czk_err err = {0};
-    CHECK(czk__kinds_snap_stats(&got, size));
-    CHECK_EQ_INT(czk_snap_shape_init(&sh, size, &err), CZK_OK);
-    CHECKF(czk_circuit_snap_count(&want, NULL, &sh, &err) == CZK_OK, "%s", err.msg);
-    CHECKF(memcmp(&want, &got, sizeof want) == 0, "sector size %llu", (unsigned long long)size);
+    stats_table(t, 0, 1);
 }
 
 CZK_TEST(kinds_snap_stats_table) {
-    snap_stats_equal(t, 2 * KIB);
-    snap_stats_equal(t, 8ULL << 20);
-    czk_cs_stats st;
-    CHECK(!czk__kinds_snap_stats(&st, 4 * KIB));
+    stats_table(t, 1, 0);
 }
 
 CZK_TEST(kinds_snap_stats_table_large) {
     if (czk_test_skip_heavy("kinds_snap_stats_table_large"))
         return; /* 57-85 M-row counts: 660 s under TSan, nothing a thread could race on */
-    snap_stats_equal(t, 512ULL << 20);
-    snap_stats_equal(t, 32ULL << 30);
-    snap_stats_equal(t, 64ULL << 30);
+    stats_table(t, 1, 1);
 }
 
 /* The native check on the test sizes with partitions (16 and 32 KiB: 2, partition 1) and an
