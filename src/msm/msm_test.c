@@ -334,80 +334,6 @@ CZK_TEST(msm_g1_special_points) {
     czk_free(k);
 }
 
-/*
- * The eight-lane IFMA batch addition against mixed additions: batches of every length
- * around the lane count, in place (po = pa) and not, with doublings and sums at infinity
- * mixed in (equal and opposite points), and with the output of addition p - 1 an input of
- * addition p (which must read the old value). Skipped where the CPU has no AVX-512 IFMA.
- */
-CZK_TEST(msm_g1_ifma_add) {
-    if (!czk__msm_ifma_available())
-        return;
-    enum { NP = 300 };
-    czk_g1_affine *base = czk_malloc(2 * NP * sizeof(*base));
-    czk_g1_affine *a = czk_malloc(NP * sizeof(*a)), *b = czk_malloc(NP * sizeof(*b));
-    czk_g1_affine *o = czk_malloc(NP * sizeof(*o));
-    const czk_g1_affine **pa = czk_malloc(NP * sizeof(*pa)), **pb = czk_malloc(NP * sizeof(*pb));
-    czk_g1_affine **po = czk_malloc(NP * sizeof(*po));
-    uint8_t *kind = czk_malloc(NP);
-    void *vbuf = czk_malloc(CZK__MSM_IFMA_BUF(NP));
-    CHECK(base != NULL && a != NULL && b != NULL && o != NULL && pa != NULL && pb != NULL &&
-          po != NULL && kind != NULL && vbuf != NULL);
-    CHECK_EQ_INT(g1_points(base, 2 * NP, &t->rng), CZK_OK);
-    static const size_t lens[] = {1, 2, 7, 8, 9, 15, 16, 17, 64, 255, NP};
-    for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
-        size_t np = lens[li];
-        for (int mode = 0; mode < 4; mode++) {
-            czk_g1_affine want[NP];
-            size_t want_inf = 0;
-            for (size_t p = 0; p < np; p++) {
-                uint64_t r = czk_rng_u64(&t->rng) % 8;
-                a[p] = base[p];
-                b[p] = base[NP + p];
-                if (mode == 3 && p % 2 == 1)
-                    b[p] = a[p - 1]; /* pb[p] will be po[p - 1] */
-                else if (mode != 0 && r == 0)
-                    b[p] = a[p]; /* doubling */
-                else if (mode != 0 && r == 1)
-                    czk_g1_affine_neg(&b[p], &a[p]); /* infinity */
-                czk_g1_jacobian j;
-                czk_g1_jacobian_from_affine(&j, &a[p]);
-                czk_g1_jacobian_add_affine_var(&j, &j, &b[p]);
-                czk_g1_jacobian_to_affine(&want[p], &j);
-                want_inf += czk_g1_jacobian_is_infinity(&j);
-            }
-            for (size_t p = 0; p < np; p++) {
-                czk__msm_ifma_domain_to(&a[p].x, &a[p].x);
-                czk__msm_ifma_domain_to(&a[p].y, &a[p].y);
-                czk__msm_ifma_domain_to(&b[p].x, &b[p].x);
-                czk__msm_ifma_domain_to(&b[p].y, &b[p].y);
-                pa[p] = &a[p];
-                pb[p] = mode == 3 && p % 2 == 1 ? &a[p - 1] : &b[p];
-                po[p] = mode >= 2 ? &a[p] : &o[p];
-            }
-            size_t inf = czk__msm_ifma_add(pa, pb, po, np, kind, vbuf);
-            CHECKF(inf == want_inf, "np %zu mode %d: %zu infinities, want %zu", np, mode, inf,
-                   want_inf);
-            for (size_t p = 0; p < np; p++) {
-                czk_g1_affine got = *po[p];
-                czk__msm_ifma_domain_from(&got.x, &got.x);
-                czk__msm_ifma_domain_from(&got.y, &got.y);
-                CHECKF(memcmp(&got, &want[p], sizeof(got)) == 0, "np %zu mode %d sum %zu", np, mode,
-                       p);
-            }
-        }
-    }
-    czk_free(base);
-    czk_free(a);
-    czk_free(b);
-    czk_free(o);
-    czk_free(pa);
-    czk_free(pb);
-    czk_free(po);
-    czk_free(kind);
-    czk_free(vbuf);
-}
-
 /* The same inputs through pools of 1, 2 and 3 ways give the same point as the inline run. */
 CZK_TEST(msm_g1_pools) {
     const size_t n = 3000;
@@ -574,73 +500,115 @@ static void fp2_from_ifma(czk_fp2 *a) {
     czk__msm_ifma_domain_from(&a->c1, &a->c1);
 }
 
+/* An affine point's coordinates into and out of the IFMA domain (msm_internal.h). */
+static void g1_to_ifma(czk_g1_affine *a) {
+    czk__msm_ifma_domain_to(&a->x, &a->x);
+    czk__msm_ifma_domain_to(&a->y, &a->y);
+}
+
+static void g1_from_ifma(czk_g1_affine *a) {
+    czk__msm_ifma_domain_from(&a->x, &a->x);
+    czk__msm_ifma_domain_from(&a->y, &a->y);
+}
+
+static void g2_to_ifma(czk_g2_affine *a) {
+    fp2_to_ifma(&a->x);
+    fp2_to_ifma(&a->y);
+}
+
+static void g2_from_ifma(czk_g2_affine *a) {
+    fp2_from_ifma(&a->x);
+    fp2_from_ifma(&a->y);
+}
+
+/* ifma_add_check_g1 / _g2: for each batch length of lens, np_max at most, and four modes
+ * (0: distinct points; 1: also doublings and sums at infinity; 2: the same, written in place;
+ * 3: in place, with every odd addition taking the previous one's output), the eight-lane
+ * additions against mixed Jacobian additions, point by point, and the count of infinities. */
+#define IFMA_ADD_CHECK(G, ADD, BUF)                                                                \
+    static void ifma_add_check_##G(czk_test_ctx *t, size_t np_max, const size_t *lens,             \
+                                   size_t n_lens) {                                                \
+        const size_t NP = np_max;                                                                  \
+        czk_##G##_affine *base = czk_malloc(2 * NP * sizeof(*base));                               \
+        czk_##G##_affine *a = czk_malloc(NP * sizeof(*a)), *b = czk_malloc(NP * sizeof(*b));       \
+        czk_##G##_affine *o = czk_malloc(2 * NP * sizeof(*o));                                     \
+        const czk_##G##_affine **pa = czk_malloc(NP * sizeof(*pa)),                                \
+                               **pb = czk_malloc(NP * sizeof(*pb));                                \
+        czk_##G##_affine **po = czk_malloc(NP * sizeof(*po));                                      \
+        uint8_t *kind = czk_malloc(NP);                                                            \
+        void *vbuf = czk_malloc(BUF(NP));                                                          \
+        CHECK(base != NULL && a != NULL && b != NULL && o != NULL && pa != NULL && pb != NULL &&   \
+              po != NULL && kind != NULL && vbuf != NULL);                                         \
+        CHECK_EQ_INT(G##_points(base, 2 * NP, &t->rng), CZK_OK);                                   \
+        for (size_t li = 0; li < n_lens; li++) {                                                   \
+            size_t np = lens[li];                                                                  \
+            for (int mode = 0; mode < 4; mode++) {                                                 \
+                czk_##G##_affine *want = o + NP; /* the second half of o */                        \
+                size_t want_inf = 0;                                                               \
+                for (size_t p = 0; p < np; p++) {                                                  \
+                    uint64_t r = czk_rng_u64(&t->rng) % 8;                                         \
+                    a[p] = base[p];                                                                \
+                    b[p] = base[NP + p];                                                           \
+                    if (mode == 3 && p % 2 == 1)                                                   \
+                        b[p] = a[p - 1]; /* pb[p] will be po[p - 1] */                             \
+                    else if (mode != 0 && r == 0)                                                  \
+                        b[p] = a[p]; /* doubling */                                                \
+                    else if (mode != 0 && r == 1)                                                  \
+                        czk_##G##_affine_neg(&b[p], &a[p]); /* infinity */                         \
+                    czk_##G##_jacobian j;                                                          \
+                    czk_##G##_jacobian_from_affine(&j, &a[p]);                                     \
+                    czk_##G##_jacobian_add_affine_var(&j, &j, &b[p]);                              \
+                    czk_##G##_jacobian_to_affine(&want[p], &j);                                    \
+                    want_inf += czk_##G##_jacobian_is_infinity(&j);                                \
+                }                                                                                  \
+                for (size_t p = 0; p < np; p++) {                                                  \
+                    G##_to_ifma(&a[p]);                                                            \
+                    G##_to_ifma(&b[p]);                                                            \
+                    pa[p] = &a[p];                                                                 \
+                    pb[p] = mode == 3 && p % 2 == 1 ? &a[p - 1] : &b[p];                           \
+                    po[p] = mode >= 2 ? &a[p] : &o[p];                                             \
+                }                                                                                  \
+                size_t inf = ADD(pa, pb, po, np, kind, vbuf);                                      \
+                CHECKF(inf == want_inf, "np %zu mode %d: %zu infinities, want %zu", np, mode, inf, \
+                       want_inf);                                                                  \
+                for (size_t p = 0; p < np; p++) {                                                  \
+                    czk_##G##_affine got = *po[p];                                                 \
+                    G##_from_ifma(&got);                                                           \
+                    CHECKF(memcmp(&got, &want[p], sizeof(got)) == 0, "np %zu mode %d sum %zu", np, \
+                           mode, p);                                                               \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        czk_free(base);                                                                            \
+        czk_free(a);                                                                               \
+        czk_free(b);                                                                               \
+        czk_free(o);                                                                               \
+        czk_free(pa);                                                                              \
+        czk_free(pb);                                                                              \
+        czk_free(po);                                                                              \
+        czk_free(kind);                                                                            \
+        czk_free(vbuf);                                                                            \
+    }
+IFMA_ADD_CHECK(g1, czk__msm_ifma_add, CZK__MSM_IFMA_BUF)
+IFMA_ADD_CHECK(g2, czk__msm_ifma_add_g2, CZK__MSM_IFMA_BUF_G2)
+
+/*
+ * The eight-lane IFMA batch addition against mixed additions: batches of every length
+ * around the lane count, in place (po = pa) and not, with doublings and sums at infinity
+ * mixed in (equal and opposite points), and with the output of addition p - 1 an input of
+ * addition p (which must read the old value). Skipped where the CPU has no AVX-512 IFMA.
+ */
+CZK_TEST(msm_g1_ifma_add) {
+    static const size_t lens[] = {1, 2, 7, 8, 9, 15, 16, 17, 64, 255, 300};
+    if (czk__msm_ifma_available())
+        ifma_add_check_g1(t, 300, lens, sizeof lens / sizeof lens[0]);
+}
+
 /* As msm_g1_ifma_add, for G2 (Fp2 lanes). */
 CZK_TEST(msm_g2_ifma_add) {
-    if (!czk__msm_ifma_available())
-        return;
-    enum { NP = 100 };
-    czk_g2_affine *base = czk_malloc(2 * NP * sizeof(*base));
-    czk_g2_affine *a = czk_malloc(NP * sizeof(*a)), *b = czk_malloc(NP * sizeof(*b));
-    czk_g2_affine *o = czk_malloc(NP * sizeof(*o));
-    const czk_g2_affine **pa = czk_malloc(NP * sizeof(*pa)), **pb = czk_malloc(NP * sizeof(*pb));
-    czk_g2_affine **po = czk_malloc(NP * sizeof(*po));
-    uint8_t *kind = czk_malloc(NP);
-    void *vbuf = czk_malloc(CZK__MSM_IFMA_BUF_G2(NP));
-    CHECK(base != NULL && a != NULL && b != NULL && o != NULL && pa != NULL && pb != NULL &&
-          po != NULL && kind != NULL && vbuf != NULL);
-    CHECK_EQ_INT(g2_points(base, 2 * NP, &t->rng), CZK_OK);
-    static const size_t lens[] = {1, 2, 7, 8, 9, 15, 16, 17, 64, NP};
-    for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
-        size_t np = lens[li];
-        for (int mode = 0; mode < 4; mode++) {
-            czk_g2_affine want[NP];
-            size_t want_inf = 0;
-            for (size_t p = 0; p < np; p++) {
-                uint64_t r = czk_rng_u64(&t->rng) % 8;
-                a[p] = base[p];
-                b[p] = base[NP + p];
-                if (mode == 3 && p % 2 == 1)
-                    b[p] = a[p - 1]; /* pb[p] will be po[p - 1] */
-                else if (mode != 0 && r == 0)
-                    b[p] = a[p]; /* doubling */
-                else if (mode != 0 && r == 1)
-                    czk_g2_affine_neg(&b[p], &a[p]); /* infinity */
-                czk_g2_jacobian j;
-                czk_g2_jacobian_from_affine(&j, &a[p]);
-                czk_g2_jacobian_add_affine_var(&j, &j, &b[p]);
-                czk_g2_jacobian_to_affine(&want[p], &j);
-                want_inf += czk_g2_jacobian_is_infinity(&j);
-            }
-            for (size_t p = 0; p < np; p++) {
-                fp2_to_ifma(&a[p].x);
-                fp2_to_ifma(&a[p].y);
-                fp2_to_ifma(&b[p].x);
-                fp2_to_ifma(&b[p].y);
-                pa[p] = &a[p];
-                pb[p] = mode == 3 && p % 2 == 1 ? &a[p - 1] : &b[p];
-                po[p] = mode >= 2 ? &a[p] : &o[p];
-            }
-            size_t inf = czk__msm_ifma_add_g2(pa, pb, po, np, kind, vbuf);
-            CHECKF(inf == want_inf, "np %zu mode %d: %zu infinities, want %zu", np, mode, inf,
-                   want_inf);
-            for (size_t p = 0; p < np; p++) {
-                czk_g2_affine got = *po[p];
-                fp2_from_ifma(&got.x);
-                fp2_from_ifma(&got.y);
-                CHECKF(memcmp(&got, &want[p], sizeof(got)) == 0, "np %zu mode %d sum %zu", np, mode,
-                       p);
-            }
-        }
-    }
-    czk_free(base);
-    czk_free(a);
-    czk_free(b);
-    czk_free(o);
-    czk_free(pa);
-    czk_free(pb);
-    czk_free(po);
-    czk_free(kind);
-    czk_free(vbuf);
+    static const size_t lens[] = {1, 2, 7, 8, 9, 15, 16, 17, 64, 100};
+    if (czk__msm_ifma_available())
+        ifma_add_check_g2(t, 100, lens, sizeof lens / sizeof lens[0]);
 }
 
 CZK_TEST(msm_g2_pools_configs) {
