@@ -36,6 +36,7 @@
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "field/fr.h"
+#include "msm/msm_internal.h"
 #include "poly/ntt.h"
 #include "util/alloc.h"
 #include "util/memclear.h"
@@ -54,6 +55,13 @@ typedef struct fb_ops {
     void (*dbl)(void *r, const void *a);
     void (*neg_aff)(void *r, const void *p);
     int (*to_aff)(void *out, const void *in, size_t n);
+    /* The eight-lane IFMA additions (msm/msm_internal.h) and an affine point into and out of
+     * their domain; buf_size: the scratch czk__msm_ifma_add(_g2) wants for n additions. */
+    size_t (*ifma_add)(const void *const *pa, const void *const *pb, void *const *po, size_t n,
+                       uint8_t *kind, void *vbuf);
+    void (*ifma_to)(void *p);
+    void (*ifma_from)(void *p);
+    size_t (*ifma_buf)(size_t n);
 } fb_ops;
 
 static void g1_set_inf(void *r) {
@@ -77,6 +85,24 @@ static void g1_neg_aff(void *r, const void *p) {
 static int g1_to_aff(void *out, const void *in, size_t n) {
     return czk_g1s_to_affine(out, in, n);
 }
+static size_t g1_ifma_add(const void *const *pa, const void *const *pb, void *const *po, size_t n,
+                          uint8_t *kind, void *vbuf) {
+    return czk__msm_ifma_add((const czk_g1_affine *const *)pa, (const czk_g1_affine *const *)pb,
+                             (czk_g1_affine *const *)po, n, kind, vbuf);
+}
+static void g1_ifma_to(void *p) {
+    czk_g1_affine *a = p;
+    czk__msm_ifma_domain_to(&a->x, &a->x);
+    czk__msm_ifma_domain_to(&a->y, &a->y);
+}
+static void g1_ifma_from(void *p) {
+    czk_g1_affine *a = p;
+    czk__msm_ifma_domain_from(&a->x, &a->x);
+    czk__msm_ifma_domain_from(&a->y, &a->y);
+}
+static size_t g1_ifma_buf(size_t n) {
+    return CZK__MSM_IFMA_BUF(n);
+}
 static const fb_ops G1_OPS = {sizeof(czk_g1_affine),
                               sizeof(czk_g1_jacobian),
                               g1_set_inf,
@@ -85,7 +111,11 @@ static const fb_ops G1_OPS = {sizeof(czk_g1_affine),
                               g1_add_aff,
                               g1_dbl,
                               g1_neg_aff,
-                              g1_to_aff};
+                              g1_to_aff,
+                              g1_ifma_add,
+                              g1_ifma_to,
+                              g1_ifma_from,
+                              g1_ifma_buf};
 
 static void g2_set_inf(void *r) {
     czk_g2_jacobian_set_infinity(r);
@@ -108,6 +138,28 @@ static void g2_neg_aff(void *r, const void *p) {
 static int g2_to_aff(void *out, const void *in, size_t n) {
     return czk_g2s_to_affine(out, in, n);
 }
+static size_t g2_ifma_add(const void *const *pa, const void *const *pb, void *const *po, size_t n,
+                          uint8_t *kind, void *vbuf) {
+    return czk__msm_ifma_add_g2((const czk_g2_affine *const *)pa, (const czk_g2_affine *const *)pb,
+                                (czk_g2_affine *const *)po, n, kind, vbuf);
+}
+static void g2_ifma_to(void *p) {
+    czk_g2_affine *a = p;
+    czk__msm_ifma_domain_to(&a->x.c0, &a->x.c0);
+    czk__msm_ifma_domain_to(&a->x.c1, &a->x.c1);
+    czk__msm_ifma_domain_to(&a->y.c0, &a->y.c0);
+    czk__msm_ifma_domain_to(&a->y.c1, &a->y.c1);
+}
+static void g2_ifma_from(void *p) {
+    czk_g2_affine *a = p;
+    czk__msm_ifma_domain_from(&a->x.c0, &a->x.c0);
+    czk__msm_ifma_domain_from(&a->x.c1, &a->x.c1);
+    czk__msm_ifma_domain_from(&a->y.c0, &a->y.c0);
+    czk__msm_ifma_domain_from(&a->y.c1, &a->y.c1);
+}
+static size_t g2_ifma_buf(size_t n) {
+    return CZK__MSM_IFMA_BUF_G2(n);
+}
 static const fb_ops G2_OPS = {sizeof(czk_g2_affine),
                               sizeof(czk_g2_jacobian),
                               g2_set_inf,
@@ -116,7 +168,11 @@ static const fb_ops G2_OPS = {sizeof(czk_g2_affine),
                               g2_add_aff,
                               g2_dbl,
                               g2_neg_aff,
-                              g2_to_aff};
+                              g2_to_aff,
+                              g2_ifma_add,
+                              g2_ifma_to,
+                              g2_ifma_from,
+                              g2_ifma_buf};
 
 #define FB_MAX_W 14  /* tables of 2^13 points a window: 19 MiB for G2 at most */
 #define FB_BATCH 256 /* scalars per batch affine conversion inside a worker */
@@ -127,6 +183,7 @@ typedef struct fb_table {
     size_t half;         /* 2^(w−1) entries per window */
     unsigned char *pts;  /* nw·half affine points: window i, entry d − 1 = [d·2^(w·i)]G */
     unsigned char *base; /* nw Jacobian points [2^(w·i)]G, while building */
+    int ifma;            /* pts are in the IFMA domain and fb_mul_body adds on eight lanes */
     _Atomic int failed;
 } fb_table;
 
@@ -192,6 +249,13 @@ static int fb_table_build(fb_table *t, const fb_ops *o, const void *gen, size_t 
         t->pts = NULL;
         return CZK_ENOMEM;
     }
+    /* Where the CPU has AVX-512 IFMA, the multiplications add table entries eight lanes at a
+     * time in the MSM's affine IFMA additions, in that domain (a table entry is never
+     * infinity: d·2^(w·i) < r). */
+    t->ifma = czk__msm_ifma_available();
+    if (t->ifma)
+        for (size_t i = 0; i < (size_t)t->nw * t->half; i++)
+            o->ifma_to(t->pts + i * o->aff_size);
     return CZK_OK;
 }
 
@@ -209,6 +273,17 @@ static unsigned fb_bits(const uint64_t l[4], unsigned o, unsigned w) {
     return (unsigned)(v & (((uint64_t)1 << w) - 1));
 }
 
+/* The signed digit of window i of a scalar (l its limbs), carrying into the next window. */
+static long fb_digit(const fb_table *t, const uint64_t l[4], unsigned i, unsigned *carry) {
+    long d = (long)fb_bits(l, i * t->w, t->w) + *carry;
+    *carry = 0;
+    if (d > (long)t->half) {
+        d -= 1l << t->w;
+        *carry = 1;
+    }
+    return d;
+}
+
 /* r = [k]G from the table (variable time: dev setup only). */
 static void fb_mul(const fb_table *t, void *r, const czk_fr *k) {
     const fb_ops *o = t->ops;
@@ -217,14 +292,8 @@ static void fb_mul(const fb_table *t, void *r, const czk_fr *k) {
     czk_g2_affine neg; /* room for either group's negated point, suitably aligned */
     o->set_inf(r);
     unsigned carry = 0;
-    long full = 1l << t->w, half = (long)t->half;
     for (unsigned i = 0; i < t->nw; i++) {
-        long d = (long)fb_bits(l, i * t->w, t->w) + carry;
-        carry = 0;
-        if (d > half) {
-            d -= full;
-            carry = 1;
-        }
+        long d = fb_digit(t, l, i, &carry);
         if (d == 0)
             continue;
         const unsigned char *p =
@@ -246,10 +315,93 @@ typedef struct fb_job {
     _Atomic int failed;
 } fb_job;
 
+/* out[0..n) = [sc[i]]G, affine, by the eight-lane additions: window by window, every lane
+ * whose digit is not 0 adds its table entry to its accumulator in one batch; a lane at
+ * infinity (none added yet, or a sum of opposite points) takes the entry instead. */
+static int fb_mul_ifma(const fb_table *t, unsigned char *out, const czk_fr *sc, size_t n) {
+    const fb_ops *o = t->ops;
+    size_t as = o->aff_size;
+    unsigned char *neg = czk_malloc(n * as);
+    uint64_t(*l)[4] = czk_malloc(n * sizeof(*l));
+    unsigned *carry = czk_calloc(n, sizeof(*carry));
+    uint8_t *inf = czk_malloc(n), *kind = czk_malloc(n);
+    const void **pa = czk_malloc(n * sizeof(*pa)), **pb = czk_malloc(n * sizeof(*pb));
+    void **po = czk_malloc(n * sizeof(*po));
+    size_t *lane = czk_malloc(n * sizeof(*lane));
+    void *vbuf = czk_malloc(o->ifma_buf(n));
+    int rc = CZK_ENOMEM;
+    if (neg == NULL || l == NULL || carry == NULL || inf == NULL || kind == NULL || pa == NULL ||
+        pb == NULL || po == NULL || lane == NULL || vbuf == NULL)
+        goto out;
+    for (size_t b = 0; b < n; b++) {
+        czk_fr_to_limbs(l[b], &sc[b]);
+        inf[b] = 1;
+    }
+    for (unsigned i = 0; i < t->nw; i++) {
+        size_t np = 0;
+        for (size_t b = 0; b < n; b++) {
+            long d = fb_digit(t, l[b], i, &carry[b]);
+            if (d == 0)
+                continue;
+            const unsigned char *p =
+                t->pts + ((size_t)i * t->half + (size_t)(d > 0 ? d : -d) - 1) * as;
+            if (d < 0) {
+                o->neg_aff(neg + b * as, p); /* negation is linear: the domain does not matter */
+                p = neg + b * as;
+            }
+            if (inf[b]) {
+                memcpy(out + b * as, p, as);
+                inf[b] = 0;
+                continue;
+            }
+            pa[np] = out + b * as;
+            pb[np] = p;
+            po[np] = out + b * as;
+            lane[np++] = b;
+        }
+        if (np > 0 && o->ifma_add(pa, pb, po, np, kind, vbuf) > 0) {
+            /* Opposite points gave (0, 0): those lanes are at infinity again. */
+            static const unsigned char zero[sizeof(czk_g2_affine)];
+            for (size_t q = 0; q < np; q++)
+                if (memcmp(po[q], zero, as) == 0)
+                    inf[lane[q]] = 1;
+        }
+    }
+    for (size_t b = 0; b < n; b++) {
+        if (inf[b])
+            memset(out + b * as, 0, as); /* infinity: (0, 0) */
+        else
+            o->ifma_from(out + b * as);
+    }
+    rc = CZK_OK;
+out:
+    if (l != NULL)
+        czk_memclear_explicit(l, n * sizeof(*l));
+    czk_free(neg);
+    czk_free(l);
+    czk_free(carry);
+    czk_free(inf);
+    czk_free(kind);
+    czk_free(pa);
+    czk_free(pb);
+    czk_free(po);
+    czk_free(lane);
+    czk_free(vbuf);
+    return rc;
+}
+
 static void fb_mul_body(void *arg, size_t begin, size_t end, unsigned worker) {
     (void)worker;
     fb_job *j = arg;
     const fb_ops *o = j->t->ops;
+    if (j->t->ifma) {
+        for (size_t s = begin; s < end; s += FB_BATCH) {
+            size_t e = s + FB_BATCH < end ? s + FB_BATCH : end;
+            if (fb_mul_ifma(j->t, j->out + s * o->aff_size, &j->sc[s], e - s) != CZK_OK)
+                atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
+        }
+        return;
+    }
     unsigned char *tmp = czk_malloc(FB_BATCH * o->jac_size);
     if (tmp == NULL) {
         atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
