@@ -23,6 +23,11 @@
 #include "kinds/kinds.h"
 #include "util/alloc.h"
 
+_Static_assert((int)CZK_FILECOIN_FILE_PARAMS == (int)CZK_PARAMS_EXT_PARAMS &&
+                   (int)CZK_FILECOIN_FILE_VK == (int)CZK_PARAMS_EXT_VK &&
+                   (int)CZK_FILECOIN_FILE_META == (int)CZK_PARAMS_EXT_META,
+               "czk_filecoin_file and czk_params_ext number the files alike");
+
 typedef unsigned long long ull;
 
 int czk_filecoin_register(czk_engine *e, const char *param_dir, const char *env_value,
@@ -84,24 +89,26 @@ int czk_filecoin_params_name(char *out, size_t cap, int kind, uint64_t registere
                              czk_filecoin_file file, czk_err *err) {
     if (cap > 0)
         out[0] = '\0';
+    /* The two enums number the three files alike (0 .params, 1 .vk, 2 .meta). */
+    if (file != CZK_FILECOIN_FILE_PARAMS && file != CZK_FILECOIN_FILE_VK &&
+        file != CZK_FILECOIN_FILE_META)
+        return czk_err_set(err, CZK_EINVAL, "file %d is not a parameter file kind", (int)file);
     target t;
     int rc = target_of(&t, kind, registered_proof, err);
     if (rc != CZK_OK)
         return rc;
-    czk_params_ext ext = file == CZK_FILECOIN_FILE_VK     ? CZK_PARAMS_EXT_VK
-                         : file == CZK_FILECOIN_FILE_META ? CZK_PARAMS_EXT_META
-                                                          : CZK_PARAMS_EXT_PARAMS;
-    if (file != CZK_FILECOIN_FILE_PARAMS && file != CZK_FILECOIN_FILE_VK &&
-        file != CZK_FILECOIN_FILE_META)
-        return czk_err_set(err, CZK_EINVAL, "file %d is not a parameter file kind", (int)file);
-    return czk_params_file_name(out, cap, &t.params, ext, err);
+    return czk_params_file_name(out, cap, &t.params, (czk_params_ext)file, err);
 }
 
 /* ---- verification ------------------------------------------------------------------------- */
 
-/* A public value that is no field element: the proof cannot be valid for it. */
-static int not_field(czk_err *err, int rc, const czk_err *why) {
-    return rc == CZK_ERANGE ? czk_err_set(err, CZK_EVERIFY, "%s", why->msg) : rc;
+/* The result of deriving public inputs (rc, with the lower layer's message in *why): a public
+ * value that is no field element means the proof cannot be valid for it (CZK_EVERIFY); any
+ * other failure is passed on with its message. */
+static int derived(czk_err *err, int rc, const czk_err *why) {
+    if (rc == CZK_OK)
+        return CZK_OK;
+    return czk_err_set(err, rc == CZK_ERANGE ? CZK_EVERIFY : rc, "%s", czk_err_text(why, rc));
 }
 
 /* PoSt: one partition's inputs, from its sectors, randomness and index. */
@@ -123,11 +130,10 @@ static int post_inputs(czk_fr *in, const target *t, const czk_filecoin_public *p
     }
     czk_err why = {0};
     if (rc == CZK_OK) {
-        rc = czk_public_inputs_post_derive(in, t->n_inputs, &t->post, pub->randomness,
-                                           pub->partition_index, ps, pub->n_sectors, &why);
-        if (rc != CZK_OK)
-            rc = rc == CZK_ERANGE ? not_field(err, rc, &why)
-                                  : czk_err_set(err, rc, "%s", czk_err_text(&why, rc));
+        rc = derived(err,
+                     czk_public_inputs_post_derive(in, t->n_inputs, &t->post, pub->randomness,
+                                                   pub->partition_index, ps, pub->n_sectors, &why),
+                     &why);
     }
     czk_free(ps);
     return rc;
@@ -139,10 +145,7 @@ static int porep_inputs(czk_fr *in, const target *t, const czk_filecoin_public *
     czk_err why = {0};
     int rc = czk_porep_public_inputs(in, t->n_inputs, t->porep, replica_id, pub->comm_d,
                                      pub->comm_r, pub->seed, k, &why);
-    if (rc != CZK_OK)
-        return rc == CZK_ERANGE ? not_field(err, rc, &why)
-                                : czk_err_set(err, rc, "%s", czk_err_text(&why, rc));
-    return CZK_OK;
+    return derived(err, rc, &why);
 }
 
 static int snap_inputs(czk_fr *in, const target *t, const czk_filecoin_public *pub, uint32_t k,
@@ -154,11 +157,7 @@ static int snap_inputs(czk_fr *in, const target *t, const czk_filecoin_public *p
     /* h_default, as filecoin-proofs' update API proves with: hs[3] is 10 (1 at 2 KiB). */
     sp.h = t->snap.hs[3];
     czk_err why = {0};
-    int rc = czk_snap_public_inputs(in, &t->snap, &sp, k, &why);
-    if (rc != CZK_OK)
-        return rc == CZK_ERANGE ? not_field(err, rc, &why)
-                                : czk_err_set(err, rc, "%s", czk_err_text(&why, rc));
-    return CZK_OK;
+    return derived(err, czk_snap_public_inputs(in, &t->snap, &sp, k, &why), &why);
 }
 
 /* The .vk of t, read and prepared. */
