@@ -70,6 +70,15 @@ static int setup_device(const czk_cli_common *c, czk_device **d, const czk_backe
     return 0;
 }
 
+/* The generator of the toxic waste, and the warning that goes with keys made from it.
+ * Returns 0, or -1 after printing why. */
+static int setup_rng(const czk_cli_common *c, czk_rng *rng) {
+    if (czk_cli_rng(rng, c, "setup") != 0)
+        return -1;
+    fprintf(stderr, "czk setup: DEVELOPMENT keys from random toxic waste, not a ceremony\n");
+    return 0;
+}
+
 /* Host bytes the setup of (rep, its dims) holds at its peak: the key's points (G1 96 bytes,
  * G2 192, every variable at most once in A, B and L, H over the domain) and the setup's own
  * arrays (setup.h): for a refusal that names the figure before hours are lost to swapping. */
@@ -108,9 +117,8 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
         goto out;
     if (setup_device(c, &dev, &be) != 0)
         goto out;
-    if (czk_cli_rng(&rng, c, "setup") != 0)
+    if (setup_rng(c, &rng) != 0)
         goto out;
-    fprintf(stderr, "czk setup: DEVELOPMENT keys from random toxic waste, not a ceremony\n");
     uint64_t t0 = czk_time_ns();
     czk_cli_progress_start(&prog, "setup", 4);
     prog_on = 1;
@@ -209,6 +217,62 @@ out:
     return exit_code;
 }
 
+/* czk setup [--zkey] R1CS KEY VK: read the circuit, set up, write bellperson's or snarkjs's
+ * files. */
+static int setup_r1cs(const czk_cli_common *c, int zkey, const char *r1cs_path,
+                      const char *key_path, const char *vk_path) {
+    int exit_code = CZK_EXIT_ERROR, rc;
+    czk_err err = {0};
+    czk_r1cs cs = {0};
+    czk_groth16_pk pk = {0};
+    czk_rng rng;
+    czk_cli_progress prog;
+    czk_pool *pool = czk_cli_pool(c, "setup");
+    if (pool == NULL)
+        goto out;
+    if (setup_rng(c, &rng) != 0)
+        goto out;
+    uint64_t t0 = czk_time_ns();
+    czk_cli_progress_start(&prog, "setup", 3);
+    czk_cli_progress_stage(&prog, "reading %s", r1cs_path);
+    if ((rc = czk_formats_r1cs_read(&cs, r1cs_path, pool, &err)) == CZK_OK) {
+        czk_cli_progress_stage(&prog, "computing the keys (%zu constraints, domain 2^%u)",
+                               cs.n_constraints, czk_groth16_domain_lg(&cs));
+        rc = czk_groth16_setup_dev(&pk, &cs, zkey ? CZK_H_ODD_COSET : CZK_H_MONOMIAL, &rng, pool,
+                                   &err);
+    }
+    if (rc != CZK_OK) {
+        czk_cli_progress_end(&prog);
+        exit_code = czk_cli_fail("setup", rc, &err);
+        goto out;
+    }
+    czk_cli_progress_stage(&prog, "writing %s and %s", key_path, vk_path);
+    if (zkey) {
+        rc = czk_zkey_write(key_path, &pk, &cs, &err);
+        if (rc == CZK_OK)
+            rc = czk_snarkjs_vk_write(vk_path, &pk.vk, &err);
+    } else {
+        rc = czk_bellperson_params_write(key_path, &pk, &err);
+        if (rc == CZK_OK)
+            rc = czk_bellperson_vk_write(vk_path, &pk.vk, &err);
+    }
+    czk_cli_progress_end(&prog);
+    if (rc != CZK_OK) {
+        exit_code = czk_cli_fail("setup", rc, &err);
+        goto out;
+    }
+    fprintf(stderr, "czk setup: %zu constraints, %zu variables, %zu public, domain 2^%u, %.1f s\n",
+            cs.n_constraints, cs.n_vars, cs.n_public, czk_groth16_domain_lg(&cs),
+            (double)(czk_time_ns() - t0) / 1e9);
+    exit_code = CZK_EXIT_OK;
+out:
+    czk_memclear_explicit(&rng, sizeof(rng));
+    czk_groth16_pk_clear(&pk);
+    czk_r1cs_clear(&cs);
+    czk_pool_destroy(pool);
+    return exit_code;
+}
+
 int czk_cli_setup(int argc, char **argv) {
     czk_cli_common c = {0};
     int done = czk_cli_start(&c, "setup", USAGE, &argc, argv);
@@ -237,55 +301,5 @@ int czk_cli_setup(int argc, char **argv) {
         fprintf(stderr, "czk setup: wrong arguments\n%s", USAGE);
         return CZK_EXIT_ERROR;
     }
-    int exit_code = CZK_EXIT_ERROR, rc;
-    czk_err err = {0};
-    czk_r1cs cs = {0};
-    czk_groth16_pk pk = {0};
-    czk_rng rng;
-    czk_cli_progress prog;
-    czk_pool *pool = czk_cli_pool(&c, "setup");
-    if (pool == NULL)
-        goto out;
-    if (czk_cli_rng(&rng, &c, "setup") != 0)
-        goto out;
-    fprintf(stderr, "czk setup: DEVELOPMENT keys from random toxic waste, not a ceremony\n");
-    uint64_t t0 = czk_time_ns();
-    czk_cli_progress_start(&prog, "setup", 3);
-    czk_cli_progress_stage(&prog, "reading %s", pos[0]);
-    if ((rc = czk_formats_r1cs_read(&cs, pos[0], pool, &err)) == CZK_OK) {
-        czk_cli_progress_stage(&prog, "computing the keys (%zu constraints, domain 2^%u)",
-                               cs.n_constraints, czk_groth16_domain_lg(&cs));
-        rc = czk_groth16_setup_dev(&pk, &cs, zkey ? CZK_H_ODD_COSET : CZK_H_MONOMIAL, &rng, pool,
-                                   &err);
-    }
-    if (rc != CZK_OK) {
-        czk_cli_progress_end(&prog);
-        exit_code = czk_cli_fail("setup", rc, &err);
-        goto out;
-    }
-    czk_cli_progress_stage(&prog, "writing %s and %s", pos[1], pos[2]);
-    if (zkey) {
-        rc = czk_zkey_write(pos[1], &pk, &cs, &err);
-        if (rc == CZK_OK)
-            rc = czk_snarkjs_vk_write(pos[2], &pk.vk, &err);
-    } else {
-        rc = czk_bellperson_params_write(pos[1], &pk, &err);
-        if (rc == CZK_OK)
-            rc = czk_bellperson_vk_write(pos[2], &pk.vk, &err);
-    }
-    czk_cli_progress_end(&prog);
-    if (rc != CZK_OK) {
-        exit_code = czk_cli_fail("setup", rc, &err);
-        goto out;
-    }
-    fprintf(stderr, "czk setup: %zu constraints, %zu variables, %zu public, domain 2^%u, %.1f s\n",
-            cs.n_constraints, cs.n_vars, cs.n_public, czk_groth16_domain_lg(&cs),
-            (double)(czk_time_ns() - t0) / 1e9);
-    exit_code = CZK_EXIT_OK;
-out:
-    czk_memclear_explicit(&rng, sizeof(rng));
-    czk_groth16_pk_clear(&pk);
-    czk_r1cs_clear(&cs);
-    czk_pool_destroy(pool);
-    return exit_code;
+    return setup_r1cs(&c, zkey, pos[0], pos[1], pos[2]);
 }

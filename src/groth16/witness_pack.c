@@ -210,36 +210,26 @@ typedef struct {
     size_t n, words, block;
     size_t *count; /* per block: pass 1 its others, pass 2 the others before it */
     czk_fr *others;
+    int pass; /* 1 or 2 */
 } build_arg;
 
-static void block_span(const build_arg *ba, size_t k, size_t *w0, size_t *nw, size_t *nv) {
-    *w0 = k * ba->block;
-    *nw = ba->words - *w0 < ba->block ? ba->words - *w0 : ba->block;
-    const size_t v0 = *w0 * 32;
-    *nv = ba->n - v0 < *nw * 32 ? ba->n - v0 : *nw * 32;
-}
-
-static void classify_body(void *arg, size_t b, size_t e, unsigned worker) {
+/* Blocks [b, e) of pass ba->pass. */
+static void build_body(void *arg, size_t b, size_t e, unsigned worker) {
     const build_arg *ba = arg;
     (void)worker;
     for (size_t k = b; k < e; k++) {
-        size_t w0, nw, nv;
-        block_span(ba, k, &w0, &nw, &nv);
-        ba->count[k] = czk_witness_pack_classify(ba->cls + w0, ba->rank + w0, ba->w + w0 * 32, nv);
-    }
-}
-
-static void gather_body(void *arg, size_t b, size_t e, unsigned worker) {
-    const build_arg *ba = arg;
-    (void)worker;
-    for (size_t k = b; k < e; k++) {
-        size_t w0, nw, nv;
-        block_span(ba, k, &w0, &nw, &nv);
-        const uint32_t off = (uint32_t)ba->count[k];
-        if (off != 0)
-            for (size_t i = 0; i < nw; i++)
-                ba->rank[w0 + i] += off;
-        czk_witness_pack_gather(ba->others + ba->count[k], ba->cls + w0, ba->w + w0 * 32, nv);
+        const size_t w0 = k * ba->block, v0 = w0 * 32; /* the block's first word and value */
+        const size_t nw = ba->words - w0 < ba->block ? ba->words - w0 : ba->block;
+        const size_t nv = ba->n - v0 < nw * 32 ? ba->n - v0 : nw * 32;
+        if (ba->pass == 1) {
+            ba->count[k] = czk_witness_pack_classify(ba->cls + w0, ba->rank + w0, ba->w + v0, nv);
+        } else {
+            const uint32_t off = (uint32_t)ba->count[k];
+            if (off != 0)
+                for (size_t i = 0; i < nw; i++)
+                    ba->rank[w0 + i] += off;
+            czk_witness_pack_gather(ba->others + ba->count[k], ba->cls + w0, ba->w + v0, nv);
+        }
     }
 }
 
@@ -275,8 +265,9 @@ int czk_witness_pack_build(czk_witness_pack *p, czk_witness_pack_mem *mem, const
                     .n = n,
                     .words = words,
                     .block = block,
-                    .count = count};
-    czk_pool_run(pool, blocks, 1, classify_body, &ba);
+                    .count = count,
+                    .pass = 1};
+    czk_pool_run(pool, blocks, 1, build_body, &ba);
     size_t n_others = 0;
     for (size_t k = 0; k < blocks; k++) {
         const size_t c = count[k];
@@ -295,7 +286,8 @@ int czk_witness_pack_build(czk_witness_pack *p, czk_witness_pack_mem *mem, const
             rc = CZK_ENOMEM;
         } else {
             ba.others = mem->p[1];
-            czk_pool_run(pool, blocks, 1, gather_body, &ba);
+            ba.pass = 2;
+            czk_pool_run(pool, blocks, 1, build_body, &ba);
         }
     }
     if (blocks > 1)

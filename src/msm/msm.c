@@ -65,6 +65,7 @@
 #include "field/fp2.h"
 #include "msm/msm_internal.h"
 #include "util/alloc.h"
+#include "util/carry.h"
 
 /* ---- GLV split ---------------------------------------------------------------------------- */
 
@@ -344,52 +345,27 @@ static int cfg_check(const czk__msm_cfg *cfg, czk_err *err) {
  * outputs fully reduced) made a 2^16 and a 2^18 G1 MSM 2-3 % faster than the calls, one
  * thread, 2-core Xeon (3 interleaved runs each).
  */
-#if defined(__x86_64__)
-#include <x86intrin.h>
-static inline uint64_t msm_adc(uint64_t a, uint64_t b, unsigned char *c) {
-    unsigned long long o;
-    *c = _addcarry_u64(*c, a, b, &o);
-    return o;
-}
-static inline uint64_t msm_sbb(uint64_t a, uint64_t b, unsigned char *c) {
-    unsigned long long o;
-    *c = _subborrow_u64(*c, a, b, &o);
-    return o;
-}
-#else
-static inline uint64_t msm_adc(uint64_t a, uint64_t b, unsigned char *c) {
-    unsigned __int128 t = (unsigned __int128)a + b + *c;
-    *c = (unsigned char)(t >> 64);
-    return (uint64_t)t;
-}
-static inline uint64_t msm_sbb(uint64_t a, uint64_t b, unsigned char *c) {
-    unsigned __int128 t = (unsigned __int128)a - b - *c;
-    *c = (unsigned char)((t >> 64) & 1);
-    return (uint64_t)t;
-}
-#endif
-
 static inline void msm_fp_sub(czk_fp *r, const czk_fp *a, const czk_fp *b) {
     uint64_t d[CZK_FP_LIMBS];
-    unsigned char c = 0;
+    uint64_t c = 0;
     for (int i = 0; i < CZK_FP_LIMBS; i++)
-        d[i] = msm_sbb(a->l[i], b->l[i], &c);
-    uint64_t mask = 0 - (uint64_t)c;
+        d[i] = czk__sbb(a->l[i], b->l[i], &c);
+    uint64_t mask = 0 - c;
     c = 0;
     for (int i = 0; i < CZK_FP_LIMBS; i++)
-        r->l[i] = msm_adc(d[i], CZK_FP_MODULUS[i] & mask, &c);
+        r->l[i] = czk__adc(d[i], CZK_FP_MODULUS[i] & mask, &c);
 }
 
 /* q < 2^381, so a + b < 2^383 never carries out of six limbs. */
 static inline void msm_fp_add(czk_fp *r, const czk_fp *a, const czk_fp *b) {
     uint64_t t[CZK_FP_LIMBS], d[CZK_FP_LIMBS];
-    unsigned char c = 0;
+    uint64_t c = 0;
     for (int i = 0; i < CZK_FP_LIMBS; i++)
-        t[i] = msm_adc(a->l[i], b->l[i], &c);
+        t[i] = czk__adc(a->l[i], b->l[i], &c);
     c = 0;
     for (int i = 0; i < CZK_FP_LIMBS; i++)
-        d[i] = msm_sbb(t[i], CZK_FP_MODULUS[i], &c);
-    uint64_t keep = 0 - (uint64_t)c; /* t < q: keep t */
+        d[i] = czk__sbb(t[i], CZK_FP_MODULUS[i], &c);
+    uint64_t keep = 0 - c; /* t < q: keep t */
     for (int i = 0; i < CZK_FP_LIMBS; i++)
         r->l[i] = (t[i] & keep) | (d[i] & ~keep);
 }
@@ -415,9 +391,9 @@ static inline int msm_fp_equal(const czk_fp *a, const czk_fp *b) {
 /* -a = q - a, and 0 for a = 0. */
 static inline void msm_fp_neg(czk_fp *r, const czk_fp *a) {
     uint64_t d[CZK_FP_LIMBS];
-    unsigned char c = 0;
+    uint64_t c = 0;
     for (int i = 0; i < CZK_FP_LIMBS; i++)
-        d[i] = msm_sbb(CZK_FP_MODULUS[i], a->l[i], &c);
+        d[i] = czk__sbb(CZK_FP_MODULUS[i], a->l[i], &c);
     uint64_t nz = msm_fp_is_zero(a) ? 0 : ~(uint64_t)0;
     for (int i = 0; i < CZK_FP_LIMBS; i++)
         r->l[i] = d[i] & nz;

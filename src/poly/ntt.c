@@ -246,33 +246,36 @@ static inline void bfly_dit(czk_fr *x, czk_fr *y, const czk_fr *w) {
 /* ---- inner stages: whole blocks ---- */
 
 /*
- * All stages of span < 2·(len/2) on one block of len elements (a power of two <= B), DIF
- * order (wide to narrow). tbl holds ω_B^j (or ω_B^(−j)) for j < B/2, B = 2^tbl_lg, so the
- * stage of half-span m reads every (B/2m)-th entry.
+ * The stage of half-span m on one block of len elements (a power of two <= B), with DIT's
+ * butterflies or DIF's. tbl holds ω_B^j (or ω_B^(−j)) for j < B/2, B = 2^tbl_lg, so the stage
+ * reads every (B/2m)-th entry; j = 0's twiddle is 1.
  */
-static void dif_block(czk_fr *a, size_t len, const czk_fr *tbl, unsigned tbl_lg) {
-    for (size_t m = len / 2; m >= 1; m >>= 1) {
-        size_t st = ((size_t)1 << tbl_lg) / (2 * m);
-        for (size_t k = 0; k < len; k += 2 * m) {
-            czk_fr *x = a + k, *y = a + k + m;
-            bfly_1(&x[0], &y[0]);
+static inline void block_stage(czk_fr *a, size_t len, size_t m, const czk_fr *tbl, unsigned tbl_lg,
+                               int dit) {
+    size_t st = ((size_t)1 << tbl_lg) / (2 * m);
+    for (size_t k = 0; k < len; k += 2 * m) {
+        czk_fr *x = a + k, *y = a + k + m;
+        bfly_1(&x[0], &y[0]);
+        if (dit) {
+            for (size_t j = 1; j < m; j++)
+                bfly_dit(&x[j], &y[j], &tbl[j * st]);
+        } else {
             for (size_t j = 1; j < m; j++)
                 bfly_dif(&x[j], &y[j], &tbl[j * st]);
         }
     }
 }
 
+/* All stages of span < 2·(len/2) on one block, DIF order (wide to narrow). */
+static void dif_block(czk_fr *a, size_t len, const czk_fr *tbl, unsigned tbl_lg) {
+    for (size_t m = len / 2; m >= 1; m >>= 1)
+        block_stage(a, len, m, tbl, tbl_lg, 0);
+}
+
 /* As dif_block in DIT order (narrow to wide). */
 static void dit_block(czk_fr *a, size_t len, const czk_fr *tbl, unsigned tbl_lg) {
-    for (size_t m = 1; m < len; m <<= 1) {
-        size_t st = ((size_t)1 << tbl_lg) / (2 * m);
-        for (size_t k = 0; k < len; k += 2 * m) {
-            czk_fr *x = a + k, *y = a + k + m;
-            bfly_1(&x[0], &y[0]);
-            for (size_t j = 1; j < m; j++)
-                bfly_dit(&x[j], &y[j], &tbl[j * st]);
-        }
-    }
+    for (size_t m = 1; m < len; m <<= 1)
+        block_stage(a, len, m, tbl, tbl_lg, 1);
 }
 
 typedef struct {
@@ -431,6 +434,18 @@ static czk_pool *pool_for(const czk_ntt_domain *d, czk_pool *pool) {
     return d->lg < NTT_PAR_MIN_LG ? NULL : pool;
 }
 
+/* The inner stages (block_stage) of every block of 2^bl elements, DIT's or DIF's. */
+static void run_blocks(const czk_ntt_domain *d, czk_fr *a, unsigned bl, czk__ntt_dir dir, int dit,
+                       czk_pool *pool) {
+    blocks_arg ba = {.d = d,
+                     .a = a,
+                     .len = (size_t)1 << bl,
+                     .tbl = dir == CZK__NTT_FWD ? d->blk_fwd : d->blk_inv,
+                     .dit = dit};
+    if (ba.len >= 2)
+        czk_pool_run(pool, d->n >> bl, 1, blocks_body, &ba);
+}
+
 void czk__ntt_dif(const czk_ntt_domain *d, czk_fr *a, czk__ntt_dir dir, czk_pool *pool) {
     if (d->n < 2)
         return;
@@ -443,10 +458,7 @@ void czk__ntt_dif(const czk_ntt_domain *d, czk_fr *a, czk__ntt_dir dir, czk_pool
         run_stage(d, a, m, quad, dir, 0, pool);
         m >>= quad ? 2 : 1;
     }
-    blocks_arg ba = {
-        .d = d, .a = a, .len = len, .tbl = dir == CZK__NTT_FWD ? d->blk_fwd : d->blk_inv, .dit = 0};
-    if (len >= 2)
-        czk_pool_run(pool, d->n >> bl, 1, blocks_body, &ba);
+    run_blocks(d, a, bl, dir, 0, pool);
 }
 
 void czk__ntt_dit(const czk_ntt_domain *d, czk_fr *a, czk__ntt_dir dir, czk_pool *pool) {
@@ -454,13 +466,9 @@ void czk__ntt_dit(const czk_ntt_domain *d, czk_fr *a, czk__ntt_dir dir, czk_pool
         return;
     pool = pool_for(d, pool);
     unsigned bl = block_lg(d, pool);
-    size_t len = (size_t)1 << bl;
-    blocks_arg ba = {
-        .d = d, .a = a, .len = len, .tbl = dir == CZK__NTT_FWD ? d->blk_fwd : d->blk_inv, .dit = 1};
-    if (len >= 2)
-        czk_pool_run(pool, d->n >> bl, 1, blocks_body, &ba);
-    /* Outer stages: half-spans len up to n/2, in pairs. */
-    for (size_t m = len; m < d->n;) {
+    run_blocks(d, a, bl, dir, 1, pool);
+    /* Outer stages: half-spans 2^bl up to n/2, in pairs. */
+    for (size_t m = (size_t)1 << bl; m < d->n;) {
         int quad = 2 * m < d->n;
         run_stage(d, a, quad ? 2 * m : m, quad, dir, 1, pool);
         m <<= quad ? 2 : 1;

@@ -21,14 +21,12 @@
 #include "r1cs/r1cs.h"
 
 #include "util/alloc.h"
+#include "util/carry.h"
 #include "util/file.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "czk's R1CS code assumes a little-endian host"
@@ -458,37 +456,6 @@ int czk_r1cs_builder_finish(czk_r1cs_builder *b, czk_r1cs *out, czk_err *err) {
 /* ---- SpMV ---- */
 
 /*
- * Carry chains. GCC 12 turns the x86-64 intrinsics into adc/sbb; from unsigned __int128 it
- * made the reduction below into SSE selects through the stack (store-forwarding stalls that
- * cost more than the whole row sum).
- */
-static inline unsigned char addc64(unsigned char c, uint64_t a, uint64_t b, uint64_t *out) {
-#if defined(__x86_64__)
-    unsigned long long r;
-    c = _addcarry_u64(c, a, b, &r);
-    *out = r;
-    return c;
-#else
-    unsigned __int128 t = (unsigned __int128)a + b + c;
-    *out = (uint64_t)t;
-    return (unsigned char)(t >> 64);
-#endif
-}
-
-static inline unsigned char subb64(unsigned char c, uint64_t a, uint64_t b, uint64_t *out) {
-#if defined(__x86_64__)
-    unsigned long long r;
-    c = _subborrow_u64(c, a, b, &r);
-    *out = r;
-    return c;
-#else
-    unsigned __int128 t = (unsigned __int128)a - b - c;
-    *out = (uint64_t)t;
-    return (unsigned char)((t >> 64) & 1);
-#endif
-}
-
-/*
  * A row is summed limb by limb without propagating carries: each 64-bit limb i has its own
  * sum s_i and carry count c_i (add, then adc $0), so the four limbs are independent chains
  * and a term costs ~8 instructions. The true sum is Σ (s_i + c_i·2^64)·2^(64i), combined
@@ -531,12 +498,12 @@ static void spmv_ctx_init(spmv_ctx *x, const czk_r1cs *cs, const czk_fr *w) {
 /* (t0..t4) −= c when (t0..t4) >= c, without a branch. */
 #define CSUB5(c)                                                                                   \
     do {                                                                                           \
-        uint64_t d0_, d1_, d2_, d3_, d4_;                                                          \
-        unsigned char b_ = subb64(0, t0, (c)[0], &d0_);                                            \
-        b_ = subb64(b_, t1, (c)[1], &d1_);                                                         \
-        b_ = subb64(b_, t2, (c)[2], &d2_);                                                         \
-        b_ = subb64(b_, t3, (c)[3], &d3_);                                                         \
-        b_ = subb64(b_, t4, 0, &d4_);                                                              \
+        uint64_t b_ = 0;                                                                           \
+        uint64_t d0_ = czk__sbb(t0, (c)[0], &b_);                                                  \
+        uint64_t d1_ = czk__sbb(t1, (c)[1], &b_);                                                  \
+        uint64_t d2_ = czk__sbb(t2, (c)[2], &b_);                                                  \
+        uint64_t d3_ = czk__sbb(t3, (c)[3], &b_);                                                  \
+        uint64_t d4_ = czk__sbb(t4, 0, &b_);                                                       \
         uint64_t keep_ = (uint64_t)0 - b_; /* all ones when t < c */                               \
         t0 = (t0 & keep_) | (d0_ & ~keep_);                                                        \
         t1 = (t1 & keep_) | (d1_ & ~keep_);                                                        \
@@ -559,10 +526,11 @@ static inline void acc_reduce(czk_fr *out, uint64_t t0, uint64_t t1, uint64_t t2
         h = x->hi[t4];
     else
         czk_fr_set_u64(&h, t4); /* only rows of more than ~128 terms get here */
-    unsigned char c = addc64(0, t0, h.l[0], &t0);
-    c = addc64(c, t1, h.l[1], &t1);
-    c = addc64(c, t2, h.l[2], &t2);
-    c = addc64(c, t3, h.l[3], &t3);
+    uint64_t c = 0;
+    t0 = czk__adc(t0, h.l[0], &c);
+    t1 = czk__adc(t1, h.l[1], &c);
+    t2 = czk__adc(t2, h.l[2], &c);
+    t3 = czk__adc(t3, h.l[3], &c);
     t4 = c;
     CSUB5(x->r2);
     CSUB5(CZK_FR_MODULUS);
@@ -593,11 +561,11 @@ static inline void row_dot(czk_fr *out, const czk_r1cs_matrix *m, size_t i, cons
                 ACC_ADD(w0, w1, w2, w3);
             } else if (czk_fr_equal(&m->vals[k], &x->minus_one)) {
                 /* add r − w, i.e. −w modulo r, keeping the sum non-negative */
-                uint64_t n0, n1, n2, n3;
-                unsigned char bw = subb64(0, CZK_FR_MODULUS[0], w0, &n0);
-                bw = subb64(bw, CZK_FR_MODULUS[1], w1, &n1);
-                bw = subb64(bw, CZK_FR_MODULUS[2], w2, &n2);
-                (void)subb64(bw, CZK_FR_MODULUS[3], w3, &n3);
+                uint64_t bw = 0;
+                uint64_t n0 = czk__sbb(CZK_FR_MODULUS[0], w0, &bw);
+                uint64_t n1 = czk__sbb(CZK_FR_MODULUS[1], w1, &bw);
+                uint64_t n2 = czk__sbb(CZK_FR_MODULUS[2], w2, &bw);
+                uint64_t n3 = czk__sbb(CZK_FR_MODULUS[3], w3, &bw);
                 ACC_ADD(n0, n1, n2, n3);
             } else {
                 czk_fr p;
@@ -611,9 +579,10 @@ static inline void row_dot(czk_fr *out, const czk_r1cs_matrix *m, size_t i, cons
         }
     }
     /* Fold the carry counts in: S = s0 + (s1 + c0)·2^64 + (s2 + c1)·2^128 + ... */
-    unsigned char c = addc64(0, s1, c0, &s1);
-    c = addc64(c, s2, c1, &s2);
-    c = addc64(c, s3, c2, &s3);
+    uint64_t c = 0;
+    s1 = czk__adc(s1, c0, &c);
+    s2 = czk__adc(s2, c1, &c);
+    s3 = czk__adc(s3, c2, &c);
     acc_reduce(out, s0, s1, s2, s3, c3 + c, x);
 }
 

@@ -637,6 +637,41 @@ static int obj_first(jp *p, size_t *count, char key[KEY_CAP], size_t *klen) {
     return rc != CZK_OK ? rc : obj_next(p, count, key, klen);
 }
 
+/*
+ * An object of exactly one member, {"key": value}: serde's externally tagged enum, or a map of
+ * one entry. sole_first opens it and reads the key, leaving the cursor at the value; an empty
+ * object fails as "expected <fmt...>, found an empty object". After the value, sole_end takes
+ * the key's mark off the path and requires the closing brace: a second member fails as "a
+ * second <what> "<its key>" after <first>".
+ */
+static int sole_first(jp *p, char key[KEY_CAP], size_t *klen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int sole_first(jp *p, char key[KEY_CAP], size_t *klen, const char *fmt, ...) {
+    size_t count = 0;
+    int k = obj_first(p, &count, key, klen);
+    if (k != 0)
+        return k < 0 ? k : CZK_OK;
+    char want[120];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(want, sizeof(want), fmt, ap);
+    va_end(ap);
+    return jp_fail(p, CZK_EFORMAT, "expected %s, found an empty object", want);
+}
+
+static int sole_end(jp *p, size_t mark, const char *what, const char *first) {
+    char key[KEY_CAP];
+    size_t klen, count = 1; /* the sole member, read */
+    path_pop(p, mark);
+    int k = obj_next(p, &count, key, &klen);
+    if (k < 0)
+        return k;
+    if (k == 1)
+        return jp_fail(p, CZK_EFORMAT, "a second %s \"%s\" after %s", what, printable(key), first);
+    return CZK_OK;
+}
+
 /* The next element of an open array: 1 with the cursor at it, 0 after ']', or an error. */
 static int arr_next(jp *p, size_t *count) {
     int rc = seq_next(p, *count, ']');
@@ -895,12 +930,10 @@ static int data_member(jp *p, void *ctx, unsigned f) {
     (void)f;
     merkle_ctx *c = ctx;
     char key[KEY_CAP];
-    size_t klen, count = 0;
-    int rc, k = obj_first(p, &count, key, &klen);
-    if (k < 0)
-        return k;
-    if (k == 0)
-        return jp_fail(p, CZK_EFORMAT, "expected one of Single, Sub or Top, found an empty object");
+    size_t klen;
+    int rc = sole_first(p, key, &klen, "one of Single, Sub or Top");
+    if (rc != CZK_OK)
+        return rc;
     unsigned v = lookup(czk__c1_variant_names, 3, key, klen);
     if (v == 3)
         return jp_fail(p, CZK_EFORMAT, "unknown variant \"%s\" (expected Single, Sub or Top)",
@@ -911,13 +944,7 @@ static int data_member(jp *p, void *ctx, unsigned f) {
     size_t mark = path_key(p, czk__c1_variant_names[v]);
     if ((rc = parse_object(p, variants[v].keys, variants[v].n, variant_member, c)) != CZK_OK)
         return rc;
-    path_pop(p, mark);
-    if ((k = obj_next(p, &count, key, &klen)) < 0)
-        return k;
-    if (k == 1)
-        return jp_fail(p, CZK_EFORMAT, "a second variant \"%s\" after %s", printable(key),
-                       czk__c1_variant_names[v]);
-    return CZK_OK;
+    return sole_end(p, mark, "variant", czk__c1_variant_names[v]);
 }
 
 /* A MerkleProof {"data": ProofData} of shape sh. */
@@ -1081,13 +1108,10 @@ static int is_size_variant(const char *key, size_t klen) {
 /* vanilla_proofs: {"<size variant>": [[Proof × challenges] × partitions]}. */
 static int parse_vanilla(jp *p, const pctx *pc) {
     char key[KEY_CAP];
-    size_t klen, count = 0;
-    int rc, k = obj_first(p, &count, key, &klen);
-    if (k < 0)
-        return k;
-    if (k == 0)
-        return jp_fail(p, CZK_EFORMAT, "expected the key \"%s\", found an empty object",
-                       pc->type->size_variant);
+    size_t klen;
+    int rc = sole_first(p, key, &klen, "the key \"%s\"", pc->type->size_variant);
+    if (rc != CZK_OK)
+        return rc;
     if (!name_is(key, klen, pc->type->size_variant))
         return jp_fail(p, CZK_EUNSUPPORTED,
                        "%s size variant \"%s\", but registered_proof %s needs \"%s\"",
@@ -1096,13 +1120,7 @@ static int parse_vanilla(jp *p, const pctx *pc) {
     size_t mark = path_key(p, pc->type->size_variant);
     if ((rc = parse_array(p, pc->type->partitions, partition_elem, (void *)pc)) != CZK_OK)
         return rc;
-    path_pop(p, mark);
-    if ((k = obj_next(p, &count, key, &klen)) < 0)
-        return k;
-    if (k == 1)
-        return jp_fail(p, CZK_EFORMAT, "a second key \"%s\" after %s", printable(key),
-                       pc->type->size_variant);
-    return CZK_OK;
+    return sole_end(p, mark, "key", pc->type->size_variant);
 }
 
 /* ---- base64 (Go's StdEncoding, as encoding/json writes []byte) ------------------------------ */
