@@ -6,6 +6,9 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+
+#include <atomic>
 
 #include "field/fr.h"
 #include "gpu/backend.h"
@@ -29,6 +32,99 @@ extern "C" uint64_t czk_gpu_device_total_memory(int ordinal) {
         return 0;
     }
     return (uint64_t)prop.totalGlobalMem;
+}
+
+/* Per device ordinal: the lane contexts open on it and the lane proofs under way (internal.cuh,
+ * "Giving way to the priority lane"). Process-wide: a lane and the contexts that give way to it
+ * belong to different backends. Ordinals past the table never give way. */
+#define CZK__GPU_ORDINALS 64
+static std::atomic<int> g_lanes[CZK__GPU_ORDINALS], g_urgent[CZK__GPU_ORDINALS];
+
+static bool ordinal_ok(int device) {
+    return device >= 0 && device < CZK__GPU_ORDINALS;
+}
+
+void czk__gpu_urgent_begin(czk_gpu *g) {
+    if (g->priority && ordinal_ok(g->device))
+        g_urgent[g->device].fetch_add(1, std::memory_order_acq_rel);
+}
+
+void czk__gpu_urgent_end(czk_gpu *g) {
+    if (g->priority && ordinal_ok(g->device))
+        g_urgent[g->device].fetch_sub(1, std::memory_order_acq_rel);
+}
+
+bool czk__gpu_gives_way(const czk_gpu *g) {
+    return !g->priority && ordinal_ok(g->device) &&
+           g_lanes[g->device].load(std::memory_order_acquire) > 0;
+}
+
+/* The yield points' events and the second stream, made on first use. Blocking-sync events: a
+ * worker that waits for its device sleeps instead of spinning on a core that synthesis needs. */
+static int yield_setup(czk_gpu *g, czk_err *err) {
+    int rc = CZK_OK;
+    const unsigned flags = cudaEventDisableTiming | cudaEventBlockingSync;
+    if (g->aux != NULL)
+        return CZK_OK;
+    for (int i = 0; i < 2; i++)
+        if (g->ev_yield[i] == NULL)
+            CZK_CUDA_TRY(err, cudaEventCreateWithFlags(&g->ev_yield[i], flags));
+    if (g->ev_fork == NULL)
+        CZK_CUDA_TRY(err, cudaEventCreateWithFlags(&g->ev_fork, flags));
+    if (g->ev_join == NULL)
+        CZK_CUDA_TRY(err, cudaEventCreateWithFlags(&g->ev_join, flags));
+    CZK_CUDA_TRY(err, cudaStreamCreateWithFlags(&g->aux, cudaStreamNonBlocking));
+out:
+    return rc;
+}
+
+int czk__gpu_yield_on(czk_gpu *g, cudaStream_t s, czk_err *err) {
+    int rc = CZK_OK;
+    if (!czk__gpu_gives_way(g))
+        return CZK_OK;
+    CZK_TRY(yield_setup(g, err));
+    {
+        /* The throttle: this step's end recorded, the previous step's awaited, so that at
+         * most this step and the next are queued when urgent work comes. */
+        const unsigned k = g->yields & 1u;
+        CZK_CUDA_TRY(err, cudaEventRecord(g->ev_yield[k], s));
+        if (g->yields > 0)
+            CZK_CUDA_TRY(err, cudaEventSynchronize(g->ev_yield[k ^ 1u]));
+        g->yields++;
+    }
+    if (g_urgent[g->device].load(std::memory_order_acquire) > 0) {
+        CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
+        CZK_CUDA_TRY(err, cudaStreamSynchronize(g->aux));
+        /* The lane's proof is some 50 ms of kernels: a short sleep between looks costs it
+         * nothing and this thread no core. */
+        while (g_urgent[g->device].load(std::memory_order_acquire) > 0) {
+            struct timespec ts = {0, 20 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+out:
+    return rc;
+}
+
+int czk__gpu_yield(czk_gpu *g, czk_err *err) {
+    return czk__gpu_yield_on(g, g->stream, err);
+}
+
+int czk__gpu_fork(czk_gpu *g, czk_err *err) {
+    int rc = CZK_OK;
+    CZK_TRY(yield_setup(g, err));
+    CZK_CUDA_TRY(err, cudaEventRecord(g->ev_fork, g->stream));
+    CZK_CUDA_TRY(err, cudaStreamWaitEvent(g->aux, g->ev_fork, 0));
+out:
+    return rc;
+}
+
+int czk__gpu_join(czk_gpu *g, czk_err *err) {
+    int rc = CZK_OK;
+    CZK_CUDA_TRY(err, cudaEventRecord(g->ev_join, g->aux));
+    CZK_CUDA_TRY(err, cudaStreamWaitEvent(g->stream, g->ev_join, 0));
+out:
+    return rc;
 }
 
 int czk__gpu_enter(czk_gpu *g, czk_err *err) {
@@ -77,6 +173,9 @@ int czk__gpu_stream_prioritize(czk_gpu *g, czk_err *err) {
     CZK_CUDA_TRY(err, cudaStreamDestroy(g->stream));
     g->stream = s;
     s = NULL;
+    if (!g->priority && ordinal_ok(g->device))
+        g_lanes[g->device].fetch_add(1, std::memory_order_acq_rel);
+    g->priority = 1;
 out:
     if (s != NULL)
         (void)cudaStreamDestroy(s);
@@ -91,6 +190,17 @@ extern "C" void czk_gpu_destroy(czk_gpu *g) {
         czk__gpu_free(g, g->pow_cache[i].dev, CZK__GPU_POW_ENTRIES * sizeof(czk_fr));
     for (unsigned i = 0; i < CZK__GPU_FLAT_CACHE; i++)
         czk__gpu_free(g, g->flat_cache[i].dev, CZK__GPU_FLAT_ENTRIES * sizeof(czk_fr));
+    if (g->priority && ordinal_ok(g->device))
+        g_lanes[g->device].fetch_sub(1, std::memory_order_acq_rel);
+    for (int i = 0; i < 2; i++)
+        if (g->ev_yield[i])
+            (void)cudaEventDestroy(g->ev_yield[i]);
+    if (g->ev_fork)
+        (void)cudaEventDestroy(g->ev_fork);
+    if (g->ev_join)
+        (void)cudaEventDestroy(g->ev_join);
+    if (g->aux)
+        (void)cudaStreamDestroy(g->aux);
     if (g->ev_begin)
         (void)cudaEventDestroy(g->ev_begin);
     if (g->ev_end)

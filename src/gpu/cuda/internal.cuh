@@ -64,6 +64,15 @@ struct czk_gpu {
     czk__gpu_pow_entry pow_cache[CZK__GPU_POW_CACHE];
     czk__gpu_pow_entry flat_cache[CZK__GPU_FLAT_CACHE];
     uint64_t pow_clock; /* least-recently-used replacement (both caches) */
+    /* Giving way to the device's priority lane (czk__gpu_yield): 1 for a lane's own context
+     * (czk__gpu_stream_prioritize), which never waits; the throttle's two events, recorded
+     * at alternate yield points, and their count; a second stream and two events for the
+     * accumulation's pieces (created on first use, with the events). */
+    int priority;
+    cudaEvent_t ev_yield[2];
+    unsigned yields;
+    cudaStream_t aux;
+    cudaEvent_t ev_fork, ev_join;
 };
 
 /* cudaMalloc on g's device, counted in g->mem_in_use. *p is NULL on failure. */
@@ -102,6 +111,38 @@ int czk__gpu_ntt_fused(czk_gpu *g, void *d, unsigned lg, bool inverse, const czk
 /* Replaces g's stream (idle: called right after czk_gpu_create) by one of the device's
  * greatest priority (CZK_GPU_PLAN_PRIORITY_STREAM). */
 int czk__gpu_stream_prioritize(czk_gpu *g, czk_err *err);
+
+/*
+ * Giving way to the priority lane (doc/DESIGN.md §5). A C2 region keeps the device busy for
+ * over a second, in launches whose blocks run for milliseconds each; the lane's stream of
+ * greatest priority gets an SM only as one of those blocks ends, so each of a small proof's
+ * ~60 launches waited behind them (a WinningPoSt's 50 ms of kernels took 290-610 ms beside
+ * C2, BENCHMARKS.md run 96). So, while a lane context exists on the device:
+ *  - a lane marks its proof as urgent (czk__gpu_urgent_begin/_end), device-wide;
+ *  - every other context calls czk__gpu_yield between its steps: it keeps at most two steps
+ *    queued (it waits for the step before the last one), and while the device has urgent
+ *    work it lets its queue drain and waits until the lane is done, so the lane runs on an
+ *    idle device;
+ *  - long launches are cut into pieces with a yield point between them (the MSM's bucket
+ *    accumulation, czk__gpu_pieces: ~235 ms a launch at 2^27).
+ * Without a lane on the device, czk__gpu_yield returns at once and nothing is cut: the
+ * kernels and their order are those of a device alone.
+ */
+void czk__gpu_urgent_begin(czk_gpu *g);
+void czk__gpu_urgent_end(czk_gpu *g);
+/* A yield point of g's stream (no-op for a lane's context or without a lane on the device).
+ * CZK_ECUDA when waiting fails. */
+int czk__gpu_yield(czk_gpu *g, czk_err *err);
+/* As czk__gpu_yield for a step queued on s (g->stream or g->aux). */
+int czk__gpu_yield_on(czk_gpu *g, cudaStream_t s, czk_err *err);
+/* Whether g gives way to a lane (cut long launches into pieces): a lane is open on the device
+ * and g is not one. */
+bool czk__gpu_gives_way(const czk_gpu *g);
+/* The second stream and events for pieces, created on first use. After it, g->aux waits for
+ * everything queued on g->stream so far (the fork). */
+int czk__gpu_fork(czk_gpu *g, czk_err *err);
+/* g->stream waits for everything queued on g->aux (the join). */
+int czk__gpu_join(czk_gpu *g, czk_err *err);
 
 /* Makes g's device current for the calling thread. */
 int czk__gpu_enter(czk_gpu *g, czk_err *err);
@@ -161,6 +202,10 @@ typedef struct czk__gpu_msm_opts {
      * 10..31, or 32 for none: the tests check both ways of summing them at small sizes. */
     unsigned ones_levels_lg;
     czk__gpu_msm_profile *profile; /* not NULL: this call's step times, by CUDA events */
+    /* Blocks a piece of the bucket accumulation when the context gives way to a lane
+     * (msm_acc_launch); 0: the prover's, several waves of the device. The tests cut MSMs far
+     * below 2^27 into pieces with it. */
+    unsigned piece_blocks;
 } czk__gpu_msm_opts;
 
 /*

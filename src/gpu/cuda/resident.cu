@@ -882,17 +882,33 @@ out:
 
 } // namespace czk_whole
 
+static int prove_sums(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
+                      const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                      czk_backend_sums *out, czk_groth16_timings *tm, czk_err *err);
+
+/* A lane's proof is urgent from its first copy to its last result: the device's other
+ * contexts give way meanwhile (internal.cuh). */
 int czk__gpu_prove_sums(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
                         const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
                         czk_backend_sums *out, czk_groth16_timings *tm, czk_pool *pool,
                         czk_err *err) {
+    czk_gpu *g = ((czk__gpu_backend *)ctx)->g;
+    (void)pool; /* everything runs on the device */
+    czk__gpu_urgent_begin(g);
+    const int rc = prove_sums(ctx, key, pk, cs, w, wp, out, tm, err);
+    czk__gpu_urgent_end(g);
+    return rc;
+}
+
+static int prove_sums(void *ctx, const czk_backend_key *key, const czk_groth16_pk *pk,
+                      const czk_r1cs *cs, const czk_fr *w, const czk_witness_pack *wp,
+                      czk_backend_sums *out, czk_groth16_timings *tm, czk_err *err) {
     czk__gpu_backend *b = (czk__gpu_backend *)ctx;
     czk_gpu *g = b->g;
     int rc = CZK_OK;
     const resident_key *k = key;
     int *d_count = NULL;
     uint64_t t0, t1;
-    (void)pool; /* everything runs on the device */
     if (k == NULL || k->circ.cs == NULL)
         return czk_err_set(err, CZK_EUNSUPPORTED, "gpu: key and circuit not attached");
     if (k->owner != b || k->pk != pk || k->circ.cs != cs)

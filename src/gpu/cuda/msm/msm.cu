@@ -151,6 +151,7 @@ void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0, si
     size_t off = 0, gw;
     p->c = c;
     p->n = n;
+    p->piece = 0;
     p->nwin = (256 + c - 1) / c;
     gw = n > 0 ? (entries != 0 ? entries : msm_group_entries(n)) / n : p->nwin;
     gw = gw < 1 ? 1 : gw > p->nwin ? p->nwin : gw;

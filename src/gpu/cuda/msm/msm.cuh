@@ -225,7 +225,8 @@ __device__ __forceinline__ void msm_store_bucket(X *buckets, uint32_t key, uint3
 
 /*
  * Level 0 of the bucket accumulation: chunk t covers sorted entries [t·L, (t+1)·L) of m.
- * Writes finished buckets to `buckets` and two partial slots per chunk to pkeys/pvals.
+ * Writes finished buckets to `buckets` and two partial slots per chunk to pkeys/pvals. Thread
+ * i of the grid takes chunk t0 + i: a launch may cover a piece of the chunks (msm_acc_launch).
  *
  * The loads are software-pipelined: while entry e's mixed addition runs, entry e + 1's key and
  * value are already in registers and its point is on its way into this thread's shared slot
@@ -239,10 +240,10 @@ template <class A, class X, unsigned BLOCK, unsigned MINB>
 __global__ void __launch_bounds__(BLOCK, MINB)
     msm_acc_points_kernel(X *buckets, uint32_t *pkeys, X *pvals, const uint32_t *keys,
                           const uint32_t *vals, const A *points, size_t m, unsigned L,
-                          uint32_t empty) {
+                          uint32_t empty, size_t t0) {
     typedef decltype(A::x) F;
     __shared__ A stage[2][BLOCK];
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t t = t0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t begin = t * L;
     if (begin >= m)
         return;

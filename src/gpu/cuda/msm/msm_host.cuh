@@ -142,6 +142,7 @@ struct msm_plan {
     size_t lv_t[MSM_MAX_LEVELS], lv_d[MSM_MAX_LEVELS], lv_r[MSM_MAX_LEVELS], seg_out;
     size_t bytes_pairs, bytes_buckets, bytes_pkeys, bytes_pvals, bytes_segments;
     size_t bytes_sort; /* CUB's sort storage (msm_plan_sort) */
+    size_t piece;      /* accumulation blocks a piece (msm_acc_launch; 0: the default) */
 };
 
 /* Fills p for n points (see msm_plan); L0 = 0: msm_l0's, else the given one. */
@@ -214,6 +215,32 @@ int msm_sort(czk_gpu *g, const msm_plan *p, const msm_plan *q, void *d_temp, uin
              uint32_t *vals, uint32_t *keys2, uint32_t *vals2, uint32_t **sk, uint32_t **sv,
              czk_err *err);
 
+/*
+ * The plan of Pippenger over the m others of a call whose worst case is pw, laid out in l: their
+ * own window and chunk length first (fewer entries may want shorter chunks), else the worst
+ * case's chunk length, whose partial sums the layout holds, else its window too, which always
+ * fits; never more sort entries a group than the worst case's pairs hold. msm_run plans with it,
+ * and bench_gpu_msm's cost model (--roofline) reads the same plan. Queries CUB on the current
+ * device; CZK_EINVAL when no plan fits.
+ */
+inline int msm_plan_others(msm_plan *pr, const msm_plan *pw, const msm_layout *l, size_t m,
+                           size_t xs, const czk__gpu_msm_opts *opts, czk_err *err) {
+    int rc = CZK_OK;
+    const unsigned c_other = msm_c_for(m, opts);
+    const unsigned tries[3][2] = {{c_other, 0}, {c_other, pw->L0}, {pw->c, pw->L0}};
+    bool fits = false;
+    for (int t = 0; t < 3 && !fits; t++) {
+        msm_plan_make(pr, m, tries[t][0], xs, tries[t][1], pw->m0);
+        CZK_TRY(msm_plan_sort(pr, err));
+        fits = msm_plan_fits(pr, l);
+    }
+    pr->piece = opts != NULL ? opts->piece_blocks : 0;
+    if (!fits)
+        rc = czk_err_set(err, CZK_EINVAL, "MSM of %zu others does not fit its scratch", m);
+out:
+    return rc;
+}
+
 /* The worst-case layout of an MSM of n > 0 points (queries CUB on the current device). */
 template <class GR>
 int msm_layout_for(msm_layout *l, msm_plan *pw, size_t n, const czk__gpu_msm_opts *opts,
@@ -279,15 +306,41 @@ out:
 /*
  * Launches step 3 (msm_acc_points_kernel) over the plan's m0 sorted entries in chunks of
  * p->L0, in blocks of MSM_ACC_G1_BLOCK threads for G1 and MSM_ACC_G2_BLOCK for G2 (msm.cuh).
- * The caller checks cudaGetLastError.
+ *
+ * When g gives way to a priority lane (internal.cuh), the grid is cut into pieces of
+ * MSM_ACC_PIECE_WAVES blocks per SM with a yield point after each: one launch is ~235 ms at
+ * 2^27 (three per MSM), pieces ~15 ms. They alternate between g's two streams so that a piece
+ * fills the SMs as the one before it drains; in one stream each piece's last wave would leave
+ * the device half idle for half a block's time (~2 ms of ~4 a block at 2^27, G1).
  */
+#define MSM_ACC_PIECE_WAVES 4
 template <class A, class X>
-void msm_acc_launch(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *pk, X *pv,
-                    const uint32_t *keys, const uint32_t *vals, const A *pts, uint32_t empty) {
+int msm_acc_launch(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *pk, X *pv,
+                   const uint32_t *keys, const uint32_t *vals, const A *pts, uint32_t empty,
+                   czk_err *err) {
     constexpr unsigned block = sizeof(A) == 96 ? MSM_ACC_G1_BLOCK : MSM_ACC_G2_BLOCK;
-    const unsigned grid = (unsigned)div_up(div_up(p->m0, p->L0), block);
-    czk_cuda::msm_acc_points_kernel<A, X, block, 1>
-        <<<grid, block, 0, g->stream>>>(buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty);
+    int rc = CZK_OK;
+    const size_t grid = div_up(div_up(p->m0, p->L0), block);
+    const size_t piece =
+        p->piece > 0 ? p->piece : (size_t)MSM_ACC_PIECE_WAVES * (size_t)g->sm_count;
+    if (!czk__gpu_gives_way(g) || grid <= 2 * piece) {
+        czk_cuda::msm_acc_points_kernel<A, X, block, 1><<<(unsigned)grid, block, 0, g->stream>>>(
+            buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty, 0);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        return CZK_OK;
+    }
+    CZK_TRY(czk__gpu_fork(g, err));
+    for (size_t b0 = 0, i = 0; b0 < grid; b0 += piece, i++) {
+        cudaStream_t s = i % 2 == 0 ? g->stream : g->aux;
+        const size_t nb = grid - b0 < piece ? grid - b0 : piece;
+        czk_cuda::msm_acc_points_kernel<A, X, block, 1><<<(unsigned)nb, block, 0, s>>>(
+            buckets, pk, pv, keys, vals, pts, p->m0, p->L0, empty, b0 * block);
+        CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_TRY(czk__gpu_yield_on(g, s, err));
+    }
+    CZK_TRY(czk__gpu_join(g, err));
+out:
+    return rc;
 }
 
 /*
@@ -344,9 +397,10 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
         CZK_TRY(msm_sort(g, p, &q, d_temp, keys, vals, keys2, vals2, &sk, &sv, err));
         if (w0 == 0)
             CZK_TRY(msm_mark(g, ev, EV_SORT, err));
-        msm_acc_launch<typename GR::A, X>(g, &q, gb, pk, pv, sk, sv, d_pts, empty);
-        CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_TRY(czk__gpu_yield(g, err));
+        CZK_TRY((msm_acc_launch<typename GR::A, X>(g, &q, gb, pk, pv, sk, sv, d_pts, empty, err)));
         CZK_TRY(msm_reduce_partials<X>(g, &q, gb, pk, pv, pk2, pv2, empty, err));
+        CZK_TRY(czk__gpu_yield(g, err));
     }
     CZK_TRY(msm_mark(g, ev, EV_ACC, err));
 
@@ -486,26 +540,11 @@ int msm_run(czk_gpu *g, typename GR::jacobian *out, const void *pts_dev, const v
         CZK_TRY(msm_ones(g, &ones, d_pts, idx_one, n_one, ones_a, ones_b, cur,
                          scratch_bytes - (size_t)(cur - (char *)scratch), msm_tree_min(opts), err));
     CZK_TRY(msm_mark(g, &ev, EV_ONES, err));
+    CZK_TRY(czk__gpu_yield(g, err));
 
     /* 1-5 over the others, with the window their number calls for when it fits. */
     if (n_other > 0) {
-        /* Their own window and chunk length first (fewer entries may want shorter chunks),
-         * else the worst case's chunk length, whose partial sums the layout holds, else its
-         * window too, which always fits; never more sort entries a group than the worst
-         * case's pairs hold. */
-        const unsigned c_other = msm_c_for(n_other, opts);
-        const unsigned tries[3][2] = {{c_other, 0}, {c_other, pw.L0}, {pw.c, pw.L0}};
-        bool fits = false;
-        for (int t = 0; t < 3 && !fits; t++) {
-            msm_plan_make(&pr, n_other, tries[t][0], sizeof(X), tries[t][1], pw.m0);
-            CZK_TRY(msm_plan_sort(&pr, err));
-            fits = msm_plan_fits(&pr, &l);
-        }
-        if (!fits) {
-            rc =
-                czk_err_set(err, CZK_EINVAL, "MSM of %zu others does not fit its scratch", n_other);
-            goto out;
-        }
+        CZK_TRY(msm_plan_others(&pr, &pw, &l, n_other, sizeof(X), opts, err));
         CZK_TRY(msm_pippenger<GR>(g, win, &pr, &l, cur, d_pts, d_sc, idx_other, &ev, err));
     } else {
         /* Nothing timed: the later marks equal the ones mark. */

@@ -59,6 +59,7 @@ int msm_ones_levels(czk_gpu *g, const A **src, const uint32_t **idx, size_t *m, 
         *src = dst;
         *idx = nullptr;
         *m = div_up(*m, 2);
+        CZK_TRY(czk__gpu_yield(g, err));
     }
 out:
     return rc;

@@ -10,10 +10,17 @@
  *    ones' batch-affine levels down to 2^10 points (by default only from 2^21, which these
  *    sizes never reach), and with none (XYZZ chains alone), through czk__gpu_msm_opts;
  *  - G2 at 2^10 .. 2^20 (--max-msm-lg bounds it) with the three scalar kinds equal to
- *    czk_msm_g2, and to the naive sum at 2^10.
+ *    czk_msm_g2, and to the naive sum at 2^10;
+ *  - giving way to a priority lane (internal.cuh): with a lane context open on the device,
+ *    G1 and G2 MSMs whose accumulation is cut into pieces of 8 blocks on two streams equal
+ *    the CPU's, and an MSM started while the lane's proof is urgent waits for its end.
  */
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
+
+#include <atomic>
+#include <thread>
 
 #include "curve/g1.h"
 #include "curve/g2.h"
@@ -330,6 +337,84 @@ out:
     czk_free(s);
 }
 
+/* One MSM of each kind (uniform, PoRep mix) in group T at 2^lg on gpu with opts, against the
+ * CPU. */
+template <class T>
+void lane_pieces(czk_gpu *gpu, czk_pool *pool, czk_rng *rng, unsigned lg,
+                 const czk__gpu_msm_opts *opts) {
+    const size_t n = (size_t)1 << lg;
+    typename T::aff *p = (typename T::aff *)czk_malloc(n * sizeof(*p));
+    czk_fr *s = (czk_fr *)czk_malloc(n * sizeof(*s));
+    if (p == NULL || s == NULL || T::make(pool, p, n, rng) != CZK_OK) {
+        fail("host allocation", CZK_ENOMEM, NULL);
+    } else {
+        for (int kind = 0; kind < 3; kind += 2) {
+            typename T::jac a, b;
+            fill_fr(pool, s, n, czk_rng_u64(rng), kind);
+            if (gpu_msm_t<T>(gpu, &a, p, s, n, opts) == CZK_OK &&
+                cpu_msm_t<T>(&b, p, s, n, pool) == CZK_OK)
+                check(T::equal(&a, &b), "%s 2^%u %-9s in pieces beside a lane equals the CPU",
+                      T::name(), lg, fill_name(kind));
+        }
+    }
+    czk_free(p);
+    czk_free(s);
+}
+
+void test_msm_lane(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
+    czk_gpu *lane = NULL;
+    czk_err err = {};
+    czk__gpu_msm_opts opts;
+    memset(&opts, 0, sizeof(opts));
+    opts.piece_blocks = 8;
+    opts.ones_levels_lg = 10;
+    say("\n== MSM giving way to a priority lane ==\n");
+    check(!czk__gpu_gives_way(gpu), "no lane on the device: the context does not give way");
+    int rc = czk_gpu_create(&lane, gpu->device, &err);
+    if (rc == CZK_OK)
+        rc = czk__gpu_stream_prioritize(lane, &err);
+    if (rc != CZK_OK) {
+        fail("lane context", rc, &err);
+        czk_gpu_destroy(lane);
+        return;
+    }
+    check(czk__gpu_gives_way(gpu) && !czk__gpu_gives_way(lane),
+          "with a lane open, the context gives way and the lane does not");
+    lane_pieces<tg1>(gpu, pool, rng, 16, &opts);
+    lane_pieces<tg2>(gpu, pool, rng, 13, &opts);
+    {
+        /* An MSM started while the lane's proof is urgent stops at its first yield point
+         * until the proof ends; then it completes, correct. */
+        const size_t n = (size_t)1 << 14;
+        czk_g1_affine *p = (czk_g1_affine *)czk_malloc(n * sizeof(*p));
+        czk_fr *s = (czk_fr *)czk_malloc(n * sizeof(*s));
+        if (p == NULL || s == NULL || make_points(pool, p, n, rng) != CZK_OK) {
+            fail("host allocation", CZK_ENOMEM, NULL);
+        } else {
+            czk_g1_jacobian a, b;
+            std::atomic<int> done(0);
+            int mrc = CZK_ENOMEM;
+            fill_fr(pool, s, n, czk_rng_u64(rng), 2);
+            czk__gpu_urgent_begin(lane);
+            std::thread t([&] {
+                mrc = gpu_msm_t<tg1>(gpu, &a, p, s, n, &opts);
+                done.store(1);
+            });
+            struct timespec ts = {0, 300 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            check(done.load() == 0, "an MSM waits while the lane's proof is urgent");
+            czk__gpu_urgent_end(lane);
+            t.join();
+            if (mrc == CZK_OK && cpu_msm_t<tg1>(&b, p, s, n, pool) == CZK_OK)
+                check(czk_g1_jacobian_equal(&a, &b), "the MSM that waited equals the CPU");
+        }
+        czk_free(p);
+        czk_free(s);
+    }
+    czk_gpu_destroy(lane);
+    check(!czk__gpu_gives_way(gpu), "the lane closed: the context no longer gives way");
+}
+
 } // namespace
 
 void czk_gpu_test::check_msm(const test_env *e) {
@@ -352,4 +437,5 @@ void czk_gpu_test::check_msm(const test_env *e) {
     test_msm_split<tg1>(e->gpu, e->pool, e->rng, &levels_none);
     test_msm_split<tg2>(e->gpu, e->pool, e->rng, &levels_none);
     test_msm_g2(e->gpu, e->pool, e->rng, e->max_msm_lg);
+    test_msm_lane(e->gpu, e->pool, e->rng);
 }

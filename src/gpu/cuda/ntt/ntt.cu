@@ -111,6 +111,7 @@ static int ntt_run(czk_gpu *g, fr_t *d, unsigned lg, bool inverse, const czk_fr 
             d, lg, s, k, lgT, (const fr_t *)roots, k0, (const fr_t *)tw,
             p == 0 ? (const fr_t *)pre : nullptr, levels, tw_shift, tw_levels, tw_flat);
         CZK_CUDA_TRY(err, cudaGetLastError());
+        CZK_TRY(czk__gpu_yield(g, err));
         s -= k;
     }
     if (lg >= 10) {
