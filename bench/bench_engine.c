@@ -5,7 +5,7 @@
  *   bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] [--workers W]
  *                [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] [--log FILE]
  *                [--devices 0,1] [--compare] [--porep C1FILE --params DIR] [--fail-device D]
- *                [--svg FILE]
+ *                [--svg FILE] [--urgent K [--urgent-every MS] [--urgent-from J]]
  *
  * Defaults: K 16, 8 jobs of 4 partitions, 2 in flight, 2 workers per device, backend auto.
  * --devices: the CUDA devices the engine opens (default all). --compare: two passes in one
@@ -24,14 +24,22 @@
  * --svg FILE: records the run's spans (czk_engine_trace_start) and writes them as an SVG
  * timeline (czk_timeline_svg_write): a lane per synthesis thread, worker and finalizer, the
  * kernel regions' steps, busy shares. With --compare, the first pass's goes to FILE.one.svg.
- * Witnesses: --solve 1 solves a distinct witness per partition (the engine's generic solver,
- * single-threaded per partition: slower than a GPU proves); 0, the default, copies the
- * witness made with the circuit (synth_seed 0), so that the run measures proving.
- * The circuit (and its development key) is loaded before the clock starts. Jobs are
- * submitted so that J are always in flight; each is awaited and must COMPLETE (the engine
- * verifies every proof). Then, per device, from the lines' kernel_at_ms and kernel_ms:
- * the window from the first kernel region's start to the last one's end, the union of the
- * kernel regions inside it, and busy = union / window; plus medians of each step, the
+ * --urgent K: while the jobs run, a CRITICAL job of one partition of a second synthetic circuit
+ * of 2^K constraints (K = 19 is a 32 GiB WinningPoSt's domain) is sent every MS ms (default
+ * 500) after the previous one came back, as a WinningPoSt beside C2 (issue 29, item 6); its
+ * submit-to-proof times (median, p90, p99, max), and its partitions' kernel regions, are
+ * printed apart from the jobs'. --urgent-from J: the first urgent job goes once J jobs have
+ * completed, and the jobs' throughput is printed for the two phases, without and with the
+ * urgent ones (the cost of giving way). Their witness is the one made with the circuit (synthesis
+ * is a copy): the run measures what the device makes them wait. Their circuit is loaded before the
+ * clock starts, so on a GPU with a priority lane they prove there. Witnesses: --solve 1 solves a
+ * distinct witness per partition (the engine's generic solver, single-threaded per partition:
+ * slower than a GPU proves); 0, the default, copies the witness made with the circuit (synth_seed
+ * 0), so that the run measures proving. The circuit (and its development key) is loaded before the
+ * clock starts. Jobs are submitted so that J are always in flight; each is awaited and must
+ * COMPLETE (the engine verifies every proof). Then, per device, from the lines' kernel_at_ms and
+ * kernel_ms: the window from the first kernel region's start to the last one's end, the union of
+ * the kernel regions inside it, and busy = union / window; plus medians of each step, the
  * throughput in s/proof (a proof = one job, as cuzk-bench counts), and the process's peak
  * resident memory. "Kernel region" is the device lock's hold (czk.h): on a GPU backend
  * with the key and circuit resident it is the witness upload, the kernels and the G2 MSM;
@@ -65,7 +73,12 @@ typedef struct pline {
     double queue, synth, lock_wait, kernel, finish, verify, at;
     char backend[32];
     int ok;
+    int urgent; /* a partition of --urgent's circuit */
 } pline;
+
+/* --urgent's circuit id. */
+#define URGENT_ID "urgent"
+#define URGENT_MAX 20000
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static pline *g_lines;
@@ -92,6 +105,7 @@ static void on_log(void *arg, int level, const char *line) {
         l->verify = field(line, " verify_ms=");
         l->at = field(line, " kernel_at_ms=");
         l->ok = strstr(line, " result=ok") != NULL;
+        l->urgent = strstr(line, " circuit=" URGENT_ID " ") != NULL;
         const char *b = strstr(line, " backend=");
         l->backend[0] = '\0';
         if (b != NULL)
@@ -232,11 +246,72 @@ static void timeline(const char *backend, double *window, double *busy, size_t *
     free(s);
 }
 
+/* --urgent's sender: one CRITICAL job at a time, every_ms after the previous one came back;
+ * n, ms and failed are its own until it is joined. */
+typedef struct urgent {
+    czk_engine *e;
+    unsigned every_ms;
+    pthread_mutex_t mu;
+    int quit;
+    double *ms; /* submit to verified proof, per completed job */
+    size_t n;
+    unsigned failed;
+} urgent;
+
+static void *urgent_main(void *arg) {
+    urgent *u = arg;
+    for (unsigned i = 0; u->n < URGENT_MAX; i++) {
+        pthread_mutex_lock(&u->mu);
+        const int quit = u->quit;
+        pthread_mutex_unlock(&u->mu);
+        if (quit)
+            break;
+        char rid[64], id[CZK_REQUEST_ID_MAX + 1];
+        snprintf(rid, sizeof rid, "urgent-%u", i);
+        czk_job_request req;
+        memset(&req, 0, sizeof req);
+        req.request_id = rid;
+        req.circuit_id = URGENT_ID;
+        req.priority = CZK_PRIORITY_CRITICAL;
+        req.n_partitions = 1;
+        czk_err err = {0};
+        const double t = now_ms();
+        if (czk_engine_submit(u->e, &req, id, NULL, NULL, &err) != CZK_OK) {
+            fprintf(stderr, "bench_engine: urgent %u: %s\n", i, err.msg);
+            u->failed++;
+        } else {
+            czk_job_result res;
+            memset(&res, 0, sizeof res);
+            (void)czk_engine_await(u->e, id, 0, &res, &err);
+            if (res.status == CZK_JOB_COMPLETED) {
+                u->ms[u->n++] = now_ms() - t;
+            } else {
+                fprintf(stderr, "bench_engine: urgent %u: status %d: %s\n", i, (int)res.status,
+                        res.error);
+                u->failed++;
+            }
+            czk_job_result_clear(&res);
+        }
+        struct timespec ts = {(time_t)(u->every_ms / 1000), (long)(u->every_ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+/* The q-quantile (0..1) of v[0..n) sorted ascending, nearest rank; 0 when empty. */
+static double quantile(const double *v, size_t n, double q) {
+    if (n == 0)
+        return 0;
+    size_t k = (size_t)(q * (double)n + 0.999999);
+    return v[k == 0 ? 0 : k > n ? n - 1 : k - 1];
+}
+
 static void usage(void) {
     fprintf(stderr, "usage: bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] "
                     "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] "
                     "[--vram GIB] [--log FILE] [--devices 0,1] [--compare] "
-                    "[--porep C1FILE --params DIR] [--fail-device D] [--svg FILE]\n");
+                    "[--porep C1FILE --params DIR] [--fail-device D] [--svg FILE] "
+                    "[--urgent K [--urgent-every MS] [--urgent-from J]]\n");
 }
 
 /* What the passes share: the options, and the PoRep job's payload when there is one. */
@@ -248,7 +323,9 @@ typedef struct opts {
     size_t n_devices;
     int fail_dev; /* --fail-device, or -1 */
     const char *porep, *params;
-    uint8_t *payload; /* --porep: the request payload (header + C1 JSON) */
+    unsigned urgent_k, urgent_ms; /* --urgent, --urgent-every (0: no urgent jobs) */
+    unsigned urgent_from;         /* --urgent-from */
+    uint8_t *payload;             /* --porep: the request payload (header + C1 JSON) */
     size_t payload_len;
     uint64_t sector_size;
     char circuit[64];
@@ -302,6 +379,7 @@ int main(int argc, char **argv) {
     o.k = 16, o.jobs = 8, o.parts = 4, o.inflight = 2, o.workers = 2;
     o.backend = "auto";
     o.fail_dev = -1;
+    o.urgent_ms = 500;
     const char *log_path = NULL, *svg_path = NULL;
     int compare = 0;
     for (int i = 1; i < argc; i++) {
@@ -343,6 +421,12 @@ int main(int argc, char **argv) {
             o.params = v;
         else if (strcmp(a, "--fail-device") == 0)
             o.fail_dev = atoi(v);
+        else if (strcmp(a, "--urgent") == 0)
+            o.urgent_k = (unsigned)atoi(v);
+        else if (strcmp(a, "--urgent-every") == 0)
+            o.urgent_ms = (unsigned)atoi(v);
+        else if (strcmp(a, "--urgent-from") == 0)
+            o.urgent_from = (unsigned)atoi(v);
         else if (strcmp(a, "--devices") == 0) {
             if (czk_parse_uint_list(v, 63, o.devices, 64, &o.n_devices) != 0) {
                 usage();
@@ -354,7 +438,8 @@ int main(int argc, char **argv) {
         }
     }
     if (o.jobs == 0 || o.parts == 0 || o.inflight == 0 || o.jobs > 10000 || o.parts > 64 ||
-        (o.porep != NULL) != (o.params != NULL)) {
+        (o.porep != NULL) != (o.params != NULL) || (o.urgent_k != 0 && o.urgent_k < 4) ||
+        o.urgent_from >= o.jobs) {
         usage();
         return 2;
     }
@@ -425,6 +510,13 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
         czk_engine_destroy(e);
         return 1;
     }
+    if (o->urgent_k != 0 &&
+        (czk_engine_register_synthetic(e, URGENT_ID, o->urgent_k, &err) != CZK_OK ||
+         czk_engine_preload(e, URGENT_ID, NULL, NULL, &err) != CZK_OK)) {
+        fprintf(stderr, "bench_engine: --urgent %u: %s\n", o->urgent_k, err.msg);
+        czk_engine_destroy(e);
+        return 1;
+    }
     {
         czk_engine_status ds;
         if (czk_engine_get_status(e, &ds) == CZK_OK) {
@@ -470,8 +562,27 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     double *job_ms = calloc(jobs, sizeof(double)), *t_sub = calloc(jobs, sizeof(double));
     unsigned submitted = 0, done = 0, failed = 0;
     uint64_t max_reserved = 0, key_bytes = 0; /* the engine's host reservation, sampled */
-    double t0 = now_ms();
+    urgent ug;
+    memset(&ug, 0, sizeof ug);
+    ug.e = e;
+    ug.every_ms = o->urgent_ms;
+    pthread_mutex_init(&ug.mu, NULL);
+    ug.ms = o->urgent_k != 0 ? calloc(URGENT_MAX, sizeof(double)) : NULL;
+    pthread_t ug_thread;
+    int ug_started = 0, ug_tried = o->urgent_k == 0;
+    double t0 = now_ms(), t_from = t0;
+    unsigned done_from = 0; /* jobs completed when the urgent ones began */
     while (done < jobs && ids != NULL && job_ms != NULL && t_sub != NULL) {
+        if (!ug_tried && done >= o->urgent_from) {
+            ug_tried = 1;
+            t_from = now_ms();
+            done_from = done;
+            ug_started = ug.ms != NULL && pthread_create(&ug_thread, NULL, urgent_main, &ug) == 0;
+            if (!ug_started) {
+                fprintf(stderr, "bench_engine: cannot start the urgent jobs' thread\n");
+                failed++;
+            }
+        }
         while (submitted < jobs && submitted - done < inflight) {
             char rid[64];
             snprintf(rid, sizeof(rid), "bench-%u", submitted);
@@ -532,6 +643,14 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     }
     double wall = now_ms() - t0;
     fprintf(stderr, "\n");
+    if (ug_started) {
+        pthread_mutex_lock(&ug.mu);
+        ug.quit = 1;
+        pthread_mutex_unlock(&ug.mu);
+        pthread_join(ug_thread, NULL);
+        failed += ug.failed;
+    }
+    pthread_mutex_destroy(&ug.mu);
     if (mw_started) {
         pthread_mutex_lock(&mw.mu);
         mw.quit = 1;
@@ -556,13 +675,17 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     czk_engine_destroy(e); /* joins the logger: every line is in */
 
     /* Medians over the successful partitions. */
-    size_t n = g_n, okn = 0;
+    size_t n = g_n, okn = 0, urgn = 0;
     double *v[7];
     for (int i = 0; i < 7; i++)
         v[i] = calloc(n ? n : 1, sizeof(double));
     for (size_t i = 0; i < n; i++) {
         if (!g_lines[i].ok)
             continue;
+        if (g_lines[i].urgent) {
+            v[6][urgn++] = g_lines[i].kernel;
+            continue;
+        }
         v[0][okn] = g_lines[i].queue;
         v[1][okn] = g_lines[i].synth;
         v[2][okn] = g_lines[i].lock_wait;
@@ -576,6 +699,20 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
            median_of(v[0], okn), median_of(v[1], okn), median_of(v[2], okn), median_of(v[3], okn),
            median_of(v[4], okn), median_of(v[5], okn));
     printf("job ms: median %.1f\n", median_of(job_ms, jobs));
+    if (o->urgent_k != 0) {
+        qsort(ug.ms, ug.n, sizeof(double), cmp_d);
+        printf("urgent 2^%u jobs every %u ms: %zu completed, %u failed; submit to proof ms: "
+               "median %.1f p90 %.1f p99 %.1f max %.1f; kernel region median %.1f ms\n",
+               o->urgent_k, o->urgent_ms, ug.n, ug.failed, quantile(ug.ms, ug.n, 0.5),
+               quantile(ug.ms, ug.n, 0.9), quantile(ug.ms, ug.n, 0.99),
+               ug.n > 0 ? ug.ms[ug.n - 1] : 0, median_of(v[6], urgn));
+        if (done_from > 0)
+            printf("jobs without urgent ones: %u in %.3f s, %.4f s/proof; with them: %u in %.3f "
+                   "s, %.4f s/proof\n",
+                   done_from, (t_from - t0) / 1e3, (t_from - t0) / 1e3 / done_from,
+                   jobs - done_from, (t0 + wall - t_from) / 1e3,
+                   (t0 + wall - t_from) / 1e3 / (jobs - done_from));
+    }
     printf("wall %.3f s, %.4f s/proof (%.2f proofs/s), %.4f s/partition\n", wall / 1e3,
            wall / 1e3 / jobs, jobs / (wall / 1e3), wall / 1e3 / (jobs * parts));
     *s_per_proof = wall / 1e3 / jobs;
@@ -621,10 +758,11 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     free(ids);
     free(job_ms);
     free(t_sub);
+    free(ug.ms);
     pthread_mutex_lock(&g_mu);
     if (g_log != NULL)
         fclose(g_log);
     g_log = NULL;
     pthread_mutex_unlock(&g_mu);
-    return failed == 0 && okn == (size_t)jobs * parts ? 0 : 1;
+    return failed == 0 && okn == (size_t)jobs * parts && (o->urgent_k == 0 || ug.n > 0) ? 0 : 1;
 }
