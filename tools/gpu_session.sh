@@ -19,8 +19,10 @@
 #   partition  bench_gpu_prove --partition 27: a 2^27 PoRep-shaped partition on every path
 #              (step by step, attached, witness pinned and packed, 16 GiB streamed), ~2.5 min
 #   ntt        bench_gpu_ntt: NTT lg 20..27, every kind, ~20 s
-#   msm        bench_gpu_msm --big --profile: MSM G1 2^20..2^27, the PoRep mix, G2, with the
-#              per-step times, ~1 min
+#   msm        bench_gpu_msm --big --profile --roofline: MSM G1 2^20..2^27, the PoRep mix, G2,
+#              with the per-step times, and the roofline (each MSM's Fp products at the product
+#              rate measured in the same process: the limit, and the time as a percentage of
+#              it; the model's steps in msm.log), ~1 min
 #   engine     tools/gpu_engine_run.sh 22 32 4 8 2 (bench_engine), ~1 min
 #   memcheck   compute-sanitizer's memcheck over czk_gpu_test --max-msm-lg 14, ~1 min
 #   rates      bench_gpu_rates: mixed additions, products and inversions a second, ~30 s
@@ -57,10 +59,10 @@ for s in $steps; do
         grep -E '^(lg|2[0-8] )|FAIL' "$out/ntt.log"
         ;;
     msm)
-        timeout 300 "$bin/bench_gpu_msm" --big --profile >"$out/msm.log" 2>&1
+        timeout 300 "$bin/bench_gpu_msm" --big --profile --roofline >"$out/msm.log" 2>&1
         rc=$?
         echo "msm: rc=$rc"
-        grep -E '^(G1|G2) |steps|FAIL' "$out/msm.log"
+        grep -E '^(G1|G2|roof) |^Fp products|^legend|steps|FAIL' "$out/msm.log"
         ;;
     engine)
         mkdir -p "$out/engine"
