@@ -32,7 +32,8 @@
  * completed, and the jobs' throughput is printed for the two phases, without and with the
  * urgent ones (the cost of giving way). Their witness is the one made with the circuit (synthesis
  * is a copy): the run measures what the device makes them wait. Their circuit is loaded before the
- * clock starts, so on a GPU with a priority lane they prove there. Witnesses: --solve 1 solves a
+ * clock starts and one urgent job runs before it (not counted), so on a GPU with a priority
+ * lane they prove there and their key is one that CRITICAL jobs use. Witnesses: --solve 1 solves a
  * distinct witness per partition (the engine's generic solver, single-threaded per partition:
  * slower than a GPU proves); 0, the default, copies the witness made with the circuit (synth_seed
  * 0), so that the run measures proving. The circuit (and its development key) is loaded before the
@@ -516,6 +517,30 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
         fprintf(stderr, "bench_engine: --urgent %u: %s\n", o->urgent_k, err.msg);
         czk_engine_destroy(e);
         return 1;
+    }
+    if (o->urgent_k != 0) {
+        /* One urgent job before the clock: the circuit is then one that CRITICAL jobs use,
+         * whose idle key the jobs' reservations do not evict (a WinningPoSt key in service);
+         * preloaded but never used, it was evicted by the first jobs and reloaded (run 103). */
+        czk_job_request req;
+        char id[CZK_REQUEST_ID_MAX + 1];
+        czk_job_result res;
+        memset(&req, 0, sizeof req);
+        memset(&res, 0, sizeof res);
+        req.request_id = "urgent-warm-up";
+        req.circuit_id = URGENT_ID;
+        req.priority = CZK_PRIORITY_CRITICAL;
+        req.n_partitions = 1;
+        if (czk_engine_submit(e, &req, id, NULL, NULL, &err) == CZK_OK)
+            (void)czk_engine_await(e, id, 0, &res, &err);
+        const int ok = res.status == CZK_JOB_COMPLETED;
+        czk_job_result_clear(&res);
+        if (!ok) {
+            fprintf(stderr, "bench_engine: --urgent %u: the warm-up job did not complete\n",
+                    o->urgent_k);
+            czk_engine_destroy(e);
+            return 1;
+        }
     }
     {
         czk_engine_status ds;

@@ -110,7 +110,7 @@ typedef struct czk_engine_config {
     unsigned synth_threads;       /* partitions synthesized at once at most; 0 = auto */
     unsigned prove_threads;       /* CPU threads of the prover's parallel loops; 0 = auto */
     unsigned workers_per_device;  /* prove workers per device; 0 = 2 */
-    unsigned finalizer_threads;   /* verifying threads; 0 = 1 */
+    unsigned finalizer_threads;   /* verifying threads; 0 = 2 */
     uint64_t host_budget_bytes;   /* 0 = auto: MemTotal minus a 5 GiB margin (half if small) */
     uint64_t pinned_budget_bytes; /* pinned staging memory (GPU backend); 0 = auto */
     uint64_t vram_budget_bytes;   /* device bytes per GPU for partitions; 0 = free at create */

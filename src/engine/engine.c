@@ -123,8 +123,11 @@ static int config_complete(czk_engine_config *cfg, czk_err *err) {
         cfg->prove_threads = (unsigned)ncpu;
     if (cfg->workers_per_device == 0)
         cfg->workers_per_device = 2;
+    /* Two: a finalizer also clears and frees the witness of each partition it hands over, half
+     * a second for a 32 GiB PoRep's 4.3 GB, and with one a WinningPoSt beside C2 waited 400-500
+     * ms behind that every other time (BENCHMARKS.md run 103). */
     if (cfg->finalizer_threads == 0)
-        cfg->finalizer_threads = 1;
+        cfg->finalizer_threads = 2;
     if (cfg->result_ttl_ms == 0)
         cfg->result_ttl_ms = DEFAULT_TTL_MS;
     if (cfg->max_queued_jobs == 0)
