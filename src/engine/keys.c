@@ -240,6 +240,7 @@ int czk__engine_add_circuit(czk_engine *e, const char *circuit_id, const czk_cir
     kind->estimate(state, &sz);
     c->est_bytes = sz.key_bytes;
     c->device_rows = sz.device_rows;
+    c->max_prio = sz.prio;
     if (sz.n_vars > 0 && sz.domain > 0) {
         c->w_bytes = (uint64_t)sz.n_vars * sizeof(czk_fr);
         c->part_bytes = part_bytes_for(c, sz.domain, sz.n_vars);

@@ -49,6 +49,12 @@ typedef struct czk_kind_sizes {
      * the rep entry below): a partition then needs its witness only, never the CPU prover's
      * scratch, which would be some 45 GB at 2^27 and can never be used for it. */
     int device_rows;
+    /* The priority the circuit's requests come with (czk_priority; 0: none known): the engine
+     * counts the circuit as used at it from registration, so that before its first job, too,
+     * its idle key is not evicted for lower work and synthesis leaves room for it (a preloaded
+     * WinningPoSt key was evicted by C2's reservations and reloaded at its first proof, 1.2 s,
+     * BENCHMARKS.md run 103). */
+    int prio;
 } czk_kind_sizes;
 
 typedef struct czk_circuit_kind {

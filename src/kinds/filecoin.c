@@ -80,6 +80,9 @@ static void f_estimate(const void *state, czk_kind_sizes *out) {
     czk_circuit_post_stats_scale(&st, &f->b.stats, f->shape.slots);
     /* The recording's entries, or one slot's when the circuit is kept repeated. */
     czk__kinds_fc_sizes(out, &st, f->b.repeated ? &f->b.stats : &st, f->b.repeated);
+    /* Curio's defaults (the gRPC adapter's too): a WinningPoSt is late after a few seconds. */
+    out->prio =
+        f->shape.kind == CZK_VANILLA_POST_WINNING ? CZK_PRIORITY_CRITICAL : CZK_PRIORITY_HIGH;
 }
 
 static int f_record(const czk__kinds_fc_base *b, czk_r1cs *r1cs, czk_cs_stats *stats,

@@ -12,6 +12,7 @@
 
 #include "czk.h"
 #include "czk_filecoin.h"
+#include "engine/engine_internal.h"
 #include "filecoin/circuit.h"
 #include "filecoin/gadgets/cs.h"
 #include "filecoin/hash/poseidon.h"
@@ -324,6 +325,31 @@ static void bad_payloads(czk_test_ctx *t, const char *dir) {
 
 CZK_TEST(filecoin_post_bad_payloads) {
     CZK_TEST_WITH_TMPDIR(bad_payloads);
+}
+
+/* The PoSt circuits count as used at Curio's priorities from registration (WinningPoSt
+ * CRITICAL, WindowPoSt HIGH), so that once loaded their idle keys are kept from lower work
+ * before their first job too; the PoRep circuits at none. */
+static void post_priorities(czk_test_ctx *t, const char *dir) {
+    (void)t;
+    czk_engine *e = make_engine(dir);
+    CHECK(e != NULL);
+    CHECK_EQ_INT(czk_kinds_register_filecoin_porep(e, 2048, dir, NULL, NULL), CZK_OK);
+    pthread_mutex_lock(&e->mu);
+    const circuit *win = czk__find_circuit(e, "winning-post-32GiB");
+    const circuit *wdw = czk__find_circuit(e, "window-post-2KiB");
+    const circuit *pr = czk__find_circuit(e, "porep-2KiB");
+    const int pw = win != NULL ? win->max_prio : -1, pd = wdw != NULL ? wdw->max_prio : -1,
+              pp = pr != NULL ? pr->max_prio : -1;
+    pthread_mutex_unlock(&e->mu);
+    czk_engine_destroy(e);
+    CHECK_EQ_INT(pw, CZK_PRIORITY_CRITICAL);
+    CHECK_EQ_INT(pd, CZK_PRIORITY_HIGH);
+    CHECK_EQ_INT(pp, 0);
+}
+
+CZK_TEST(filecoin_post_priorities) {
+    CZK_TEST_WITH_TMPDIR(post_priorities);
 }
 
 /* A PoSt circuit kept in its repeated form (CZK_KINDS_POST_REPEATED; what WindowPoSt 32/64 GiB
