@@ -259,6 +259,33 @@ typedef struct urgent {
     unsigned failed;
 } urgent;
 
+/* One urgent job `rid`, submitted and awaited: 1 when it completed (*ms its submit-to-proof
+ * time), 0 after a message on stderr. */
+static int urgent_job(czk_engine *e, const char *rid, double *ms) {
+    czk_job_request req;
+    char id[CZK_REQUEST_ID_MAX + 1];
+    czk_job_result res;
+    czk_err err = {0};
+    memset(&req, 0, sizeof req);
+    memset(&res, 0, sizeof res);
+    req.request_id = rid;
+    req.circuit_id = URGENT_ID;
+    req.priority = CZK_PRIORITY_CRITICAL;
+    req.n_partitions = 1;
+    const double t = now_ms();
+    if (czk_engine_submit(e, &req, id, NULL, NULL, &err) != CZK_OK) {
+        fprintf(stderr, "bench_engine: %s: %s\n", rid, err.msg);
+        return 0;
+    }
+    (void)czk_engine_await(e, id, 0, &res, &err);
+    *ms = now_ms() - t;
+    const int ok = res.status == CZK_JOB_COMPLETED;
+    if (!ok)
+        fprintf(stderr, "bench_engine: %s: status %d: %s\n", rid, (int)res.status, res.error);
+    czk_job_result_clear(&res);
+    return ok;
+}
+
 static void *urgent_main(void *arg) {
     urgent *u = arg;
     for (unsigned i = 0; u->n < URGENT_MAX; i++) {
@@ -267,32 +294,12 @@ static void *urgent_main(void *arg) {
         pthread_mutex_unlock(&u->mu);
         if (quit)
             break;
-        char rid[64], id[CZK_REQUEST_ID_MAX + 1];
+        char rid[64];
         snprintf(rid, sizeof rid, "urgent-%u", i);
-        czk_job_request req;
-        memset(&req, 0, sizeof req);
-        req.request_id = rid;
-        req.circuit_id = URGENT_ID;
-        req.priority = CZK_PRIORITY_CRITICAL;
-        req.n_partitions = 1;
-        czk_err err = {0};
-        const double t = now_ms();
-        if (czk_engine_submit(u->e, &req, id, NULL, NULL, &err) != CZK_OK) {
-            fprintf(stderr, "bench_engine: urgent %u: %s\n", i, err.msg);
+        if (urgent_job(u->e, rid, &u->ms[u->n]))
+            u->n++;
+        else
             u->failed++;
-        } else {
-            czk_job_result res;
-            memset(&res, 0, sizeof res);
-            (void)czk_engine_await(u->e, id, 0, &res, &err);
-            if (res.status == CZK_JOB_COMPLETED) {
-                u->ms[u->n++] = now_ms() - t;
-            } else {
-                fprintf(stderr, "bench_engine: urgent %u: status %d: %s\n", i, (int)res.status,
-                        res.error);
-                u->failed++;
-            }
-            czk_job_result_clear(&res);
-        }
         struct timespec ts = {(time_t)(u->every_ms / 1000), (long)(u->every_ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }
@@ -522,19 +529,8 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
         /* One urgent job before the clock: the circuit is then one that CRITICAL jobs use,
          * whose idle key the jobs' reservations do not evict (a WinningPoSt key in service);
          * preloaded but never used, it was evicted by the first jobs and reloaded (run 103). */
-        czk_job_request req;
-        char id[CZK_REQUEST_ID_MAX + 1];
-        czk_job_result res;
-        memset(&req, 0, sizeof req);
-        memset(&res, 0, sizeof res);
-        req.request_id = "urgent-warm-up";
-        req.circuit_id = URGENT_ID;
-        req.priority = CZK_PRIORITY_CRITICAL;
-        req.n_partitions = 1;
-        if (czk_engine_submit(e, &req, id, NULL, NULL, &err) == CZK_OK)
-            (void)czk_engine_await(e, id, 0, &res, &err);
-        const int ok = res.status == CZK_JOB_COMPLETED;
-        czk_job_result_clear(&res);
+        double ms;
+        const int ok = urgent_job(e, "urgent-warm-up", &ms);
         if (!ok) {
             fprintf(stderr, "bench_engine: --urgent %u: the warm-up job did not complete\n",
                     o->urgent_k);
