@@ -14,9 +14,10 @@
  * passes). --porep: the job is a Filecoin PoRep C2 of that C1 output (filecoin-ffi's JSON,
  * `czk c2 gen SIZE --virtual` makes one) on the real partition circuit, keys from DIR
  * (`czk setup --filecoin porep SIZE --out DIR`); --k, --partitions and --solve do not apply.
- * While the jobs run, a sampler reads the resident set by kind (anonymous, file, shared)
- * every 100 ms and reports its peaks and the peak of what lies outside the engine's host
- * reservation and staging (the memory the budget does not see: BENCHMARKS.md run 86).
+ * From the key's load on, a sampler reads the resident set by kind (anonymous, file, shared)
+ * every 100 ms and reports its peaks while the jobs ran and the peak of what lies outside the
+ * engine's host reservation and staging (the memory the budget does not see: BENCHMARKS.md run
+ * 86), by phase: load (the key), steady (jobs being submitted), drain (all submitted).
  * --fail-device D: once the first job has completed, the engine's device D (its index among
  * the devices opened) faults at its next attempt, as a lost GPU does (czk__engine_inject_device_
  * fault); its partitions must go to the other devices or the CPU and every job still complete.
@@ -154,11 +155,16 @@ static unsigned long long peak_rss(void) {
  * what the process holds lies outside the budget ("unbudgeted": anonymous + shared − reserved
  * − staging held), at its peak.
  */
+enum { PH_LOAD, PH_STEADY, PH_DRAIN, PH_N }; /* the run's phases, for the sampler */
+static const char *const ph_names[PH_N] = {"load", "steady", "drain"};
+
 typedef struct memwatch {
     czk_engine *e;
     pthread_mutex_t mu;
     int quit;
-    double anon, file, shmem, unbudgeted; /* peaks, GiB */
+    int phase;                            /* PH_*: key loading, jobs submitted, the last ones */
+    double anon, file, shmem, unbudgeted; /* peaks while jobs ran (steady and drain), GiB */
+    double unb[PH_N];                     /* the unbudgeted peak of each phase, GiB */
 } memwatch;
 
 static void rss_parts(double *anon, double *file, double *shmem) {
@@ -201,14 +207,33 @@ static void *memwatch_main(void *arg) {
         double anon, file, shmem, held;
         sample_memory(m->e, &anon, &file, &shmem, &held);
         pthread_mutex_lock(&m->mu);
-        m->anon = anon > m->anon ? anon : m->anon;
-        m->file = file > m->file ? file : m->file;
-        m->shmem = shmem > m->shmem ? shmem : m->shmem;
-        if (anon + shmem - held > m->unbudgeted)
-            m->unbudgeted = anon + shmem - held;
+        const double out = anon + shmem - held;
+        if (m->phase != PH_LOAD) {
+            m->anon = anon > m->anon ? anon : m->anon;
+            m->file = file > m->file ? file : m->file;
+            m->shmem = shmem > m->shmem ? shmem : m->shmem;
+            m->unbudgeted = out > m->unbudgeted ? out : m->unbudgeted;
+        }
+        m->unb[m->phase] = out > m->unb[m->phase] ? out : m->unb[m->phase];
         pthread_mutex_unlock(&m->mu);
         struct timespec ts = {0, 100 * 1000000L};
         nanosleep(&ts, NULL);
+    }
+}
+
+static void memwatch_phase(memwatch *m, int phase) {
+    pthread_mutex_lock(&m->mu);
+    m->phase = phase;
+    pthread_mutex_unlock(&m->mu);
+}
+
+/* Stops the sampler (started: its thread runs) before the engine it reads goes. */
+static void memwatch_stop(memwatch *m, pthread_t th, int started) {
+    if (started) {
+        pthread_mutex_lock(&m->mu);
+        m->quit = 1;
+        pthread_mutex_unlock(&m->mu);
+        pthread_join(th, NULL);
     }
 }
 
@@ -508,6 +533,14 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
         fprintf(stderr, "bench_engine: %s\n", err.msg);
         return 1;
     }
+    /* The sampler runs from the key's load on: its unbudgeted peaks are kept by phase. */
+    memwatch mw;
+    memset(&mw, 0, sizeof mw);
+    mw.e = e;
+    mw.phase = PH_LOAD;
+    pthread_mutex_init(&mw.mu, NULL);
+    pthread_t mw_thread;
+    int mw_started = pthread_create(&mw_thread, NULL, memwatch_main, &mw) == 0;
     uint64_t load_ms = 0;
     const char *circuit = o->porep != NULL ? o->circuit : "bench";
     int rc = o->porep != NULL
@@ -515,6 +548,7 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
                  : czk_engine_register_synthetic(e, "bench", k, &err);
     if (rc != CZK_OK || czk_engine_preload(e, circuit, NULL, &load_ms, &err) != CZK_OK) {
         fprintf(stderr, "bench_engine: circuit %s: %s\n", circuit, err.msg);
+        memwatch_stop(&mw, mw_thread, mw_started);
         czk_engine_destroy(e);
         return 1;
     }
@@ -522,6 +556,7 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
         (czk_engine_register_synthetic(e, URGENT_ID, o->urgent_k, &err) != CZK_OK ||
          czk_engine_preload(e, URGENT_ID, NULL, NULL, &err) != CZK_OK)) {
         fprintf(stderr, "bench_engine: --urgent %u: %s\n", o->urgent_k, err.msg);
+        memwatch_stop(&mw, mw_thread, mw_started);
         czk_engine_destroy(e);
         return 1;
     }
@@ -534,6 +569,7 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
         if (!ok) {
             fprintf(stderr, "bench_engine: --urgent %u: the warm-up job did not complete\n",
                     o->urgent_k);
+            memwatch_stop(&mw, mw_thread, mw_started);
             czk_engine_destroy(e);
             return 1;
         }
@@ -570,15 +606,11 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     if (svg_path != NULL &&
         czk_engine_trace_start(e, (size_t)jobs * (parts * 16 + 2) + 1024, &err) != CZK_OK) {
         fprintf(stderr, "bench_engine: --svg: %s\n", err.msg);
+        memwatch_stop(&mw, mw_thread, mw_started);
         czk_engine_destroy(e);
         return 1;
     }
-    memwatch mw;
-    memset(&mw, 0, sizeof mw);
-    mw.e = e;
-    pthread_mutex_init(&mw.mu, NULL);
-    pthread_t mw_thread;
-    int mw_started = pthread_create(&mw_thread, NULL, memwatch_main, &mw) == 0;
+    memwatch_phase(&mw, PH_STEADY);
     char(*ids)[CZK_REQUEST_ID_MAX + 1] = calloc(jobs, CZK_REQUEST_ID_MAX + 1);
     double *job_ms = calloc(jobs, sizeof(double)), *t_sub = calloc(jobs, sizeof(double));
     unsigned submitted = 0, done = 0, failed = 0;
@@ -625,6 +657,8 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
                 ids[submitted][0] = '\0';
             }
             submitted++;
+            if (submitted == jobs)
+                memwatch_phase(&mw, PH_DRAIN);
         }
         czk_job_result res;
         memset(&res, 0, sizeof(res));
@@ -672,12 +706,7 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
         failed += ug.failed;
     }
     pthread_mutex_destroy(&ug.mu);
-    if (mw_started) {
-        pthread_mutex_lock(&mw.mu);
-        mw.quit = 1;
-        pthread_mutex_unlock(&mw.mu);
-        pthread_join(mw_thread, NULL);
-    }
+    memwatch_stop(&mw, mw_thread, mw_started);
     pthread_mutex_destroy(&mw.mu);
     czk_engine_shutdown(e, 10000);
     czk_span *spans = NULL;
@@ -763,6 +792,11 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
                "%.2f GiB, shared %.2f GiB; outside the engine's reservation and staging %.2f "
                "GiB\n",
                mw.anon, mw.file, mw.shmem, mw.unbudgeted);
+    if (mw_started)
+        printf("outside the reservation and staging, peak by phase: %s %.2f GiB, %s %.2f GiB, %s "
+               "%.2f GiB\n",
+               ph_names[PH_LOAD], mw.unb[PH_LOAD], ph_names[PH_STEADY], mw.unb[PH_STEADY],
+               ph_names[PH_DRAIN], mw.unb[PH_DRAIN]);
     if (svg_path != NULL) {
         char title[200];
         snprintf(title, sizeof title, "bench_engine %s: %s, %u jobs x %u partitions, %u in flight",
