@@ -340,6 +340,10 @@ int msm_acc_launch(czk_gpu *g, const msm_plan *p, X *buckets, uint32_t *pk, X *p
     }
     CZK_TRY(czk__gpu_join(g, err));
 out:
+    /* A failed call leaves no piece running on the second stream: the caller waits for its
+     * own stream only before the next call reuses the scratch. */
+    if (rc != CZK_OK && g->aux != NULL)
+        (void)cudaStreamSynchronize(g->aux);
     return rc;
 }
 
