@@ -333,6 +333,10 @@ typedef struct czk_circuit_status {
     uint64_t size_bytes; /* budgeted bytes when loaded; the estimate when COLD (0 if unknown) */
     uint32_t ref_count;  /* jobs holding the key */
     int synthetic;       /* 1 for czk_engine_register_synthetic circuits */
+    /* The highest czk_priority its jobs came with, from registration on the one its kind's
+     * requests come with (Filecoin: WinningPoSt CRITICAL, WindowPoSt HIGH; else 0): at HIGH
+     * and above its idle key is kept from lower work, and synthesis leaves room for it. */
+    int priority;
 } czk_circuit_status;
 
 typedef struct czk_device_status {

@@ -97,6 +97,7 @@ int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
         cs->size_bytes = c->state == C_COLD ? c->est_bytes : c->bytes;
         cs->ref_count = c->refs;
         cs->synthetic = strcmp(c->kind->name, "synthetic") == 0;
+        cs->priority = c->max_prio;
     }
     for (unsigned k = 0, w0 = 0; k < e->n_devs; w0 += czk__device_workers(e, k), k++) {
         const edevice *dv = &e->devs[k];

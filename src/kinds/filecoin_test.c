@@ -12,7 +12,6 @@
 
 #include "czk.h"
 #include "czk_filecoin.h"
-#include "engine/engine_internal.h"
 #include "filecoin/circuit.h"
 #include "filecoin/gadgets/cs.h"
 #include "filecoin/hash/poseidon.h"
@@ -335,13 +334,19 @@ static void post_priorities(czk_test_ctx *t, const char *dir) {
     czk_engine *e = make_engine(dir);
     CHECK(e != NULL);
     CHECK_EQ_INT(czk_kinds_register_filecoin_porep(e, 2048, dir, NULL, NULL), CZK_OK);
-    pthread_mutex_lock(&e->mu);
-    const circuit *win = czk__find_circuit(e, "winning-post-32GiB");
-    const circuit *wdw = czk__find_circuit(e, "window-post-2KiB");
-    const circuit *pr = czk__find_circuit(e, "porep-2KiB");
-    const int pw = win != NULL ? win->max_prio : -1, pd = wdw != NULL ? wdw->max_prio : -1,
-              pp = pr != NULL ? pr->max_prio : -1;
-    pthread_mutex_unlock(&e->mu);
+    czk_engine_status st;
+    CHECK_EQ_INT(czk_engine_get_status(e, &st), CZK_OK);
+    int pw = -1, pd = -1, pp = -1;
+    for (size_t i = 0; i < st.n_circuits; i++) {
+        const czk_circuit_status *c = &st.circuits[i];
+        if (strcmp(c->circuit_id, "winning-post-32GiB") == 0)
+            pw = c->priority;
+        else if (strcmp(c->circuit_id, "window-post-2KiB") == 0)
+            pd = c->priority;
+        else if (strcmp(c->circuit_id, "porep-2KiB") == 0)
+            pp = c->priority;
+    }
+    czk_engine_status_clear(&st);
     czk_engine_destroy(e);
     CHECK_EQ_INT(pw, CZK_PRIORITY_CRITICAL);
     CHECK_EQ_INT(pd, CZK_PRIORITY_HIGH);
