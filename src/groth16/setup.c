@@ -91,14 +91,10 @@ static size_t g1_ifma_add(const void *const *pa, const void *const *pb, void *co
                              (czk_g1_affine *const *)po, n, kind, vbuf);
 }
 static void g1_ifma_to(void *p) {
-    czk_g1_affine *a = p;
-    czk__msm_ifma_domain_to(&a->x, &a->x);
-    czk__msm_ifma_domain_to(&a->y, &a->y);
+    czk__msm_ifma_g1_to(p);
 }
 static void g1_ifma_from(void *p) {
-    czk_g1_affine *a = p;
-    czk__msm_ifma_domain_from(&a->x, &a->x);
-    czk__msm_ifma_domain_from(&a->y, &a->y);
+    czk__msm_ifma_g1_from(p);
 }
 static size_t g1_ifma_buf(size_t n) {
     return CZK__MSM_IFMA_BUF(n);
@@ -144,18 +140,10 @@ static size_t g2_ifma_add(const void *const *pa, const void *const *pb, void *co
                                 (czk_g2_affine *const *)po, n, kind, vbuf);
 }
 static void g2_ifma_to(void *p) {
-    czk_g2_affine *a = p;
-    czk__msm_ifma_domain_to(&a->x.c0, &a->x.c0);
-    czk__msm_ifma_domain_to(&a->x.c1, &a->x.c1);
-    czk__msm_ifma_domain_to(&a->y.c0, &a->y.c0);
-    czk__msm_ifma_domain_to(&a->y.c1, &a->y.c1);
+    czk__msm_ifma_g2_to(p);
 }
 static void g2_ifma_from(void *p) {
-    czk_g2_affine *a = p;
-    czk__msm_ifma_domain_from(&a->x.c0, &a->x.c0);
-    czk__msm_ifma_domain_from(&a->x.c1, &a->x.c1);
-    czk__msm_ifma_domain_from(&a->y.c0, &a->y.c0);
-    czk__msm_ifma_domain_from(&a->y.c1, &a->y.c1);
+    czk__msm_ifma_g2_from(p);
 }
 static size_t g2_ifma_buf(size_t n) {
     return CZK__MSM_IFMA_BUF_G2(n);

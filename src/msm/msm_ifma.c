@@ -352,3 +352,27 @@ void czk__msm_ifma_domain_from(czk_fp *r, const czk_fp *a) {
 }
 
 #endif
+
+void czk__msm_ifma_g1_to(czk_g1_affine *a) {
+    czk__msm_ifma_domain_to(&a->x, &a->x);
+    czk__msm_ifma_domain_to(&a->y, &a->y);
+}
+
+void czk__msm_ifma_g1_from(czk_g1_affine *a) {
+    czk__msm_ifma_domain_from(&a->x, &a->x);
+    czk__msm_ifma_domain_from(&a->y, &a->y);
+}
+
+void czk__msm_ifma_g2_to(czk_g2_affine *a) {
+    czk__msm_ifma_domain_to(&a->x.c0, &a->x.c0);
+    czk__msm_ifma_domain_to(&a->x.c1, &a->x.c1);
+    czk__msm_ifma_domain_to(&a->y.c0, &a->y.c0);
+    czk__msm_ifma_domain_to(&a->y.c1, &a->y.c1);
+}
+
+void czk__msm_ifma_g2_from(czk_g2_affine *a) {
+    czk__msm_ifma_domain_from(&a->x.c0, &a->x.c0);
+    czk__msm_ifma_domain_from(&a->x.c1, &a->x.c1);
+    czk__msm_ifma_domain_from(&a->y.c0, &a->y.c0);
+    czk__msm_ifma_domain_from(&a->y.c1, &a->y.c1);
+}

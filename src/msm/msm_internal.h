@@ -76,6 +76,12 @@ void czk__msm_ifma_points_g2(czk_g2_affine *pv, czk_fp2 *ex, const czk_g2_affine
                              const uint32_t *idx, size_t n);
 void czk__msm_ifma_domain_to(czk_fp *r, const czk_fp *a);
 void czk__msm_ifma_domain_from(czk_fp *r, const czk_fp *a);
+/* An affine point's coordinates into and out of the IFMA domain, in place (tables kept in it:
+ * the development setup's fixed-base windows). */
+void czk__msm_ifma_g1_to(czk_g1_affine *a);
+void czk__msm_ifma_g1_from(czk_g1_affine *a);
+void czk__msm_ifma_g2_to(czk_g2_affine *a);
+void czk__msm_ifma_g2_from(czk_g2_affine *a);
 
 #ifdef __cplusplus
 }

@@ -490,37 +490,6 @@ CZK_TEST(msm_g2_special) {
     czk_free(k);
 }
 
-static void fp2_to_ifma(czk_fp2 *a) {
-    czk__msm_ifma_domain_to(&a->c0, &a->c0);
-    czk__msm_ifma_domain_to(&a->c1, &a->c1);
-}
-
-static void fp2_from_ifma(czk_fp2 *a) {
-    czk__msm_ifma_domain_from(&a->c0, &a->c0);
-    czk__msm_ifma_domain_from(&a->c1, &a->c1);
-}
-
-/* An affine point's coordinates into and out of the IFMA domain (msm_internal.h). */
-static void g1_to_ifma(czk_g1_affine *a) {
-    czk__msm_ifma_domain_to(&a->x, &a->x);
-    czk__msm_ifma_domain_to(&a->y, &a->y);
-}
-
-static void g1_from_ifma(czk_g1_affine *a) {
-    czk__msm_ifma_domain_from(&a->x, &a->x);
-    czk__msm_ifma_domain_from(&a->y, &a->y);
-}
-
-static void g2_to_ifma(czk_g2_affine *a) {
-    fp2_to_ifma(&a->x);
-    fp2_to_ifma(&a->y);
-}
-
-static void g2_from_ifma(czk_g2_affine *a) {
-    fp2_from_ifma(&a->x);
-    fp2_from_ifma(&a->y);
-}
-
 /* ifma_add_check_g1 / _g2: for each batch length of lens, np_max at most, and four modes
  * (0: distinct points; 1: also doublings and sums at infinity; 2: the same, written in place;
  * 3: in place, with every odd addition taking the previous one's output), the eight-lane
@@ -562,8 +531,8 @@ static void g2_from_ifma(czk_g2_affine *a) {
                     want_inf += czk_##G##_jacobian_is_infinity(&j);                                \
                 }                                                                                  \
                 for (size_t p = 0; p < np; p++) {                                                  \
-                    G##_to_ifma(&a[p]);                                                            \
-                    G##_to_ifma(&b[p]);                                                            \
+                    czk__msm_ifma_##G##_to(&a[p]);                                                 \
+                    czk__msm_ifma_##G##_to(&b[p]);                                                 \
                     pa[p] = &a[p];                                                                 \
                     pb[p] = mode == 3 && p % 2 == 1 ? &a[p - 1] : &b[p];                           \
                     po[p] = mode >= 2 ? &a[p] : &o[p];                                             \
@@ -573,7 +542,7 @@ static void g2_from_ifma(czk_g2_affine *a) {
                        want_inf);                                                                  \
                 for (size_t p = 0; p < np; p++) {                                                  \
                     czk_##G##_affine got = *po[p];                                                 \
-                    G##_from_ifma(&got);                                                           \
+                    czk__msm_ifma_##G##_from(&got);                                                \
                     CHECKF(memcmp(&got, &want[p], sizeof(got)) == 0, "np %zu mode %d sum %zu", np, \
                            mode, p);                                                               \
                 }                                                                                  \
