@@ -113,10 +113,10 @@ int czk__gpu_ntt_fused(czk_gpu *g, void *d, unsigned lg, bool inverse, const czk
 int czk__gpu_stream_prioritize(czk_gpu *g, czk_err *err);
 
 /*
- * Giving way to the priority lane (doc/DESIGN.md §5). A C2 region keeps the device busy for
- * over a second, in launches whose blocks run for milliseconds each; the lane's stream of
- * greatest priority gets an SM only as one of those blocks ends, so each of a small proof's
- * ~60 launches waited behind them (a WinningPoSt's 50 ms of kernels took 290-610 ms beside
+ * Giving way to the priority lane (doc/DESIGN.md §4, "Priority lanes"). A C2 region keeps the
+ * device busy for over a second, in launches whose blocks run for milliseconds each; the lane's
+ * stream of greatest priority gets an SM only as one of those blocks ends, so each of a small
+ * proof's ~60 launches waited behind them (a WinningPoSt's 50 ms of kernels took 290-610 ms beside
  * C2, BENCHMARKS.md run 96). So, while a lane context exists on the device:
  *  - a lane marks its proof as urgent (czk__gpu_urgent_begin/_end), device-wide;
  *  - every other context calls czk__gpu_yield between its steps: it keeps at most two steps
@@ -124,7 +124,7 @@ int czk__gpu_stream_prioritize(czk_gpu *g, czk_err *err);
  *    work it lets its queue drain and waits until the lane is done, so the lane runs on an
  *    idle device;
  *  - long launches are cut into pieces with a yield point between them (the MSM's bucket
- *    accumulation, czk__gpu_pieces: ~235 ms a launch at 2^27).
+ *    accumulation in msm_acc_launch: ~235 ms a launch at 2^27).
  * Without a lane on the device, czk__gpu_yield returns at once and nothing is cut: the
  * kernels and their order are those of a device alone.
  */
