@@ -337,6 +337,10 @@ typedef struct czk_circuit_status {
      * requests come with (Filecoin: WinningPoSt CRITICAL, WindowPoSt HIGH; else 0): at HIGH
      * and above its idle key is kept from lower work, and synthesis leaves room for it. */
     int priority;
+    /* 1: the key is on devices only. Every GPU that proves the circuit holds key and circuit
+     * whole, so the host freed its copy (size_bytes is what remains: the verifying key and
+     * what the kind keeps); a proof that needs it elsewhere reads the file again. */
+    int device_only;
 } czk_circuit_status;
 
 typedef struct czk_device_status {

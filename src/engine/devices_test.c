@@ -40,13 +40,34 @@ typedef struct fake_dev {
     int fail_after; /* proofs before the failures start */
     unsigned delay_ms;
     int lane; /* labelled as a priority lane ("fake:N/lane") */
+    /* Holds key and circuit as a GPU that proves whole partitions does: attach copies the
+     * key's points, and proofs read the copy, never the engine's (which may then go). */
+    int whole;
     fake_stats *st;
 } fake_dev;
 
 typedef struct fake_key {
     fake_dev *owner;
     const czk_groth16_pk *pk;
+    czk_groth16_pk copy; /* a whole device's: its own points, the engine's verifying key */
 } fake_key;
+
+/* A copy of n bytes at p, NULL when p is (or n is 0). */
+static void *dup_bytes(const void *p, size_t n) {
+    void *q = p != NULL && n > 0 ? czk_malloc(n) : NULL;
+    if (q != NULL)
+        memcpy(q, p, n);
+    return q;
+}
+
+static void fake_copy_free(czk_groth16_pk *k) {
+    czk_free(k->h);
+    czk_free(k->l);
+    czk_free(k->a);
+    czk_free(k->b_g1);
+    czk_free(k->b_g2);
+    memset(k, 0, sizeof *k);
+}
 
 static void fake_close(czk_device *d) {
     fake_dev *f = (fake_dev *)d;
@@ -77,11 +98,27 @@ static int fake_attach(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *
     fake_key *k = czk_malloc(sizeof *k);
     if (k == NULL)
         return czk_err_set(err, CZK_ENOMEM, "fake attach");
+    memset(k, 0, sizeof *k);
     k->owner = (fake_dev *)d;
     k->pk = pk;
+    if (k->owner->whole) {
+        k->copy = *pk;
+        k->copy.h = dup_bytes(pk->h, pk->n_h * sizeof(czk_g1_affine));
+        k->copy.l = dup_bytes(pk->l, pk->n_l * sizeof(czk_g1_affine));
+        k->copy.a = dup_bytes(pk->a, pk->n_a * sizeof(czk_g1_affine));
+        k->copy.b_g1 = dup_bytes(pk->b_g1, pk->n_b_g1 * sizeof(czk_g1_affine));
+        k->copy.b_g2 = dup_bytes(pk->b_g2, pk->n_b_g2 * sizeof(czk_g2_affine));
+        if ((pk->n_h > 0 && k->copy.h == NULL) || (pk->n_l > 0 && k->copy.l == NULL) ||
+            (pk->n_a > 0 && k->copy.a == NULL) || (pk->n_b_g1 > 0 && k->copy.b_g1 == NULL) ||
+            (pk->n_b_g2 > 0 && k->copy.b_g2 == NULL)) {
+            fake_copy_free(&k->copy);
+            czk_free(k);
+            return czk_err_set(err, CZK_ENOMEM, "fake attach: the key's copy");
+        }
+    }
     __atomic_fetch_add(&k->owner->st->attaches, 1, __ATOMIC_RELAXED);
     *key = (czk_device_key *)k;
-    *mode = CZK_DEVICE_ATTACH_POINTS;
+    *mode = k->owner->whole ? CZK_DEVICE_ATTACH_WHOLE : CZK_DEVICE_ATTACH_POINTS;
     return CZK_OK;
 }
 
@@ -91,6 +128,7 @@ static void fake_detach(czk_device *d, czk_device_key *key) {
         return;
     if (k->owner == (fake_dev *)d)
         __atomic_fetch_add(&k->owner->st->detaches, 1, __ATOMIC_RELAXED);
+    fake_copy_free(&k->copy);
     czk_free(k);
 }
 
@@ -116,7 +154,8 @@ static int fake_prove(czk_device *d, czk_device_key *key, const czk_groth16_pk *
         __atomic_fetch_add(&f->st->faults, 1, __ATOMIC_RELAXED);
         return czk_err_set(err, CZK_ENOMEM, "fake:%u: no device memory for this circuit", f->index);
     }
-    int rc = f->cpu->ops->prove(f->cpu, NULL, pk, cs, w, wp, r, s, proof, tm, pool, err);
+    int rc = f->cpu->ops->prove(f->cpu, NULL, f->whole ? &k->copy : pk, cs, w, wp, r, s, proof, tm,
+                                pool, err);
     if (rc == CZK_OK && f->fail_mode == FAIL_CORRUPT && done >= f->fail_after) {
         czk_g1_jacobian a; /* A + G: a proof that cannot verify */
         czk_g1_jacobian_from_affine(&a, &proof->a);
@@ -368,6 +407,123 @@ CZK_TEST(engine_device_without_memory_stays) {
     CHECK_EQ_INT(retried, tried1);
     CHECK_EQ_INT(d.st[0].proofs, 8);
     CHECK(!on_cpu);
+}
+
+/* Waits up to 5 s for circuit id's host copy to reach state `want` (enum czk__host_copy). */
+static int wait_host(czk_engine *e, const char *id, int want) {
+    for (int i = 0; i < 500; i++) {
+        pthread_mutex_lock(&e->mu);
+        const circuit *c = czk__find_circuit(e, id);
+        int at = c != NULL && c->host == want;
+        pthread_mutex_unlock(&e->mu);
+        if (at)
+            return 1;
+        czk_etest_sleep_ms(10);
+    }
+    return 0;
+}
+
+/* The circuit's status line, from a status taken now (zeroed when absent). */
+static czk_circuit_status circuit_now(czk_engine *e) {
+    czk_circuit_status out;
+    czk_engine_status s;
+    memset(&out, 0, sizeof out);
+    memset(&s, 0, sizeof s);
+    if (czk_engine_get_status(e, &s) == CZK_OK && s.n_circuits == 1)
+        out = s.circuits[0];
+    czk_engine_status_clear(&s);
+    return out;
+}
+
+/*
+ * Keys on devices only (keys.c): a device that holds key and circuit whole proves from the
+ * witness alone, so after its first proof the host frees its copy of the key's points, the
+ * budget gets those bytes back and status says device_only. An eviction of such a key and the
+ * next job's load work as for any other. When the device is lost, the retries on the CPU read
+ * the key again first (the restored key is checked against the loaded one), and every proof
+ * verifies.
+ */
+CZK_TEST(engine_key_on_device_only) {
+    fake_stats st;
+    czk_etest_logcap cap;
+    czk_groth16_vk vk;
+    czk_engine_config cfg = czk_etest_config();
+    cfg.workers_per_device = 1;
+    cfg.synth_threads = 1;
+    czk_device *dev = fake_open(0, FAIL_NEVER, 0, 5, &st);
+    CHECK(dev != NULL);
+    ((fake_dev *)dev)->whole = 1;
+    dev->flags |= CZK_DEVICE_WHOLE_PROOFS;
+    czk_engine *e = NULL;
+    czk_etest_setup setup = {.cap = &cap, .devs = &dev, .n_devs = 1, .vk = &vk};
+    CHECK(czk_etest_engine(&e, &cfg, "porep8", 8, &setup) == CZK_OK);
+    const czk_circuit_status s0 = circuit_now(e);
+
+    int rc1 = czk_etest_prove(e, "only1", "porep8", CZK_PRIORITY_NORMAL, 3, 71, &vk);
+    int dropped = wait_host(e, "porep8", H_DROPPED);
+    pthread_mutex_lock(&e->mu);
+    const circuit *c = czk__find_circuit(e, "porep8");
+    const uint64_t points =
+        (c->pk.n_h + c->pk.n_l + c->pk.n_a + c->pk.n_b_g1) * (uint64_t)sizeof(czk_g1_affine) +
+        c->pk.n_b_g2 * (uint64_t)sizeof(czk_g2_affine);
+    const int no_points = c->pk.h == NULL && c->pk.l == NULL && c->pk.a == NULL &&
+                          c->pk.b_g1 == NULL && c->pk.b_g2 == NULL;
+    const uint64_t reserved1 = e->reserved;
+    pthread_mutex_unlock(&e->mu);
+    const czk_circuit_status s1 = circuit_now(e);
+
+    /* Evicted while on the device only, then loaded, attached and dropped again. */
+    int was = 0;
+    uint64_t freed = 0;
+    czk_err err = {0};
+    int rc_ev = czk_engine_evict(e, "porep8", &was, &freed, &err);
+    pthread_mutex_lock(&e->mu);
+    const uint64_t reserved_ev = e->reserved;
+    pthread_mutex_unlock(&e->mu);
+    int rc2 = czk_etest_prove(e, "only2", "porep8", CZK_PRIORITY_NORMAL, 2, 72, &vk);
+    int dropped2 = wait_host(e, "porep8", H_DROPPED);
+
+    /* The device is lost: both partitions go to the CPU, which needs the host copy. */
+    CHECK(czk__engine_inject_device_fault(e, 0) == CZK_OK);
+    int rc3 = czk_etest_prove(e, "only3", "porep8", CZK_PRIORITY_NORMAL, 2, 73, &vk);
+    pthread_mutex_lock(&e->mu);
+    const int restored = c->host == H_FULL && c->pk.h != NULL && c->pk.b_g2 != NULL;
+    pthread_mutex_unlock(&e->mu);
+    const czk_circuit_status s3 = circuit_now(e);
+
+    czk_groth16_vk_clear(&vk);
+    czk_engine_destroy(e);
+    size_t n_dropped = 0;
+    for (size_t i = 0; i < cap.n; i++)
+        n_dropped += strstr(cap.lines[i], "key host copy dropped circuit=porep8") != NULL;
+    int said_restored = czk_etest_cap_has(&cap, "key host copy restored circuit=porep8", NULL);
+    int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", "result=ok");
+    czk_etest_cap_free(&cap);
+
+    CHECK_EQ_INT(rc1, CZK_OK);
+    CHECK(dropped);
+    CHECK(no_points);
+    CHECK(points > 0);
+    CHECK_EQ_INT(s0.device_only, 0);
+    CHECK_EQ_INT(s1.device_only, 1);
+    CHECKF(s0.size_bytes >= s1.size_bytes + points, "loaded %llu, then %llu (points %llu)",
+           (unsigned long long)s0.size_bytes, (unsigned long long)s1.size_bytes,
+           (unsigned long long)points);
+    CHECK_EQ_INT(rc_ev, CZK_OK);
+    CHECK(was);
+    CHECK_EQ_INT(freed, s1.size_bytes);
+    CHECK_EQ_INT(reserved_ev, reserved1 - s1.size_bytes);
+    CHECK_EQ_INT(rc2, CZK_OK);
+    CHECK(dropped2);
+    CHECK_EQ_INT(n_dropped, 2);
+    CHECK_EQ_INT(st.attaches, 2);
+    CHECK_EQ_INT(st.foreign_keys, 0);
+    CHECK_EQ_INT(rc3, CZK_OK);
+    CHECK(restored);
+    CHECK(said_restored);
+    CHECK(on_cpu);
+    CHECK_EQ_INT(s3.device_only, 0);
+    CHECK_EQ_INT(s3.size_bytes, s0.size_bytes);
 }
 
 /* gpus.devices: which CUDA ordinals an engine opens, and the refusals. */

@@ -66,7 +66,20 @@ typedef struct circuit {
      * unload under e->mu and devs[i].mu; atomic because readers hold only one of the two. */
     uint64_t resident_devs;
     uint64_t circuit_devs;
+    /* Bit i: key and circuit whole on device i (attach mode WHOLE), where a proof reads
+     * nothing of the host's copy. Set and cleared as resident_devs. */
+    uint64_t whole_devs;
+    /* The host copy of the key's points (keys.c, czk__key_drop_host): FULL while loaded;
+     * DROPPED once every device that proves the circuit holds it whole (the kind's drop
+     * freed its rows too), host_dropped bytes then released from the budget; DROPPING and
+     * RESTORING while a thread frees or re-reads it with no lock held (others wait on
+     * synth_cv). Guarded by e->mu. */
+    int host;
+    uint64_t host_dropped;
+    uint64_t attach_bytes; /* of bytes: what the devices' attach may allocate on the host */
 } circuit;
+
+enum czk__host_copy { H_FULL = 0, H_DROPPING, H_DROPPED, H_RESTORING };
 
 enum czk__part_state {
     P_QUEUED_SYNTH = 0,
@@ -317,6 +330,15 @@ int czk__ensure_loaded(czk_engine *e, circuit *c, int prio, uint64_t *load_ms, c
 void czk__circuit_free(circuit *c);
 /* With d's lock held, no engine lock: attaches c's key to device di if not yet. */
 void czk__key_attach(czk_engine *e, unsigned di, circuit *c);
+/* Under e->mu (released while freeing): frees the host copy of c's key when every device
+ * that proves c holds it whole and no proof reads it (the kind must allow it). */
+void czk__key_drop_host(czk_engine *e, circuit *c);
+/* Under e->mu (released while reading): makes the host copy of c's key whole again, for a
+ * proof that reads it (the CPU, a device that does not hold c whole). CZK_OK, CZK_ENOMEM
+ * (it does not fit the host budget now) or the kind's error. c must be held by a job. */
+int czk__key_restore_host(czk_engine *e, circuit *c, int prio, czk_err *err);
+/* Under e->mu: does an attempt of c on device di (-1: the fallback) read the host copy? */
+int czk__key_needs_host(const czk_engine *e, const circuit *c, int di);
 
 /* ---- jobs.c (under e->mu) ---- */
 int czk__job_final(const job *j);

@@ -20,6 +20,7 @@ CZK_TEST_ENTRY(engine_gpu_and_fallback_fail, 60)
 CZK_TEST_ENTRY(engine_backend_selection, 60)
 /* src/engine/devices_test.c */
 CZK_TEST_ENTRY(engine_two_devices_share_a_job, 60)
+CZK_TEST_ENTRY(engine_key_on_device_only, 60)
 CZK_TEST_ENTRY(engine_device_lost_mid_job, 60)
 CZK_TEST_ENTRY(engine_injected_device_fault, 60)
 CZK_TEST_ENTRY(engine_all_devices_fail_cpu_proves, 60)

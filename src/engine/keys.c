@@ -10,6 +10,15 @@
  * of it there (czk__key_attach, under that device's lock), which keeps the device's handle.
  * Unloading (eviction under memory pressure, or on request once no job holds the key) detaches
  * the key from every device before its host arrays are freed.
+ *
+ * The host copy. A GPU that holds key and circuit whole proves from the witness alone, so
+ * once every device that proves a circuit holds them, a second copy in host memory only
+ * takes the budget (a 32 GiB PoRep key's points are 30+ GB, its recorded circuit as much
+ * again). The first worker to see that (czk__key_drop_host, after a proof) frees the points
+ * and lets the kind free its rows; the budget gets the bytes back. A proof that must read
+ * the host copy after all (a retry on the CPU, a device that does not hold the circuit)
+ * first has the kind read the file again (czk__key_restore_host), which takes the time of a
+ * load: a fault path, where a partition is retried instead of lost.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,10 +36,14 @@ circuit *czk__find_circuit(czk_engine *e, const char *id) {
     return NULL;
 }
 
-static uint64_t pk_bytes(const czk_groth16_pk *pk) {
-    return (uint64_t)(pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1 + 2 * pk->vk.n_ic) *
-               sizeof(czk_g1_affine) +
+/* The key's point arrays, which devices hold (the verifying key's are counted apart). */
+static uint64_t points_bytes(const czk_groth16_pk *pk) {
+    return (uint64_t)(pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * sizeof(czk_g1_affine) +
            (uint64_t)pk->n_b_g2 * sizeof(czk_g2_affine);
+}
+
+static uint64_t pk_bytes(const czk_groth16_pk *pk) {
+    return points_bytes(pk) + (uint64_t)(2 * pk->vk.n_ic) * sizeof(czk_g1_affine);
 }
 
 /* A partition's host working set: the CPU prover's (witness and scratch), or the witness
@@ -63,12 +76,15 @@ void czk__unload_circuit(czk_engine *e, circuit *c) {
         c->dev_key[i] = NULL;
         __atomic_fetch_and(&c->resident_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
         __atomic_fetch_and(&c->circuit_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
+        __atomic_fetch_and(&c->whole_devs, ~(1ull << i), __ATOMIC_ACQ_REL);
         czk__gate_unlock(&d->gate);
         czk__elog(e, CZK_LOG_INFO, "key released circuit=%s device=%s", c->id, d->info.label);
     }
     drop_loaded(c);
     e->reserved -= c->bytes;
     c->bytes = 0;
+    c->host = H_FULL;
+    c->host_dropped = 0;
     c->state = C_COLD;
     c->evict_pending = 0;
     pthread_cond_broadcast(&e->synth_cv);
@@ -131,6 +147,7 @@ static int load_unlocked(czk_engine *e, circuit *c, czk_err *err) {
     uint64_t actual = pk_bytes(&pk) + czk_r1cs_bytes(&cs) + extra + attach;
     e->reserved = e->reserved - c->bytes + actual;
     c->bytes = actual;
+    c->attach_bytes = attach;
     c->est_bytes = actual;
     c->w_bytes = (uint64_t)pk.n_vars * sizeof(czk_fr);
     c->dev_bytes = pk_bytes(&pk) + czk_r1cs_bytes(&cs);
@@ -199,12 +216,157 @@ void czk__key_attach(czk_engine *e, unsigned di, circuit *c) {
     __atomic_fetch_or(&c->resident_devs, 1ull << di, __ATOMIC_ACQ_REL);
     if (mode == CZK_DEVICE_ATTACH_WHOLE || mode == CZK_DEVICE_ATTACH_STREAMED)
         __atomic_fetch_or(&c->circuit_devs, 1ull << di, __ATOMIC_ACQ_REL);
+    if (mode == CZK_DEVICE_ATTACH_WHOLE)
+        __atomic_fetch_or(&c->whole_devs, 1ull << di, __ATOMIC_ACQ_REL);
     czk_device_info info;
     d->dev->ops->info(d->dev, &info);
     czk__elog(e, CZK_LOG_INFO,
               "key %s circuit=%s device=%s device_bytes=%" PRIu64 " upload_ms=%.1f",
               mode == CZK_DEVICE_ATTACH_STREAMED ? "streamed" : "resident", c->id, d->info.label,
               info.mem_keys, (double)(czk_time_ns() - t0) / 1e6);
+}
+
+int czk__key_needs_host(const czk_engine *e, const circuit *c, int di) {
+    if (di < 0 || e->devs[di].dev->ops->attach == NULL)
+        return 1;
+    return !((__atomic_load_n(&c->whole_devs, __ATOMIC_ACQUIRE) >> di) & 1);
+}
+
+/* Under e->mu: whether every device that proves c holds it whole, and one does. A device out
+ * of service takes no partition, and a lane too small for c none of c's. */
+static int whole_everywhere(const czk_engine *e, const circuit *c) {
+    const uint64_t whole = __atomic_load_n(&c->whole_devs, __ATOMIC_ACQUIRE);
+    int any = 0;
+    for (unsigned i = 0; i < e->n_devs; i++) {
+        const edevice *d = &e->devs[i];
+        if (d->dev->ops->attach == NULL || d->down ||
+            (d->lane_of >= 0 && !czk__lane_fits(d, c->dev_bytes)))
+            continue;
+        if (!((whole >> i) & 1))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* Under e->mu: whether a proof of c that reads the host copy is running (on the fallback,
+ * or on a device that does not hold c whole). */
+static int host_reader(const czk_engine *e, const circuit *c) {
+    for (const job *j = e->jobs; j != NULL; j = j->next) {
+        if (j->c != c)
+            continue;
+        for (size_t i = 0; i < j->n_parts; i++)
+            if (j->parts[i].state == P_PROVING && czk__key_needs_host(e, c, j->parts[i].on_dev))
+                return 1;
+    }
+    return 0;
+}
+
+void czk__key_drop_host(czk_engine *e, circuit *c) {
+    if (c->state != C_HOT || c->host != H_FULL || c->evict_pending || c->kind->drop == NULL ||
+        c->kind->restore == NULL || !whole_everywhere(e, c) || host_reader(e, c))
+        return;
+    /* The reference keeps c loaded (unload would free what is being freed here); the state
+     * keeps restore out until the points are gone. No other thread reads them now: every
+     * device that proves c has attached it (attach is what reads them), and a proof that
+     * reads them starts only after restoring them. */
+    c->host = H_DROPPING;
+    c->refs++;
+    czk_groth16_pk pts = c->pk;
+    c->pk.h = c->pk.l = c->pk.a = c->pk.b_g1 = NULL;
+    c->pk.b_g2 = NULL;
+    const uint64_t t0 = czk_time_ns();
+    pthread_mutex_unlock(&e->mu);
+
+    const uint64_t kind_bytes = c->kind->drop(c->kstate);
+    czk_free(pts.h);
+    czk_free(pts.l);
+    czk_free(pts.a);
+    czk_free(pts.b_g1);
+    czk_free(pts.b_g2);
+
+    pthread_mutex_lock(&e->mu);
+    /* What attaching may allocate on the host goes too: every device has attached. */
+    uint64_t freed = points_bytes(&pts) + kind_bytes + c->attach_bytes;
+    if (freed > c->bytes)
+        freed = c->bytes;
+    c->bytes -= freed;
+    c->host_dropped = freed;
+    c->host = H_DROPPED;
+    czk__unreserve(e, freed);
+    czk__elog(e, CZK_LOG_INFO, "key host copy dropped circuit=%s bytes=%" PRIu64 " ms=%.1f", c->id,
+              freed, (double)(czk_time_ns() - t0) / 1e6);
+    if (--c->refs == 0 && c->evict_pending)
+        czk__unload_circuit(e, c);
+    pthread_cond_broadcast(&e->synth_cv);
+}
+
+/* Whether pk, read again, is the key loaded as c->pk: same sizes and verifying key. */
+static int same_key(const czk_groth16_pk *a, const czk_groth16_pk *b) {
+    const czk_groth16_vk *x = &a->vk, *y = &b->vk;
+    return a->domain_size == b->domain_size && a->n_vars == b->n_vars &&
+           a->n_public == b->n_public && a->h_basis == b->h_basis && a->density == b->density &&
+           a->n_h == b->n_h && a->n_l == b->n_l && a->n_a == b->n_a && a->n_b_g1 == b->n_b_g1 &&
+           a->n_b_g2 == b->n_b_g2 && x->n_ic == y->n_ic &&
+           memcmp(&x->alpha_g1, &y->alpha_g1, sizeof x->alpha_g1) == 0 &&
+           memcmp(&x->beta_g1, &y->beta_g1, sizeof x->beta_g1) == 0 &&
+           memcmp(&x->delta_g1, &y->delta_g1, sizeof x->delta_g1) == 0 &&
+           memcmp(&x->beta_g2, &y->beta_g2, sizeof x->beta_g2) == 0 &&
+           memcmp(&x->gamma_g2, &y->gamma_g2, sizeof x->gamma_g2) == 0 &&
+           memcmp(&x->delta_g2, &y->delta_g2, sizeof x->delta_g2) == 0 &&
+           memcmp(x->ic, y->ic, x->n_ic * sizeof *x->ic) == 0;
+}
+
+int czk__key_restore_host(czk_engine *e, circuit *c, int prio, czk_err *err) {
+    while (c->host == H_DROPPING || c->host == H_RESTORING)
+        pthread_cond_wait(&e->synth_cv, &e->mu);
+    if (c->host == H_FULL)
+        return CZK_OK;
+    const uint64_t need = c->host_dropped;
+    if (!czk__reserve(e, need, prio))
+        return czk_err_set(err, CZK_ENOMEM,
+                           "circuit %s: reading its key again for a proof off the devices that "
+                           "hold it needs %" PRIu64 " bytes; %" PRIu64 " of the %" PRIu64
+                           " byte host budget are reserved",
+                           c->id, need, e->reserved, e->budget);
+    c->host = H_RESTORING;
+    c->refs++;
+    const uint64_t t0 = czk_time_ns();
+    pthread_mutex_unlock(&e->mu);
+
+    czk_groth16_pk pk;
+    memset(&pk, 0, sizeof pk);
+    int rc = c->kind->restore(c->kstate, &pk, e->pool, err);
+    /* c->pk's sizes are read by running proofs: compared, never written, here. */
+    if (rc == CZK_OK && !same_key(&pk, &c->pk))
+        rc = czk_err_set(err, CZK_EINVAL,
+                         "circuit %s: its key file no longer holds the key that was loaded "
+                         "(sizes or verifying key differ)",
+                         c->id);
+
+    pthread_mutex_lock(&e->mu);
+    if (rc == CZK_OK) {
+        c->pk.h = pk.h;
+        c->pk.l = pk.l;
+        c->pk.a = pk.a;
+        c->pk.b_g1 = pk.b_g1;
+        c->pk.b_g2 = pk.b_g2;
+        pk.h = pk.l = pk.a = pk.b_g1 = NULL;
+        pk.b_g2 = NULL;
+        c->bytes += need;
+        c->host_dropped = 0;
+        c->host = H_FULL;
+        czk__elog(e, CZK_LOG_INFO, "key host copy restored circuit=%s bytes=%" PRIu64 " ms=%.1f",
+                  c->id, need, (double)(czk_time_ns() - t0) / 1e6);
+    } else {
+        czk__unreserve(e, need);
+        c->host = H_DROPPED;
+    }
+    czk_groth16_pk_clear(&pk);
+    if (--c->refs == 0 && c->evict_pending)
+        czk__unload_circuit(e, c);
+    pthread_cond_broadcast(&e->synth_cv);
+    return rc;
 }
 
 void czk__circuit_free(circuit *c) {

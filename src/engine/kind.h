@@ -87,6 +87,22 @@ typedef struct czk_circuit_kind {
     const czk_r1cs_rep *(*rep)(const void *state);
 
     /*
+     * Optional, both or neither: the kind lets the engine keep the key on devices only. A GPU
+     * that holds key and circuit whole proves from the witness alone, so once every device
+     * that proves the circuit holds them, the engine frees the key's points on the host
+     * (tens of GB for a 32 GiB PoRep) and calls drop, which frees what the kind keeps only
+     * for attaching (its repeated form) and returns those bytes. Synthesis must then read
+     * neither pk's points nor what drop freed. restore undoes it when a proof must run
+     * elsewhere (a device fault, the CPU): it reads the key again into pk (zeroed; the engine
+     * takes its points and checks that its sizes and verifying key are the ones loaded) and
+     * rebuilds what drop freed. Both run with no engine lock held, never beside load, unload
+     * or each other for one circuit. NULL: the host copy is kept for as long as the key is
+     * loaded.
+     */
+    uint64_t (*drop)(void *state);
+    int (*restore)(void *state, czk_groth16_pk *pk, czk_pool *pool, czk_err *err);
+
+    /*
      * Makes a job from a request: checks what the request carries for this kind (witness
      * images, payload, seed), copies what partitions will need, and says how many partitions
      * the job has (a kind that derives the count from its payload checks it against

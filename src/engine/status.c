@@ -98,6 +98,7 @@ int czk_engine_get_status(czk_engine *e, czk_engine_status *st) {
         cs->ref_count = c->refs;
         cs->synthetic = strcmp(c->kind->name, "synthetic") == 0;
         cs->priority = c->max_prio;
+        cs->device_only = c->state == C_HOT && c->host == H_DROPPED;
     }
     for (unsigned k = 0, w0 = 0; k < e->n_devs; w0 += czk__device_workers(e, k), k++) {
         const edevice *dv = &e->devs[k];
@@ -185,9 +186,10 @@ int czk_engine_status_json(const czk_engine_status *st, char **json) {
         put_json_string(&t, c->circuit_id);
         czk_text_put(&t,
                      ", \"tier\": \"%s\", \"size_bytes\": %" PRIu64 ", \"ref_count\": %u, "
-                     "\"synthetic\": %s}",
+                     "\"synthetic\": %s, \"device_only\": %s}",
                      c->tier >= 0 && c->tier <= 2 ? tier_names[c->tier] : "COLD", c->size_bytes,
-                     c->ref_count, c->synthetic ? "true" : "false");
+                     c->ref_count, c->synthetic ? "true" : "false",
+                     c->device_only ? "true" : "false");
     }
     czk_text_put(&t, "],\n \"devices\": [");
     for (size_t i = 0; i < st->n_devices; i++) {

@@ -110,17 +110,21 @@ void *czk__worker_main(void *arg) {
             d->inject_fault = 0;
         snprintf(e->worker_job[me], CZK_REQUEST_ID_MAX + 1, "%s", j->id);
         uint64_t t0 = czk_time_ns();
-        pthread_mutex_unlock(&e->mu);
-
         czk_err err = {0};
         int rc = CZK_OK;
+        /* A proof that reads the key's host copy, which devices made redundant, reads the
+         * file first (keys.c); a failure fails this attempt only. */
+        if (c->host != H_FULL && czk__key_needs_host(e, c, p->on_dev))
+            rc = czk__key_restore_host(e, c, prio, &err);
+        pthread_mutex_unlock(&e->mu);
+
         uint64_t t1 = t0, t2 = t0, vram = 0, scratch = 0;
         czk_device_info info;
         int sampled = 0;
         memset(&p->tm, 0, sizeof p->tm);
-        if (fault)
+        if (rc == CZK_OK && fault)
             rc = czk_err_set(&err, CZK_ECUDA, "%s: injected device fault", d->info.label);
-        else if (take_injected(e))
+        else if (rc == CZK_OK && take_injected(e))
             rc = czk_err_set(&err, CZK_ENOMEM, "injected allocation failure of prover scratch");
         if (rc == CZK_OK)
             rc = czk__scratch_reserve(e, p, di, on_fallback, &scratch, &err);
@@ -181,6 +185,9 @@ void *czk__worker_main(void *arg) {
         p->state = P_QUEUED_FIN;
         p->t_ready_ns = t3;
         pthread_cond_signal(&e->fin_cv);
+        /* The proof ran from what the device holds: the host copy may go (keys.c). */
+        if (rc == CZK_OK && !czk__key_needs_host(e, c, p->on_dev))
+            czk__key_drop_host(e, c);
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;

@@ -261,6 +261,24 @@ void czk__kinds_fc_unload(void *state) {
     czk_r1cs_rep_clear(&((czk__kinds_fc_base *)state)->rep);
 }
 
+uint64_t czk__kinds_fc_drop(void *state) {
+    czk__kinds_fc_base *b = state;
+    const uint64_t bytes = b->rep.copies > 0 ? czk_r1cs_bytes(&b->rep.block) : 0;
+    czk_r1cs_rep_clear(&b->rep);
+    return bytes;
+}
+
+int czk__kinds_fc_restore(void *state, czk_groth16_pk *pk, czk_pool *pool, czk_err *err) {
+    /* The system a load records again is the one the engine holds (a header of sizes for a
+     * repeated circuit, whose form load rebuilds here): only the key is new. */
+    czk_r1cs cs;
+    uint64_t extra = 0;
+    memset(&cs, 0, sizeof cs);
+    int rc = czk__kinds_fc_load(state, pk, &cs, &extra, pool, err);
+    czk_r1cs_clear(&cs);
+    return rc;
+}
+
 const czk_r1cs_rep *czk__kinds_fc_rep(const void *state) {
     const czk__kinds_fc_base *b = state;
     return b->rep.copies > 0 ? &b->rep : NULL;

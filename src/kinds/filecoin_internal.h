@@ -53,9 +53,9 @@ typedef struct czk__kinds_fc_kind {
     {                                                                                              \
         .name = (NAME), .estimate = (ESTIMATE), .key_path = czk__kinds_fc_key_path,                \
         .load = czk__kinds_fc_load, .unload = czk__kinds_fc_unload, .rep = czk__kinds_fc_rep,      \
-        .job_create = (JOB_CREATE), .job_destroy = czk__kinds_fc_job_destroy,                      \
-        .synthesize = (SYNTHESIZE), .public_inputs = czk__kinds_fc_public_inputs,                  \
-        .destroy = czk__kinds_fc_destroy                                                           \
+        .drop = czk__kinds_fc_drop, .restore = czk__kinds_fc_restore, .job_create = (JOB_CREATE),  \
+        .job_destroy = czk__kinds_fc_job_destroy, .synthesize = (SYNTHESIZE),                      \
+        .public_inputs = czk__kinds_fc_public_inputs, .destroy = czk__kinds_fc_destroy             \
     }
 
 /* The first member of every Filecoin kind's state: what the shared entries take it as. */
@@ -184,6 +184,10 @@ int czk__kinds_fc_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *
                        czk_pool *pool, czk_err *err);
 void czk__kinds_fc_unload(void *state);
 const czk_r1cs_rep *czk__kinds_fc_rep(const void *state);
+/* The engine keeps the key on devices only (kind.h): drop frees the repeated form (synthesis
+ * reads neither it nor the points); restore loads again and keeps the key. */
+uint64_t czk__kinds_fc_drop(void *state);
+int czk__kinds_fc_restore(void *state, czk_groth16_pk *pk, czk_pool *pool, czk_err *err);
 void czk__kinds_fc_job_destroy(void *state, void *job);
 int czk__kinds_fc_public_inputs(void *state, void *job, size_t part, czk_fr *out, size_t n_public,
                                 czk_err *err);

@@ -123,6 +123,23 @@ static int g_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra
     return rc;
 }
 
+/* Nothing of the kind's own goes with the key's points: a witness comes from its file. */
+static uint64_t g_drop(void *state) {
+    (void)state;
+    return 0;
+}
+
+/* The key read again (and checked as at load); the system read with it is the one the engine
+ * holds already. */
+static int g_restore(void *state, czk_groth16_pk *pk, czk_pool *pool, czk_err *err) {
+    czk_r1cs cs;
+    uint64_t extra = 0;
+    memset(&cs, 0, sizeof cs);
+    int rc = g_load(state, pk, &cs, &extra, pool, err);
+    czk_r1cs_clear(&cs);
+    return rc;
+}
+
 static void g_job_destroy(void *state, void *job) {
     (void)state;
     generic_job *j = job;
@@ -253,6 +270,8 @@ static const czk_circuit_kind generic_kind = {
     .estimate = g_estimate,
     .key_path = g_key_path,
     .load = g_load,
+    .drop = g_drop,
+    .restore = g_restore,
     .job_create = g_job_create,
     .job_destroy = g_job_destroy,
     .synthesize = g_synthesize,

@@ -48,27 +48,58 @@ static void s_unload(void *state) {
     }
 }
 
-static int s_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra_bytes,
-                  czk_pool *pool, czk_err *err) {
-    synthetic *s = state;
-    czk_fr *w = NULL;
-    *extra_bytes = 0;
-    /* The witness made with the circuit is kept: jobs with synth_seed 0 share it. */
-    int rc = czk_synth_porep_shaped(cs, &w, s->k, s->seed, pool, err);
+/* The circuit, the witness made with it and its key: the same every time for one state (the
+ * seeds are the state's), so that a key restored after a drop is the one loaded. On failure
+ * pk, cs and *w are cleared. */
+static int make(const synthetic *s, czk_groth16_pk *pk, czk_r1cs *cs, czk_fr **w, czk_pool *pool,
+                czk_err *err) {
+    *w = NULL;
+    int rc = czk_synth_porep_shaped(cs, w, s->k, s->seed, pool, err);
     if (rc == CZK_OK) {
         czk_rng rng;
         czk_rng_seed(&rng, s->seed ^ 0x5eed);
         rc = czk_groth16_setup_dev(pk, cs, CZK_H_MONOMIAL, &rng, pool, err);
     }
     if (rc != CZK_OK) {
-        if (w != NULL) {
-            czk_memclear_explicit(w, cs->n_vars * sizeof(czk_fr));
-            czk_free(w);
+        if (*w != NULL) {
+            czk_memclear_explicit(*w, cs->n_vars * sizeof(czk_fr));
+            czk_free(*w);
+            *w = NULL;
         }
         czk_groth16_pk_clear(pk);
         czk_r1cs_clear(cs);
-        return rc;
     }
+    return rc;
+}
+
+/* Nothing of the kind's own goes with the key's points: synthesis reads cs and the template. */
+static uint64_t s_drop(void *state) {
+    (void)state;
+    return 0;
+}
+
+static int s_restore(void *state, czk_groth16_pk *pk, czk_pool *pool, czk_err *err) {
+    czk_r1cs cs;
+    czk_fr *w = NULL;
+    memset(&cs, 0, sizeof cs);
+    int rc = make(state, pk, &cs, &w, pool, err);
+    if (w != NULL) {
+        czk_memclear_explicit(w, cs.n_vars * sizeof(czk_fr));
+        czk_free(w);
+    }
+    czk_r1cs_clear(&cs);
+    return rc;
+}
+
+static int s_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *extra_bytes,
+                  czk_pool *pool, czk_err *err) {
+    synthetic *s = state;
+    czk_fr *w = NULL;
+    *extra_bytes = 0;
+    /* The witness made with the circuit is kept: jobs with synth_seed 0 share it. */
+    int rc = make(s, pk, cs, &w, pool, err);
+    if (rc != CZK_OK)
+        return rc;
     s->template_w = w;
     s->n_vars = cs->n_vars;
     *extra_bytes = cs->n_vars * sizeof(czk_fr);
@@ -127,6 +158,8 @@ static const czk_circuit_kind synthetic_kind = {
     .estimate = s_estimate,
     .load = s_load,
     .unload = s_unload,
+    .drop = s_drop,
+    .restore = s_restore,
     .job_create = s_job_create,
     .job_destroy = s_job_destroy,
     .shared_witness = s_shared_witness,
