@@ -22,16 +22,6 @@
 #include "util/alloc.h"
 #include "util/timer.h"
 
-/* What a fake device did; outlives the device (the engine closes it). */
-typedef struct fake_stats {
-    int proofs; /* proofs returned (good or corrupt) */
-    int faults; /* attempts answered with a fault */
-    int attaches, detaches;
-    int foreign_keys; /* proofs asked with a key that is not this device's */
-} fake_stats;
-
-enum { FAIL_NEVER = 0, FAIL_FAULT = 1, FAIL_CORRUPT = 2, FAIL_NOMEM = 3 };
-
 typedef struct fake_dev {
     czk_device base;
     czk_device *cpu;
@@ -43,7 +33,7 @@ typedef struct fake_dev {
     /* Holds key and circuit as a GPU that proves whole partitions does: attach copies the
      * key's points, and proofs read the copy, never the engine's (which may then go). */
     int whole;
-    fake_stats *st;
+    czk_etest_fake_stats *st;
 } fake_dev;
 
 typedef struct fake_key {
@@ -146,17 +136,17 @@ static int fake_prove(czk_device *d, czk_device_key *key, const czk_groth16_pk *
     struct timespec ts = {(time_t)(f->delay_ms / 1000), (long)(f->delay_ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
     int done = __atomic_load_n(&f->st->proofs, __ATOMIC_RELAXED);
-    if (f->fail_mode == FAIL_FAULT && done >= f->fail_after) {
+    if (f->fail_mode == CZK_ETEST_FAIL_FAULT && done >= f->fail_after) {
         __atomic_fetch_add(&f->st->faults, 1, __ATOMIC_RELAXED);
         return czk_err_set(err, CZK_ECUDA, "fake:%u: injected device loss", f->index);
     }
-    if (f->fail_mode == FAIL_NOMEM && done >= f->fail_after) {
+    if (f->fail_mode == CZK_ETEST_FAIL_NOMEM && done >= f->fail_after) {
         __atomic_fetch_add(&f->st->faults, 1, __ATOMIC_RELAXED);
         return czk_err_set(err, CZK_ENOMEM, "fake:%u: no device memory for this circuit", f->index);
     }
     int rc = f->cpu->ops->prove(f->cpu, NULL, f->whole ? &k->copy : pk, cs, w, wp, r, s, proof, tm,
                                 pool, err);
-    if (rc == CZK_OK && f->fail_mode == FAIL_CORRUPT && done >= f->fail_after) {
+    if (rc == CZK_OK && f->fail_mode == CZK_ETEST_FAIL_CORRUPT && done >= f->fail_after) {
         czk_g1_jacobian a; /* A + G: a proof that cannot verify */
         czk_g1_jacobian_from_affine(&a, &proof->a);
         czk_g1_jacobian_add_affine_var(&a, &a, &CZK_G1_GENERATOR);
@@ -176,8 +166,8 @@ static const czk_device_ops fake_ops = {
     .prove = fake_prove,
 };
 
-static czk_device *fake_open(unsigned index, int fail_mode, int fail_after, unsigned delay_ms,
-                             fake_stats *st) {
+czk_device *czk_etest_fake_open(unsigned index, int fail_mode, int fail_after, unsigned delay_ms,
+                                czk_etest_fake_stats *st) {
     fake_dev *f = czk_calloc(1, sizeof *f);
     if (f == NULL)
         return NULL;
@@ -195,9 +185,17 @@ static czk_device *fake_open(unsigned index, int fail_mode, int fail_after, unsi
     return &f->base;
 }
 
+void czk_etest_fake_mode(czk_device *d, int lane, int whole) {
+    fake_dev *f = (fake_dev *)d;
+    f->lane = lane;
+    f->whole = whole;
+    if (whole)
+        d->flags |= CZK_DEVICE_WHOLE_PROOFS;
+}
+
 /* An engine on two fake devices (one worker each) logging into cap, porep8 loaded. */
 typedef struct two_devs {
-    fake_stats st[2];
+    czk_etest_fake_stats st[2];
     czk_etest_logcap cap;
     czk_engine *e;
     czk_groth16_vk vk;   /* porep8's */
@@ -210,8 +208,8 @@ static int two_device_engine(two_devs *d, int mode0, int mode1, int after1) {
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 1;
     cfg.synth_threads = 2;
-    czk_device *devs[2] = {fake_open(0, mode0, 0, 40, &d->st[0]),
-                           fake_open(1, mode1, after1, 40, &d->st[1])};
+    czk_device *devs[2] = {czk_etest_fake_open(0, mode0, 0, 40, &d->st[0]),
+                           czk_etest_fake_open(1, mode1, after1, 40, &d->st[1])};
     if (devs[0] == NULL || devs[1] == NULL)
         return CZK_ENOMEM;
     czk_etest_setup setup = {.cap = &d->cap, .devs = devs, .n_devs = 2, .vk = &d->vk};
@@ -251,7 +249,7 @@ static int critical_job(czk_engine *e, const char *id, const char *circuit, uint
  * of the key, attached once and detached when the engine ends. */
 CZK_TEST(engine_two_devices_share_a_job) {
     two_devs d;
-    CHECK(two_device_engine(&d, FAIL_NEVER, FAIL_NEVER, 0) == CZK_OK);
+    CHECK(two_device_engine(&d, CZK_ETEST_FAIL_NEVER, CZK_ETEST_FAIL_NEVER, 0) == CZK_OK);
     int rc = job_ok(&d, "spread", 10, 31);
     CHECK(two_devices_status(&d) == CZK_OK);
     size_t ndev = d.s.n_devices;
@@ -289,7 +287,7 @@ CZK_TEST(engine_two_devices_share_a_job) {
  * next is sent to it — and status and metrics say so. */
 CZK_TEST(engine_device_lost_mid_job) {
     two_devs d;
-    CHECK(two_device_engine(&d, FAIL_NEVER, FAIL_FAULT, 1) == CZK_OK);
+    CHECK(two_device_engine(&d, CZK_ETEST_FAIL_NEVER, CZK_ETEST_FAIL_FAULT, 1) == CZK_OK);
     int rc1 = job_ok(&d, "lost1", 10, 41);
     int rc2 = job_ok(&d, "lost2", 4, 42);
     CHECK(two_devices_status(&d) == CZK_OK);
@@ -335,7 +333,7 @@ CZK_TEST(engine_device_lost_mid_job) {
  * proved on device 1, none of it on the CPU. An index past the devices is refused. */
 CZK_TEST(engine_injected_device_fault) {
     two_devs d;
-    CHECK(two_device_engine(&d, FAIL_NEVER, FAIL_NEVER, 0) == CZK_OK);
+    CHECK(two_device_engine(&d, CZK_ETEST_FAIL_NEVER, CZK_ETEST_FAIL_NEVER, 0) == CZK_OK);
     CHECK(czk__engine_inject_device_fault(d.e, 2) == CZK_EINVAL);
     CHECK(czk__engine_inject_device_fault(d.e, 0) == CZK_OK);
     int rc = job_ok(&d, "inj", 6, 51);
@@ -361,7 +359,7 @@ CZK_TEST(engine_injected_device_fault) {
  * every partition is proved on the CPU fallback and the job completes. */
 CZK_TEST(engine_all_devices_fail_cpu_proves) {
     two_devs d;
-    CHECK(two_device_engine(&d, FAIL_FAULT, FAIL_CORRUPT, 0) == CZK_OK);
+    CHECK(two_device_engine(&d, CZK_ETEST_FAIL_FAULT, CZK_ETEST_FAIL_CORRUPT, 0) == CZK_OK);
     int rc = job_ok(&d, "allfail", 12, 51);
     CHECK(two_devices_status(&d) == CZK_OK);
     int failed0 = d.s.devices[0].failed, failed1 = d.s.devices[1].failed;
@@ -392,7 +390,7 @@ CZK_TEST(engine_all_devices_fail_cpu_proves) {
  * it fails are proved on the other one, and it stays in service, failing no job. */
 CZK_TEST(engine_device_without_memory_stays) {
     two_devs d;
-    CHECK(two_device_engine(&d, FAIL_NEVER, FAIL_NOMEM, 0) == CZK_OK);
+    CHECK(two_device_engine(&d, CZK_ETEST_FAIL_NEVER, CZK_ETEST_FAIL_NOMEM, 0) == CZK_OK);
     int rc = job_ok(&d, "nomem", 8, 61);
     CHECK(two_devices_status(&d) == CZK_OK);
     int failed1 = d.s.devices[1].failed;
@@ -444,16 +442,15 @@ static czk_circuit_status circuit_now(czk_engine *e) {
  * verifies.
  */
 CZK_TEST(engine_key_on_device_only) {
-    fake_stats st;
+    czk_etest_fake_stats st;
     czk_etest_logcap cap;
     czk_groth16_vk vk;
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 1;
     cfg.synth_threads = 1;
-    czk_device *dev = fake_open(0, FAIL_NEVER, 0, 5, &st);
+    czk_device *dev = czk_etest_fake_open(0, CZK_ETEST_FAIL_NEVER, 0, 5, &st);
     CHECK(dev != NULL);
-    ((fake_dev *)dev)->whole = 1;
-    dev->flags |= CZK_DEVICE_WHOLE_PROOFS;
+    czk_etest_fake_mode(dev, 0, 1);
     czk_engine *e = NULL;
     czk_etest_setup setup = {.cap = &cap, .devs = &dev, .n_devs = 1, .vk = &vk};
     CHECK(czk_etest_engine(&e, &cfg, "porep8", 8, &setup) == CZK_OK);
@@ -563,16 +560,16 @@ CZK_TEST(engine_devices_select) {
  * GPU): a CRITICAL job proves there while the main device is in a long kernel region of a
  * NORMAL job, instead of after it; the NORMAL job's partitions never go to the lane. */
 CZK_TEST(engine_priority_lane_beside_long_proofs) {
-    fake_stats st[2];
+    czk_etest_fake_stats st[2];
     czk_etest_logcap cap;
     czk_groth16_vk vk;
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 1;
     cfg.synth_threads = 1;
-    czk_device *devs[2] = {fake_open(0, FAIL_NEVER, 0, 4000, &st[0]),
-                           fake_open(1, FAIL_NEVER, 0, 10, &st[1])};
+    czk_device *devs[2] = {czk_etest_fake_open(0, CZK_ETEST_FAIL_NEVER, 0, 4000, &st[0]),
+                           czk_etest_fake_open(1, CZK_ETEST_FAIL_NEVER, 0, 10, &st[1])};
     CHECK(devs[0] != NULL && devs[1] != NULL);
-    ((fake_dev *)devs[1])->lane = 1;
+    czk_etest_fake_mode(devs[1], 1, 0);
     czk_engine *e = NULL;
     czk_etest_setup setup = {.cap = &cap, .devs = devs, .n_devs = 2, .vk = &vk};
     CHECK_EQ_INT(czk_etest_engine(&e, &cfg, "porep8", 8, &setup), CZK_OK);
@@ -611,7 +608,7 @@ CZK_TEST(engine_priority_lane_beside_long_proofs) {
 /* An engine on two fake devices (device 1 out of memory for every partition when nomem) with
  * a host budget of `budget` bytes (0: the tests' 1 GiB), porep8 loaded; its vk in *vk when vk
  * is not NULL. */
-static int budget_engine(czk_engine **e, fake_stats st[2], uint64_t budget, int nomem,
+static int budget_engine(czk_engine **e, czk_etest_fake_stats st[2], uint64_t budget, int nomem,
                          czk_groth16_vk *vk) {
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 1;
@@ -619,8 +616,9 @@ static int budget_engine(czk_engine **e, fake_stats st[2], uint64_t budget, int 
     cfg.pinned_budget_bytes = 1; /* a GPU engine sets pinned memory aside: as good as none */
     if (budget != 0)
         cfg.host_budget_bytes = budget + 1;
-    czk_device *devs[2] = {fake_open(0, FAIL_NEVER, 0, 20, &st[0]),
-                           fake_open(1, nomem ? FAIL_NOMEM : FAIL_NEVER, 0, 20, &st[1])};
+    czk_device *devs[2] = {
+        czk_etest_fake_open(0, CZK_ETEST_FAIL_NEVER, 0, 20, &st[0]),
+        czk_etest_fake_open(1, nomem ? CZK_ETEST_FAIL_NOMEM : CZK_ETEST_FAIL_NEVER, 0, 20, &st[1])};
     if (devs[0] == NULL || devs[1] == NULL)
         return CZK_ENOMEM;
     czk_etest_setup setup = {.devs = devs, .n_devs = 2, .preload = 1, .vk = vk};
@@ -645,7 +643,7 @@ static int reserved_at_most(czk_engine *e, uint64_t limit, uint64_t *peak) {
  * partitions retried on the other device, none lost.
  */
 CZK_TEST(engine_memory_budgets_refuse_queue_retry) {
-    fake_stats st[2];
+    czk_etest_fake_stats st[2];
     czk_engine *e = NULL;
     /* The figures, from an engine with room. */
     CHECK_EQ_INT(budget_engine(&e, st, 0, 0, NULL), CZK_OK);
@@ -738,7 +736,7 @@ static int normal_started(czk_engine *e) {
  * for the region would take at least 2.7 s more.
  */
 CZK_TEST(engine_urgent_room_for_post) {
-    fake_stats st[2];
+    czk_etest_fake_stats st[2];
     czk_err err = {0};
     uint64_t key = 0, need8 = 0, need10 = 0, room = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -748,10 +746,10 @@ CZK_TEST(engine_urgent_room_for_post) {
         cfg.pinned_budget_bytes = 1;
         if (pass == 1)
             cfg.host_budget_bytes = key + room + 2 * need10 + need8 - 1 + 1;
-        czk_device *devs[2] = {fake_open(0, FAIL_NEVER, 0, 3000, &st[0]),
-                               fake_open(1, FAIL_NEVER, 0, 10, &st[1])};
+        czk_device *devs[2] = {czk_etest_fake_open(0, CZK_ETEST_FAIL_NEVER, 0, 3000, &st[0]),
+                               czk_etest_fake_open(1, CZK_ETEST_FAIL_NEVER, 0, 10, &st[1])};
         CHECK(devs[0] != NULL && devs[1] != NULL);
-        ((fake_dev *)devs[1])->lane = 1;
+        czk_etest_fake_mode(devs[1], 1, 0);
         czk_engine *e = NULL;
         czk_etest_setup setup = {.devs = devs, .n_devs = 2, .preload = 1};
         CHECK_EQ_INT(czk_etest_engine(&e, &cfg, "porep8", 8, &setup), CZK_OK);

@@ -69,6 +69,34 @@ int czk_etest_await_status(czk_engine *e, const char *id, uint64_t timeout_ms);
 int czk_etest_run(czk_engine *e, const char *id, const char *circuit, czk_priority prio,
                   size_t parts, uint64_t seed);
 
+/*
+ * Stand-in GPUs (devices_test.c): each proves through the CPU prover but keeps a key of its
+ * own (attach hands out a handle that prove checks is its own), sleeps delay_ms per proof, and
+ * fails on command from its fail_after-th proof on: a device fault (CZK_ECUDA) as a GPU that
+ * falls off the bus, a proof that does not verify, or no memory for the circuit.
+ */
+typedef struct czk_etest_fake_stats {
+    int proofs; /* proofs returned (good or corrupt) */
+    int faults; /* attempts answered with a fault */
+    int attaches, detaches;
+    int foreign_keys; /* proofs asked with a key that is not this device's */
+} czk_etest_fake_stats;
+
+enum {
+    CZK_ETEST_FAIL_NEVER = 0,
+    CZK_ETEST_FAIL_FAULT = 1,
+    CZK_ETEST_FAIL_CORRUPT = 2,
+    CZK_ETEST_FAIL_NOMEM = 3
+};
+
+/* A fake device (NULL when it cannot be made); *st outlives it (the engine closes it). */
+struct czk_device *czk_etest_fake_open(unsigned index, int fail_mode, int fail_after,
+                                       unsigned delay_ms, czk_etest_fake_stats *st);
+/* lane: labelled as a priority lane ("fake:N/lane"); whole: holds key and circuit as a GPU
+ * that proves whole partitions (attach copies the key's points, mode WHOLE, and proofs read
+ * the copy, never the engine's). */
+void czk_etest_fake_mode(struct czk_device *d, int lane, int whole);
+
 /* Sleeps `ms` milliseconds. */
 void czk_etest_sleep_ms(unsigned ms);
 

@@ -12,6 +12,7 @@
 
 #include "czk.h"
 #include "czk_filecoin.h"
+#include "engine/engine_test_util.h"
 #include "filecoin/circuit.h"
 #include "filecoin/gadgets/cs.h"
 #include "filecoin/hash/poseidon.h"
@@ -387,6 +388,75 @@ static void repeated_on_cpu(czk_test_ctx *t, const char *dir) {
 
 CZK_TEST(filecoin_post_repeated_on_cpu) {
     CZK_TEST_WITH_TMPDIR(repeated_on_cpu);
+}
+
+/* Waits up to 10 s for a log line holding `a` (and b). */
+static int wait_line(czk_etest_logcap *cap, const char *a, const char *b) {
+    for (int i = 0; i < 1000; i++) {
+        if (czk_etest_cap_has(cap, a, b))
+            return 1;
+        czk_etest_sleep_ms(10);
+    }
+    return 0;
+}
+
+/*
+ * The key on devices only (DESIGN.md §3) with a Filecoin kind's own drop and restore: on a
+ * stand-in GPU that holds key and circuit whole, the WindowPoSt key's host copy goes after the
+ * first proof; the device then faults, and the retry on the CPU has the kind read the .params
+ * again (checked against the key loaded) before it proves, so the job completes verified.
+ */
+static void post_device_only(czk_test_ctx *t, const char *dir) {
+    CHECK(make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng));
+    czk_etest_fake_stats st;
+    struct czk_device *dev = czk_etest_fake_open(0, CZK_ETEST_FAIL_FAULT, 1, 0, &st);
+    CHECK(dev != NULL);
+    czk_etest_fake_mode(dev, 0, 1);
+    czk_engine_config cfg = czk_etest_config();
+    cfg.workers_per_device = 1;
+    czk_etest_logcap cap;
+    czk_engine *e = NULL;
+    czk_etest_setup setup = {.cap = &cap, .devs = &dev, .n_devs = 1};
+    CHECK_EQ_INT(czk_etest_engine(&e, &cfg, "unused8", 8, &setup), CZK_OK);
+    czk_err err = {0};
+    CHECK_EQ_INT(
+        czk_kinds_register_filecoin_post(e, CZK_VANILLA_POST_WINDOW, 2048, dir, NULL, 0, &err),
+        CZK_OK);
+    czk_job_status got[2] = {CZK_JOB_FAILED, CZK_JOB_FAILED};
+    int dropped = 0;
+    for (int k = 0; k < 2; k++) {
+        uint8_t rnd[32];
+        size_t len;
+        uint8_t *p = make_payload(&t->rng, 5, 0, 2, rnd, &len);
+        CHECK(p != NULL);
+        char id[16];
+        snprintf(id, sizeof id, "only-%d", k);
+        int rc = p == NULL ? -1 : submit(e, id, "window-post-2KiB", p, len, &err);
+        free(p);
+        CHECKF(rc == CZK_OK, "%s", err.msg);
+        czk_job_result res;
+        if (rc == CZK_OK && czk_engine_await(e, id, 600000, &res, &err) == CZK_OK) {
+            got[k] = res.status;
+            czk_job_result_clear(&res);
+        }
+        if (k == 0)
+            dropped = wait_line(&cap, "key host copy dropped circuit=window-post-2KiB", NULL);
+    }
+    czk_engine_destroy(e);
+    int restored = czk_etest_cap_has(&cap, "key host copy restored circuit=window-post-2KiB", NULL);
+    int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", "result=ok");
+    czk_etest_cap_free(&cap);
+    CHECK_EQ_INT(got[0], CZK_JOB_COMPLETED);
+    CHECK(dropped);
+    CHECK_EQ_INT(st.proofs, 1);
+    CHECK_EQ_INT(st.faults, 1);
+    CHECK_EQ_INT(got[1], CZK_JOB_COMPLETED);
+    CHECK(restored);
+    CHECK(on_cpu);
+}
+
+CZK_TEST(filecoin_post_device_only) {
+    CZK_TEST_WITH_TMPDIR(post_device_only);
 }
 
 /* ---- the public entry (include/czk_filecoin.h) ------------------------------------------ */
