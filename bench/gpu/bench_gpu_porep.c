@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
     printf("bench_gpu_porep %s: %s, %u threads\n", CZK_GIT_COMMIT, ty->name, czk_pool_ways(pool));
 
     uint64_t t0 = czk_time_ns();
-    if ((rc = czk_circuit_porep_record(&rep.block, NULL, &shape, &err)) != CZK_OK) {
+    if ((rc = czk_circuit_porep_record(&rep.block, NULL, &shape, pool, &err)) != CZK_OK) {
         fail("record", rc, &err);
         goto out;
     }

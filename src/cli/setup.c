@@ -140,7 +140,10 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
             hdr.n_public = st.n_inputs - 1;
             hdr.n_vars = st.n_inputs + st.n_aux;
             uint64_t nnz = st.nnz_a + st.nnz_b + st.nnz_c;
-            uint64_t recording = nnz * 80, rows = nnz * 36 + st.n_rows * 24;
+            uint64_t rows = nnz * 36 + st.n_rows * 24;
+            /* The rows at their size, and a challenge's being recorded on each thread. */
+            uint64_t recording =
+                rows + rows / (fc.porep_shape.challenges + 1) * czk_pool_ways(pool);
             uint64_t need = setup_host_bytes(&hdr) + rows, have = czk_cli_host_memory();
             if (need < recording)
                 need = recording;
@@ -152,7 +155,7 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
                                  (double)have / (1u << 30));
         }
         if (rc == CZK_OK)
-            rc = czk_circuit_porep_record(&rep.block, &st, &fc.porep_shape, &err);
+            rc = czk_circuit_porep_record(&rep.block, &st, &fc.porep_shape, pool, &err);
         rep.copies = 1;
     } else {
         rc = czk_circuit_post_record_rep(&rep, &st, &fc.shape, &err);

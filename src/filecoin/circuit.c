@@ -124,8 +124,8 @@ int czk_circuit_porep_count(czk_cs_stats *stats, uint8_t *digest, const czk_pore
 }
 
 int czk_circuit_porep_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_porep_shape *shape,
-                             czk_err *err) {
-    return record(r1cs, stats, synth_porep, shape, err);
+                             czk_pool *pool, czk_err *err) {
+    return czk_porep_record(r1cs, stats, shape, pool, err);
 }
 
 uint64_t czk_circuit_porep_rows(const czk_porep_shape *shape) {

@@ -70,12 +70,13 @@ uint64_t czk_circuit_post_rows(const czk_post_shape *shape);
 /*
  * As czk_circuit_post_count and czk_circuit_post_record, for one partition of the PoRep circuit
  * `shape` (every partition is the same circuit). Counting the 130 M-row 32 GiB partition takes
- * memory for its aux bitmaps only (about 50 MB).
+ * memory for its aux bitmaps only (about 50 MB). Recording takes the rows' size plus a
+ * challenge's a thread, the challenges recorded over `pool` (NULL: inline; czk_porep_record).
  */
 int czk_circuit_porep_count(czk_cs_stats *stats, uint8_t *digest, const czk_porep_shape *shape,
                             czk_err *err);
 int czk_circuit_porep_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_porep_shape *shape,
-                             czk_err *err);
+                             czk_pool *pool, czk_err *err);
 
 /*
  * A PoRep partition's rows (input rows excluded) from its shape alone, by doc/FILECOIN.md

@@ -239,12 +239,12 @@ int czk__kinds_fc_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *
             rc = b->kind->record_rep(b, &st, err);
         } else {
             b->rep.copies = 1;
-            rc = b->kind->record(b, &b->rep.block, &st, err);
+            rc = b->kind->record(b, &b->rep.block, &st, pool, err);
         }
         if (rc == CZK_OK && (rc = czk_r1cs_rep_dims(&b->rep, cs, err)) == CZK_OK)
             *extra_bytes = czk_r1cs_bytes(&b->rep.block);
     } else if (rc == CZK_OK) {
-        rc = b->kind->record(b, cs, &st, err);
+        rc = b->kind->record(b, cs, &st, pool, err);
     }
     if (rc == CZK_OK)
         rc = read_key(pk, cs, path, &st, b->id, pool, err);

@@ -30,8 +30,9 @@ typedef struct czk__kinds_fc_base czk__kinds_fc_base;
 typedef struct czk__kinds_fc_kind {
     czk_circuit_kind kind; /* the engine's table (CZK__KINDS_FC_TABLE) */
     /* Records one partition whole into *r1cs and its counts into *stats (filecoin/circuit.h's
-     * record function of the state's shape). */
-    int (*record)(const czk__kinds_fc_base *b, czk_r1cs *r1cs, czk_cs_stats *stats, czk_err *err);
+     * record function of the state's shape), over pool where it can. */
+    int (*record)(const czk__kinds_fc_base *b, czk_r1cs *r1cs, czk_cs_stats *stats, czk_pool *pool,
+                  czk_err *err);
     /* Optional: the repeated form recorded into b->rep, the whole system's counts into
      * *stats. NULL: rep is one copy of what record makes. */
     int (*record_rep)(czk__kinds_fc_base *b, czk_cs_stats *stats, czk_err *err);

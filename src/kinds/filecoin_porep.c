@@ -64,8 +64,8 @@ int czk_kinds_porep_circuit_id(char *out, size_t cap, uint64_t registered_proof,
 /* ---- the kind's own parts ------------------------------------------------------------- */
 
 static int p_record(const czk__kinds_fc_base *b, czk_r1cs *r1cs, czk_cs_stats *stats,
-                    czk_err *err) {
-    return czk_circuit_porep_record(r1cs, stats, &((const fporep *)b)->shape, err);
+                    czk_pool *pool, czk_err *err) {
+    return czk_circuit_porep_record(r1cs, stats, &((const fporep *)b)->shape, pool, err);
 }
 
 static void p_job_clear(void *job) {

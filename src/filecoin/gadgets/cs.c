@@ -393,6 +393,67 @@ int czk_cs_witness_at(czk_cs *cs, size_t next_input, size_t next_aux) {
     return CZK_OK;
 }
 
+int czk_cs_record_at(czk_cs *cs, size_t next_input, size_t next_aux) {
+    if (cs->status != CZK_OK)
+        return cs->status;
+    if (cs->mode != CZK_CS_RECORD || (cs->flags & (CZK_CS_VALUES | CZK_CS_DIGEST)) ||
+        cs->n_inputs != 1 || cs->n_aux != 0 || cs->n_rows != 0 || next_input == 0)
+        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL,
+                                    "czk_cs_record_at: not a fresh RECORD-mode system without "
+                                    "values or digest, or input 0"));
+    cs->n_inputs = next_input;
+    cs->n_aux = next_aux;
+    /* The bitmaps cover the earlier part's variables too: this part's rows may name them. */
+    return czk_cs_reserve(cs, next_input, next_aux);
+}
+
+/* Grows a zero-filled array to exactly `need` elements (none when it holds that many). */
+static int grow_exact(void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap)
+        return CZK_OK;
+    void *q = czk_calloc(need, elem);
+    if (!q)
+        return CZK_ENOMEM;
+    if (*p) {
+        memcpy(q, *p, *cap * elem);
+        czk_free(*p);
+    }
+    *p = q;
+    *cap = need;
+    return CZK_OK;
+}
+
+int czk_cs_record_reserve(czk_cs *cs, size_t n_rows, const uint64_t nnz[3]) {
+    if (cs->status != CZK_OK)
+        return cs->status;
+    if (cs->mode != CZK_CS_RECORD || !cs->rec[0].row_ptr)
+        return fail(cs, czk_err_set(&cs->err, CZK_EINVAL,
+                                    "czk_cs_record_reserve: not RECORD mode, or rows taken"));
+    for (int m = 0; m < 3; m++) {
+        rec_matrix *r = &cs->rec[m];
+        size_t cc = r->cap, vc = r->cap;
+        if (grow_exact((void **)&r->row_ptr, &r->row_cap, n_rows + 1, sizeof(uint64_t)) != CZK_OK ||
+            grow_exact((void **)&r->cols, &cc, (size_t)nnz[m], sizeof(uint32_t)) != CZK_OK ||
+            grow_exact((void **)&r->vals, &vc, (size_t)nnz[m], sizeof(czk_fr)) != CZK_OK)
+            return fail(cs,
+                        czk_err_set(&cs->err, CZK_ENOMEM, "czk_cs_record_reserve: out of memory"));
+        r->cap = cc < vc ? cc : vc;
+    }
+    return CZK_OK;
+}
+
+void czk_cs_density_or(const czk_cs *cs, uint64_t *a_aux, uint64_t *b_aux, size_t aux_words,
+                       uint64_t *b_in, size_t in_words) {
+    const size_t na = cs->aux_words < aux_words ? cs->aux_words : aux_words;
+    const size_t ni = cs->in_words < in_words ? cs->in_words : in_words;
+    for (size_t i = 0; cs->a_aux_bits && i < na; i++) {
+        a_aux[i] |= cs->a_aux_bits[i];
+        b_aux[i] |= cs->b_aux_bits[i];
+    }
+    for (size_t i = 0; cs->b_in_bits && i < ni; i++)
+        b_in[i] |= cs->b_in_bits[i];
+}
+
 int czk_cs_reserve(czk_cs *cs, size_t n_inputs, size_t n_aux) {
     int rc = CZK_OK;
     if (cs->status != CZK_OK)
@@ -726,6 +787,10 @@ int czk_cs_digest_finish(czk_cs *cs, uint8_t out[32], czk_err *err) {
 }
 
 int czk_cs_finish_r1cs(czk_cs *cs, czk_r1cs *out, czk_err *err) {
+    return czk_cs_finish_part(cs, out, cs->n_inputs, err);
+}
+
+int czk_cs_finish_part(czk_cs *cs, czk_r1cs *out, uint64_t n_inputs, czk_err *err) {
     if (!out)
         return czk_err_set(err, CZK_EINVAL, "czk_cs_finish_r1cs: out is NULL");
     memset(out, 0, sizeof(*out));
@@ -734,11 +799,13 @@ int czk_cs_finish_r1cs(czk_cs *cs, czk_r1cs *out, czk_err *err) {
     if (cs->mode != CZK_CS_RECORD || !cs->rec[0].row_ptr)
         return czk_err_set(err, CZK_EINVAL,
                            "czk_cs_finish_r1cs: not RECORD mode, or rows already taken");
-    if (cs->n_inputs + cs->n_aux > (1ull << 32))
-        return czk_err_set(err, CZK_EINVAL, "czk_cs_finish_r1cs: more than 2^32 variables");
+    if (n_inputs < cs->n_inputs || n_inputs + cs->n_aux > (1ull << 32))
+        return czk_err_set(err, CZK_EINVAL,
+                           "czk_cs_finish_r1cs: more than 2^32 variables, or fewer inputs than "
+                           "the system made");
     /* Renumber in place: input k -> k, aux j -> n_inputs + j. Order within a row is kept
      * ascending because all inputs sort before all aux in both numberings. */
-    uint32_t base = (uint32_t)cs->n_inputs;
+    uint32_t base = (uint32_t)n_inputs;
     czk_r1cs_matrix *dst[3] = {&out->a, &out->b, &out->c};
     for (int m = 0; m < 3; m++) {
         rec_matrix *r = &cs->rec[m];
@@ -760,8 +827,8 @@ int czk_cs_finish_r1cs(czk_cs *cs, czk_r1cs *out, czk_err *err) {
         memset(r, 0, sizeof(*r));
     }
     out->n_constraints = (size_t)cs->n_rows;
-    out->n_vars = (size_t)(cs->n_inputs + cs->n_aux);
-    out->n_public = (size_t)cs->n_inputs - 1;
+    out->n_vars = (size_t)(n_inputs + cs->n_aux);
+    out->n_public = (size_t)n_inputs - 1;
     cs->closed = 1;
     return CZK_OK;
 }

@@ -177,6 +177,33 @@ int czk_cs_bind_values(czk_cs *cs, czk_fr *inputs, size_t n_inputs, czk_fr *aux,
 int czk_cs_witness_at(czk_cs *cs, size_t next_input, size_t next_aux);
 
 /*
+ * RECORD mode without values or digest: as czk_cs_witness_at, the next input is `next_input`
+ * and the next aux `next_aux`, so that this system records a later part of a circuit (one
+ * PoRep challenge, on a thread of its own) whose earlier variables another system made; its
+ * rows may name those. Counts are absolute except n_rows and nnz (this system's rows alone);
+ * densities are over every variable its rows name. Finish it with czk_cs_finish_part. Call it
+ * right after czk_cs_create. Returns CZK_OK, CZK_EINVAL (another mode, values or digest,
+ * something allocated or recorded already, or next_input 0) or CZK_ENOMEM.
+ */
+int czk_cs_record_at(czk_cs *cs, size_t next_input, size_t next_aux);
+
+/*
+ * RECORD mode: room for n_rows rows and nnz[m] entries of matrix m (A, B, C) in all, made at
+ * once and exactly, where the rows would otherwise grow by doubling (a 32 GiB PoRep partition's
+ * 26 GB of rows took twice that while recorded). Optional. Returns CZK_OK, CZK_EINVAL or
+ * CZK_ENOMEM (sticky).
+ */
+int czk_cs_record_reserve(czk_cs *cs, size_t n_rows, const uint64_t nnz[3]);
+
+/*
+ * ORs the system's density bitmaps (which variables its A and B rows name: FILECOIN.md §1)
+ * into the caller's, of aux_words and in_words 64-bit words (bit v of word v/64), the
+ * system's bits beyond them left out: the densities of a circuit recorded in parts.
+ */
+void czk_cs_density_or(const czk_cs *cs, uint64_t *a_aux, uint64_t *b_aux, size_t aux_words,
+                       uint64_t *b_in, size_t in_words);
+
+/*
  * Allocates n consecutive aux at once, for gadgets that compute a block of values together (a
  * Poseidon hash's 505 aux): *first gets the first variable, and *vals (with values) the n
  * value slots, which the caller fills before the next allocation (the pointer is valid until
@@ -240,6 +267,13 @@ int czk_cs_digest_finish(czk_cs *cs, uint8_t out[32], czk_err *err);
  * afterwards. Returns CZK_OK, CZK_EINVAL (wrong mode, called twice) or CZK_ENOMEM (*out zeroed).
  */
 int czk_cs_finish_r1cs(czk_cs *cs, czk_r1cs *out, czk_err *err);
+
+/*
+ * As czk_cs_finish_r1cs for a part of a larger circuit (czk_cs_record_at) whose inputs number
+ * n_inputs in all (≥ the system's): aux j becomes column n_inputs + j; n_public = n_inputs − 1,
+ * n_vars = n_inputs + the system's aux count, n_constraints its own rows.
+ */
+int czk_cs_finish_part(czk_cs *cs, czk_r1cs *out, uint64_t n_inputs, czk_err *err);
 
 /*
  * With values: the full witness vector in czk's numbering, [ONE, inputs 1.., aux ...]

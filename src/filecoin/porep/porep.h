@@ -69,6 +69,20 @@ int czk_porep_synthesize(czk_cs *cs, const czk_porep_shape *shape, const czk_c1 
                          uint32_t partition);
 
 /*
+ * Records the circuit (the rows of czk_porep_synthesize without values) into *out, and its
+ * counts into *stats (may be NULL), exactly as one RECORD-mode system does, with the
+ * challenges over the pool: the global part first, then challenge 0, whose counts size the
+ * whole system's arrays at once (every challenge makes the same rows, entries and variables;
+ * one that does not is refused, CZK_EINVAL), then the others each in a system of its own
+ * (czk_cs_record_at) that copies its rows into place and frees them. So the rows take their
+ * final size plus one challenge's a thread, not twice the final size, and a 32 GiB partition's
+ * 130 M rows are recorded on every core instead of one. pool NULL: inline. Returns CZK_OK,
+ * CZK_EINVAL or CZK_ENOMEM, with err filled; *out is zeroed on failure.
+ */
+int czk_porep_record(czk_r1cs *out, czk_cs_stats *stats, const czk_porep_shape *shape,
+                     czk_pool *pool, czk_err *err);
+
+/*
  * Writes partition `partition`'s full witness into w, as czk_porep_synthesize in WITNESS mode
  * makes it, in czk's numbering: w[0] = ONE, the n_inputs − 1 inputs, then the n_aux aux (a
  * prover has them from its recorded system). The system's values are bound to w (nothing is
