@@ -70,7 +70,7 @@ static int make_keys(const char *dir, const czk_post_shape *shape, czk_params_id
         rc = czk_params_file_name(name, sizeof name, id, CZK_PARAMS_EXT_PARAMS, &err);
     if (rc == CZK_OK) {
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        rc = czk_bellperson_params_write(path, &pk, &err);
+        rc = czk_bellperson_params_write(path, &pk, pool, &err);
     }
     if (rc == CZK_OK)
         rc = czk_params_file_name(name, sizeof name, id, CZK_PARAMS_EXT_VK, &err);

@@ -181,7 +181,7 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
     uint64_t t1 = czk_time_ns();
     if (rc == CZK_OK) {
         czk_cli_progress_stage(&prog, "writing %s", dir);
-        rc = czk_bellperson_params_write(params_path, &pk, &err);
+        rc = czk_bellperson_params_write(params_path, &pk, pool, &err);
         if (rc == CZK_OK)
             rc = czk_bellperson_vk_write(vk_path, &pk.vk, &err);
     }
@@ -255,7 +255,7 @@ static int setup_r1cs(const czk_cli_common *c, int zkey, const char *r1cs_path,
         if (rc == CZK_OK)
             rc = czk_snarkjs_vk_write(vk_path, &pk.vk, &err);
     } else {
-        rc = czk_bellperson_params_write(key_path, &pk, &err);
+        rc = czk_bellperson_params_write(key_path, &pk, pool, &err);
         if (rc == CZK_OK)
             rc = czk_bellperson_vk_write(vk_path, &pk.vk, &err);
     }

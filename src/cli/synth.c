@@ -115,14 +115,14 @@ int czk_cli_synth(int argc, char **argv) {
         if (rc != CZK_OK || !join(p1, sizeof(p1), dir, "dev.params") ||
             !join(p2, sizeof(p2), dir, "dev.vk"))
             goto fail;
-        if ((rc = czk_bellperson_params_write(p1, &pk, &err)) != CZK_OK ||
+        if ((rc = czk_bellperson_params_write(p1, &pk, pool, &err)) != CZK_OK ||
             (rc = czk_bellperson_vk_write(p2, &pk.vk, &err)) != CZK_OK)
             goto fail;
     } else if (keys == KEYS_BENCH) {
         rc = czk_groth16_benchkey(&pk, &cs, CZK_H_MONOMIAL, c.seed, pool, &err);
         if (rc != CZK_OK || !join(p1, sizeof(p1), dir, "bench.params"))
             goto fail;
-        if ((rc = czk_bellperson_params_write(p1, &pk, &err)) != CZK_OK)
+        if ((rc = czk_bellperson_params_write(p1, &pk, pool, &err)) != CZK_OK)
             goto fail;
         fprintf(stderr,
                 "czk synth: %s holds BENCHMARK keys: for timing the prover only; "

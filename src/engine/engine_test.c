@@ -857,7 +857,7 @@ CZK_TEST(engine_registered_circuits) {
     CHECK(czk_groth16_setup_dev(&pk_z, &cs, CZK_H_ODD_COSET, &rng, NULL, NULL) == CZK_OK);
     CHECK(czk_groth16_setup_dev(&pk_p, &cs, CZK_H_MONOMIAL, &rng, NULL, NULL) == CZK_OK);
     CHECK(czk_zkey_write(zkey, &pk_z, &cs, NULL) == CZK_OK);
-    CHECK(czk_bellperson_params_write(params, &pk_p, NULL) == CZK_OK);
+    CHECK(czk_bellperson_params_write(params, &pk_p, NULL, NULL) == CZK_OK);
     CHECK(czk_r1cs_save(&cs, r1cs, NULL) == CZK_OK);
     CHECK(czk_circom_wtns_write(wtns, w, cs.n_vars, NULL) == CZK_OK);
     uint8_t *img = NULL;

@@ -494,6 +494,43 @@ static void put_u32(czk_file_writer *w, size_t v, int *rc, czk_err *err) {
     put_bytes(w, b, sizeof(b), rc, err);
 }
 
+/* Points serialised per chunk of a written vector, and per pool task. */
+#define WRITE_CHUNK ((size_t)1 << 14)
+#define ENCODE_GRAIN ((size_t)1024)
+
+/* Serialises points first + [begin, end) of a vector into dst (chunk-relative), keeping the
+ * lowest chunk-relative index of a point at infinity in bad. */
+typedef struct encode_job {
+    int g2;
+    const void *src;
+    size_t first;
+    uint8_t *dst;
+    _Atomic size_t bad;
+} encode_job;
+
+static void encode_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    encode_job *j = arg;
+    (void)worker;
+    for (size_t i = begin; i < end; i++) {
+        int inf;
+        if (j->g2) {
+            const czk_g2_affine *p = (const czk_g2_affine *)j->src + j->first + i;
+            inf = czk_g2_affine_is_infinity(p);
+            czk_g2_affine_serialize(j->dst + i * G2U, p);
+        } else {
+            const czk_g1_affine *p = (const czk_g1_affine *)j->src + j->first + i;
+            inf = czk_g1_affine_is_infinity(p);
+            czk_g1_affine_serialize(j->dst + i * G1U, p);
+        }
+        if (inf) {
+            size_t cur = atomic_load_explicit(&j->bad, memory_order_relaxed);
+            while (i < cur && !atomic_compare_exchange_weak_explicit(
+                                  &j->bad, &cur, i, memory_order_relaxed, memory_order_relaxed))
+                ;
+        }
+    }
+}
+
 /* Commits w if every put succeeded (rc == CZK_OK), else removes the temporary file. */
 static int writer_finish(czk_file_writer *w, int rc, czk_err *err) {
     if (rc != CZK_OK) {
@@ -542,7 +579,8 @@ int czk_bellperson_vk_write(const char *path, const czk_groth16_vk *vk, czk_err 
     return writer_finish(&w, rc, err);
 }
 
-int czk_bellperson_params_write(const char *path, const czk_groth16_pk *pk, czk_err *err) {
+int czk_bellperson_params_write(const char *path, const czk_groth16_pk *pk, czk_pool *pool,
+                                czk_err *err) {
     if (pk == NULL || path == NULL)
         return czk_err_set(err, CZK_EINVAL, "bellperson params write: NULL argument");
     const char *mp = czk_file_msg_path(path);
@@ -572,31 +610,40 @@ int czk_bellperson_params_write(const char *path, const czk_groth16_pk *pk, czk_
                            "%zu, |ic| = %zu, |l| = %zu",
                            mp, pk->domain_size, pk->n_public, pk->n_vars, pk->n_h, pk->vk.n_ic,
                            pk->n_l);
-    for (int v = 0; v < V_COUNT; v++)
-        for (size_t i = 0; i < len[v]; i++) {
-            int inf = v == V_B_G2 ? czk_g2_affine_is_infinity(&pk->b_g2[i])
-                                  : czk_g1_affine_is_infinity((const czk_g1_affine *)vec[v] + i);
-            if (inf)
-                return czk_err_set(err, CZK_EINVAL,
-                                   "%s: vector %s: point %zu is at infinity, which bellperson "
-                                   "refuses",
-                                   mp, VEC_NAME[v], i);
-        }
 
+    /* The points are serialised a chunk at a time over the pool (a product each coordinate,
+     * out of Montgomery form: some 50 s on one thread for a 32 GiB PoRep key) into one
+     * buffer that is then written whole. A point at infinity aborts the write: the file is
+     * never committed, as if the key had been refused before writing. */
+    uint8_t *buf = czk_malloc(WRITE_CHUNK * G2U);
+    if (buf == NULL)
+        return czk_err_set(err, CZK_ENOMEM, "%s: a write buffer of %zu bytes", mp,
+                           (size_t)(WRITE_CHUNK * G2U));
     czk_file_writer w;
     rc = czk_file_writer_open(&w, path, err);
-    if (rc != CZK_OK)
+    if (rc != CZK_OK) {
+        czk_free(buf);
         return rc;
+    }
     put_vk(&w, &pk->vk, &rc, err);
-    for (int v = 0; v < V_COUNT; v++) {
+    for (int v = 0; v < V_COUNT && rc == CZK_OK; v++) {
         put_u32(&w, len[v], &rc, err);
-        for (size_t i = 0; i < len[v] && rc == CZK_OK; i++) {
-            if (v == V_B_G2)
-                put_g2(&w, &pk->b_g2[i], &rc, err);
+        for (size_t at = 0; at < len[v] && rc == CZK_OK; at += WRITE_CHUNK) {
+            const size_t n = len[v] - at < WRITE_CHUNK ? len[v] - at : WRITE_CHUNK;
+            encode_job j = {.g2 = v == V_B_G2, .src = vec[v], .first = at, .dst = buf};
+            atomic_init(&j.bad, SIZE_MAX);
+            czk_pool_run(pool, n, ENCODE_GRAIN, encode_body, &j);
+            const size_t bad = atomic_load_explicit(&j.bad, memory_order_relaxed);
+            if (bad != SIZE_MAX)
+                rc = czk_err_set(err, CZK_EINVAL,
+                                 "%s: vector %s: point %zu is at infinity, which bellperson "
+                                 "refuses",
+                                 mp, VEC_NAME[v], at + bad);
             else
-                put_g1(&w, (const czk_g1_affine *)vec[v] + i, &rc, err);
+                put_bytes(&w, buf, n * (j.g2 ? G2U : G1U), &rc, err);
         }
     }
+    czk_free(buf);
     return writer_finish(&w, rc, err);
 }
 

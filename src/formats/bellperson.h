@@ -65,10 +65,12 @@ int czk_bellperson_params_read(czk_groth16_pk *pk, const char *path, czk_key_che
  * fsync, rename). `pk` must be CZK_H_MONOMIAL + CZK_DENSITY_FILTERED, have the shape that
  * czk_bellperson_params_read accepts (with domain_size, n_public and n_vars as it would set
  * them), vectors of fewer than 2^32 points, and no point at infinity where the reader refuses
- * one. Returns CZK_OK, CZK_EINVAL (a key that does not fit the format; nothing is written) or
+ * one. The points are serialised over `pool` (NULL: inline), a chunk at a time. Returns
+ * CZK_OK, CZK_EINVAL (a key that does not fit the format; nothing is written), CZK_ENOMEM or
  * CZK_EIO (the file could not be written; `path` is then untouched).
  */
-int czk_bellperson_params_write(const char *path, const czk_groth16_pk *pk, czk_err *err);
+int czk_bellperson_params_write(const char *path, const czk_groth16_pk *pk, czk_pool *pool,
+                                czk_err *err);
 
 /*
  * Reads a bellperson `.vk` file (doc/FORMATS.md §3.1) into `vk` (zeroed or cleared, as for

@@ -470,7 +470,7 @@ CZK_TEST(bp_params_roundtrip) {
         czk_groth16_pk pk, back;
         CHECK(make_pk(&pk, s, &t->rng) == 0);
         czk_err err = {0};
-        CHECKF(czk_bellperson_params_write(path, &pk, &err) == CZK_OK, "%s", err.msg);
+        CHECKF(czk_bellperson_params_write(path, &pk, NULL, &err) == CZK_OK, "%s", err.msg);
         /* doc/FORMATS.md §3.4. */
         off_t want = 868 + 96 * (off_t)s->n_ic + 5 * 4 +
                      96 * (off_t)(s->n_h + s->n_l + s->n_a + s->n_b) + 192 * (off_t)s->n_b;
@@ -495,7 +495,7 @@ CZK_TEST(bp_params_mt_equals_st) {
     const key_shape s = {.n_ic = 5, .n_h = 2047, .n_l = 1500, .n_a = 1400, .n_b = 300};
     czk_groth16_pk pk, st, mt;
     CHECK(make_pk(&pk, &s, &t->rng) == 0);
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL), CZK_OK);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, NULL), CZK_OK);
     czk_pool *pool = NULL;
     CHECK_EQ_INT(czk_pool_create(&pool, 4), CZK_OK);
     CHECK_EQ_INT(czk_bellperson_params_read(&st, path, CZK_KEY_CHECK_FULL, NULL, NULL), CZK_OK);
@@ -527,6 +527,37 @@ CZK_TEST(bp_params_mt_equals_st) {
     CHECKF(strcmp(e1.msg, e2.msg) == 0, "'%s' vs '%s'", e1.msg, e2.msg);
     CHECKF(strstr(e1.msg, "vector h: point 1900 of 2047") != NULL, "%s", e1.msg);
     free(b);
+    czk_pool_destroy(pool);
+    czk_groth16_pk_clear(&pk);
+    tmp_remove(dir);
+}
+
+/* Written over a pool, a key whose vectors span several of the writer's chunks (16,384 points)
+ * is the image the format gives, byte for byte; a point at infinity in a later chunk is named
+ * by its index in its vector, and no file is left. */
+CZK_TEST(bp_params_write_pooled) {
+    char dir[64], path[128];
+    CHECK(tmp_path(dir, path, "k.params") == 0);
+    const key_shape s = {.n_ic = 3, .n_h = 65535, .n_l = 16390, .n_a = 300, .n_b = 16390};
+    czk_groth16_pk pk, back;
+    CHECK(make_pk(&pk, &s, &t->rng) == 0);
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 4), CZK_OK);
+    czk_err err = {0};
+    CHECKF(czk_bellperson_params_write(path, &pk, pool, &err) == CZK_OK, "%s", err.msg);
+    size_t ni = 0;
+    uint8_t *img = pk_image(&pk, &ni);
+    CHECK(img != NULL && file_holds(path, img, ni)); /* file_holds frees img */
+    CHECKF(czk_bellperson_params_read(&back, path, CZK_KEY_CHECK_CURVE, pool, &err) == CZK_OK, "%s",
+           err.msg);
+    CHECK(pk_equal(&back, &pk));
+    czk_groth16_pk_clear(&back);
+    CHECK(unlink(path) == 0);
+    memset(&pk.h[33000], 0, sizeof pk.h[0]); /* infinity, as the writer sees it */
+    memset(&pk.h[65000], 0, sizeof pk.h[0]);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, pool, &err), CZK_EINVAL);
+    CHECKF(strstr(err.msg, "vector h: point 33000 is at infinity") != NULL, "%s", err.msg);
+    CHECK(file_size(path) < 0);
     czk_pool_destroy(pool);
     czk_groth16_pk_clear(&pk);
     tmp_remove(dir);
@@ -938,36 +969,37 @@ CZK_TEST(bp_write_rejects) {
     CHECK(make_pk(&pk, &SMALL, &t->rng) == 0);
     czk_err err = {0};
     pk.h_basis = CZK_H_ODD_COSET;
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, &err), CZK_EINVAL);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, &err), CZK_EINVAL);
     pk.h_basis = CZK_H_MONOMIAL;
     pk.density = CZK_DENSITY_DENSE;
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, &err), CZK_EINVAL);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, &err), CZK_EINVAL);
     pk.density = CZK_DENSITY_FILTERED;
     pk.domain_size = 16;
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, &err), CZK_EINVAL);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, &err), CZK_EINVAL);
     CHECKF(strstr(err.msg, "sizes disagree") != NULL, "%s", err.msg);
     pk.domain_size = 8;
     pk.n_b_g2--;
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, &err), CZK_EINVAL);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, &err), CZK_EINVAL);
     CHECKF(strstr(err.msg, "|b_g1| = 4 differs") != NULL, "%s", err.msg);
     pk.n_b_g2++;
     czk_g1_affine keep = pk.l[2];
     memset(&pk.l[2], 0, sizeof(pk.l[2]));
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, &err), CZK_EINVAL);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, &err), CZK_EINVAL);
     CHECKF(strstr(err.msg, "vector l: point 2 is at infinity") != NULL, "%s", err.msg);
     pk.l[2] = keep;
     memset(&pk.vk.ic[0], 0, sizeof(pk.vk.ic[0]));
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, &err), CZK_EINVAL);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, &err), CZK_EINVAL);
     CHECK_EQ_INT(czk_bellperson_vk_write(path, &pk.vk, &err), CZK_EINVAL);
     CHECKF(strstr(err.msg, "ic point 0 is at infinity") != NULL, "%s", err.msg);
     CHECK(file_size(path) < 0); /* nothing was written */
     /* A directory that does not exist: CZK_EIO, and no temporary file left behind. */
     czk_g1_random(&pk.vk.ic[0], &t->rng);
-    CHECK_EQ_INT(czk_bellperson_params_write("/nonexistent-czk/x.params", &pk, &err), CZK_EIO);
+    CHECK_EQ_INT(czk_bellperson_params_write("/nonexistent-czk/x.params", &pk, NULL, &err),
+                 CZK_EIO);
     CHECKF(strstr(err.msg, "/nonexistent-czk/x.params") != NULL, "%s", err.msg);
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, &err), CZK_OK);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, &err), CZK_OK);
     /* Overwriting an existing file replaces it whole. */
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, &err), CZK_OK);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, &err), CZK_OK);
     DIR *d = opendir(dir);
     CHECK(d != NULL);
     int entries = 0;
@@ -1039,7 +1071,7 @@ CZK_TEST(bp_setup_dev_files) {
     czk_groth16_vk vk;
     CHECKF(czk_groth16_setup_dev(&pk, &cs, CZK_H_MONOMIAL, &t->rng, NULL, &err) == CZK_OK, "%s",
            err.msg);
-    CHECKF(czk_bellperson_params_write(params, &pk, &err) == CZK_OK, "%s", err.msg);
+    CHECKF(czk_bellperson_params_write(params, &pk, NULL, &err) == CZK_OK, "%s", err.msg);
     CHECKF(czk_bellperson_vk_write(vkp, &pk.vk, &err) == CZK_OK, "%s", err.msg);
     CHECKF(czk_bellperson_params_read(&back, params, CZK_KEY_CHECK_FULL, NULL, &err) == CZK_OK,
            "%s", err.msg);

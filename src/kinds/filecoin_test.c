@@ -60,7 +60,7 @@ static int make_keys(const char *dir, czk_vanilla_post_kind kind, czk_rng *rng) 
                           2 * KIB, NULL) == CZK_OK) {
         ok = czk_params_file_name(name, sizeof name, &id, CZK_PARAMS_EXT_PARAMS, NULL) == 0;
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        ok = ok && czk_bellperson_params_write(path, &pk, NULL) == CZK_OK;
+        ok = ok && czk_bellperson_params_write(path, &pk, NULL, NULL) == CZK_OK;
         ok = ok && czk_params_file_name(name, sizeof name, &id, CZK_PARAMS_EXT_VK, NULL) == 0;
         snprintf(path, sizeof path, "%s/%s", dir, name);
         ok = ok && czk_bellperson_vk_write(path, &pk.vk, NULL) == CZK_OK;

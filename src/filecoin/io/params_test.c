@@ -359,7 +359,7 @@ CZK_TEST(params_header_accept_refuse) {
     czk_groth16_pk pk;
     CHECK(make_pk(&pk, &L) == 0);
     czk_err e = {0};
-    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, &e), CZK_OK);
+    CHECK_EQ_INT(czk_bellperson_params_write(path, &pk, NULL, &e), CZK_OK);
     CHECK_EQ_INT(czk_bellperson_vk_write(vkpath, &pk.vk, &e), CZK_OK);
     czk_groth16_pk_clear(&pk);
 
