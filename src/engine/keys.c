@@ -369,6 +369,17 @@ int czk__key_restore_host(czk_engine *e, circuit *c, int prio, czk_err *err) {
     return rc;
 }
 
+int czk__kind_restore_by_load(int (*load)(void *, czk_groth16_pk *, czk_r1cs *, uint64_t *,
+                                          czk_pool *, czk_err *),
+                              void *state, czk_groth16_pk *pk, czk_pool *pool, czk_err *err) {
+    czk_r1cs cs;
+    uint64_t extra = 0;
+    memset(&cs, 0, sizeof cs);
+    int rc = load(state, pk, &cs, &extra, pool, err);
+    czk_r1cs_clear(&cs);
+    return rc;
+}
+
 void czk__circuit_free(circuit *c) {
     drop_loaded(c);
     if (c->kind != NULL && c->kind->destroy != NULL)

@@ -151,6 +151,14 @@ typedef struct czk_circuit_kind {
 } czk_circuit_kind;
 
 /*
+ * A restore entry for kinds whose load is how the key is read: loads again through `load`,
+ * keeps the key in *pk and drops the system it read with it (the engine holds its own).
+ */
+int czk__kind_restore_by_load(int (*load)(void *, czk_groth16_pk *, czk_r1cs *, uint64_t *,
+                                          czk_pool *, czk_err *),
+                              void *state, czk_groth16_pk *pk, czk_pool *pool, czk_err *err);
+
+/*
  * Registers a circuit of `kind` under `circuit_id`; the engine owns `state` from this call on,
  * also when it fails (it is then destroyed). Returns CZK_OK, CZK_EINVAL (bad or duplicate
  * id) or CZK_ENOMEM.

@@ -271,12 +271,7 @@ uint64_t czk__kinds_fc_drop(void *state) {
 int czk__kinds_fc_restore(void *state, czk_groth16_pk *pk, czk_pool *pool, czk_err *err) {
     /* The system a load records again is the one the engine holds (a header of sizes for a
      * repeated circuit, whose form load rebuilds here): only the key is new. */
-    czk_r1cs cs;
-    uint64_t extra = 0;
-    memset(&cs, 0, sizeof cs);
-    int rc = czk__kinds_fc_load(state, pk, &cs, &extra, pool, err);
-    czk_r1cs_clear(&cs);
-    return rc;
+    return czk__kind_restore_by_load(czk__kinds_fc_load, state, pk, pool, err);
 }
 
 const czk_r1cs_rep *czk__kinds_fc_rep(const void *state) {

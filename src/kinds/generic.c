@@ -132,12 +132,7 @@ static uint64_t g_drop(void *state) {
 /* The key read again (and checked as at load); the system read with it is the one the engine
  * holds already. */
 static int g_restore(void *state, czk_groth16_pk *pk, czk_pool *pool, czk_err *err) {
-    czk_r1cs cs;
-    uint64_t extra = 0;
-    memset(&cs, 0, sizeof cs);
-    int rc = g_load(state, pk, &cs, &extra, pool, err);
-    czk_r1cs_clear(&cs);
-    return rc;
+    return czk__kind_restore_by_load(g_load, state, pk, pool, err);
 }
 
 static void g_job_destroy(void *state, void *job) {

@@ -66,8 +66,25 @@ struct czk_cs {
     rec_matrix rec[3]; /* RECORD */
 };
 
-/* Grows a czk_malloc'ed array to hold at least `need` elements (doubling), preserving its
- * contents and zero-filling the new part (the bitmaps rely on it). alloc.h has no realloc. */
+/* Grows a czk_malloc'ed array to exactly `need` elements (none when it holds that many),
+ * preserving its contents and zero-filling the new part (the bitmaps rely on it). alloc.h
+ * has no realloc. */
+static int grow_exact(void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap)
+        return CZK_OK;
+    void *q = czk_calloc(need, elem);
+    if (!q)
+        return CZK_ENOMEM;
+    if (*p) {
+        memcpy(q, *p, *cap * elem);
+        czk_free(*p);
+    }
+    *p = q;
+    *cap = need;
+    return CZK_OK;
+}
+
+/* As grow_exact, to at least `need` elements by doubling. */
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap)
         return CZK_OK;
@@ -77,16 +94,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem) {
             return CZK_ENOMEM;
         ncap *= 2;
     }
-    void *q = czk_calloc(ncap, elem);
-    if (!q)
-        return CZK_ENOMEM;
-    if (*p) {
-        memcpy(q, *p, *cap * elem);
-        czk_free(*p);
-    }
-    *p = q;
-    *cap = ncap;
-    return CZK_OK;
+    return grow_exact(p, cap, ncap, elem);
 }
 
 /* As grow, for secret values: the old copy is cleared before it is freed. */
@@ -405,22 +413,6 @@ int czk_cs_record_at(czk_cs *cs, size_t next_input, size_t next_aux) {
     cs->n_aux = next_aux;
     /* The bitmaps cover the earlier part's variables too: this part's rows may name them. */
     return czk_cs_reserve(cs, next_input, next_aux);
-}
-
-/* Grows a zero-filled array to exactly `need` elements (none when it holds that many). */
-static int grow_exact(void **p, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap)
-        return CZK_OK;
-    void *q = czk_calloc(need, elem);
-    if (!q)
-        return CZK_ENOMEM;
-    if (*p) {
-        memcpy(q, *p, *cap * elem);
-        czk_free(*p);
-    }
-    *p = q;
-    *cap = need;
-    return CZK_OK;
 }
 
 int czk_cs_record_reserve(czk_cs *cs, size_t n_rows, const uint64_t nnz[3]) {
