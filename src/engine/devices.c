@@ -268,6 +268,9 @@ int czk__part_fits_device(const czk_engine *e, const part *p, int di) {
         return czk__lane_takes(e, (unsigned)di, p);
     if (di >= 0)
         return !e->devs[di].down && !((p->failed_devs >> di) & 1);
+    /* The fallback proves on the host, where such a circuit keeps no rows. */
+    if (p->job->c->device_rows)
+        return 0;
     for (unsigned k = 0; k < e->n_devs; k++)
         if (czk__part_fits_device(e, p, (int)k))
             return 0; /* a device can still take it: not the fallback's yet */
@@ -278,7 +281,8 @@ int czk__part_can_retry(const czk_engine *e, const part *p) {
     for (unsigned k = 0; k < e->n_devs; k++)
         if (czk__part_fits_device(e, p, (int)k))
             return 1;
-    return !p->fb_failed;
+    /* Exactly what a worker will take (pick_for), so that a retry is never left queued. */
+    return czk__part_fits_device(e, p, -1);
 }
 
 void czk__device_count(czk_engine *e, part *p, int rc, int final) {

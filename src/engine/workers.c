@@ -141,9 +141,18 @@ void *czk__worker_main(void *arg) {
                     czk__key_attach(e, di, c);
                 czk_device_key *key = on_fallback ? NULL : c->dev_key[di];
                 t1 = czk_time_ns();
-                rc = dev->ops->prove(dev, key, &c->pk, &c->cs, p->w,
-                                     p->wp_dev != NULL ? &p->wp : NULL, &r, &s, &p->proof, &p->tm,
-                                     e->pool, &err);
+                if (!on_fallback && c->device_rows && dev->ops->attach != NULL &&
+                    !((__atomic_load_n(&c->circuit_devs, __ATOMIC_ACQUIRE) >> di) & 1))
+                    rc = czk_err_set(&err, CZK_ENOMEM,
+                                     "circuit %s is proved on devices only (its rows stay off "
+                                     "the host), and %s cannot hold its key of %.1f GiB, its "
+                                     "rows and a partition's working set in its %.1f GiB budget",
+                                     c->id, d->info.label, (double)c->dev_bytes / (1u << 30),
+                                     (double)d->info.mem_budget / (1u << 30));
+                else
+                    rc = dev->ops->prove(dev, key, &c->pk, &c->cs, p->w,
+                                         p->wp_dev != NULL ? &p->wp : NULL, &r, &s, &p->proof,
+                                         &p->tm, e->pool, &err);
                 t2 = czk_time_ns();
                 if (!on_fallback && e->gpu) {
                     dev->ops->info(dev, &info);

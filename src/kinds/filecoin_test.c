@@ -455,6 +455,52 @@ static void post_device_only(czk_test_ctx *t, const char *dir) {
     CHECK(on_cpu);
 }
 
+/* A circuit kept in its repeated form proves on devices only: on a GPU engine whose device
+ * cannot hold its rows (this stand-in takes no repeated form), the job fails at its first
+ * partition naming the circuit, the device and the figures, and no attempt goes to the CPU,
+ * which has no rows for it either. */
+static void rows_fit_no_device(czk_test_ctx *t, const char *dir) {
+    CHECK(make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng));
+    czk_etest_fake_stats st;
+    struct czk_device *dev = czk_etest_fake_open(0, CZK_ETEST_FAIL_NEVER, 0, 0, &st);
+    CHECK(dev != NULL);
+    czk_etest_fake_mode(dev, 0, 1);
+    czk_engine_config cfg = czk_etest_config();
+    czk_etest_logcap cap;
+    czk_engine *e = NULL;
+    czk_etest_setup setup = {.cap = &cap, .devs = &dev, .n_devs = 1};
+    CHECK_EQ_INT(czk_etest_engine(&e, &cfg, "unused8", 8, &setup), CZK_OK);
+    czk_err err = {0};
+    CHECK_EQ_INT(czk_kinds_register_filecoin_post(e, CZK_VANILLA_POST_WINDOW, 2048, dir, NULL,
+                                                  CZK_KINDS_POST_REPEATED, &err),
+                 CZK_OK);
+    uint8_t rnd[32];
+    size_t len;
+    uint8_t *p = make_payload(&t->rng, 5, 0, 2, rnd, &len);
+    CHECK(p != NULL);
+    int rc = p == NULL ? -1 : submit(e, "norows", "window-post-2KiB", p, len, &err);
+    free(p);
+    CHECKF(rc == CZK_OK, "%s", err.msg);
+    czk_job_result res;
+    memset(&res, 0, sizeof res);
+    if (rc == CZK_OK && czk_engine_await(e, "norows", 600000, &res, &err) == CZK_OK) {
+        CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
+        CHECKF(strstr(res.error, "circuit window-post-2KiB is proved on devices only") != NULL &&
+                   strstr(res.error, "fake:0 cannot hold its key") != NULL,
+               "%s", res.error);
+        czk_job_result_clear(&res);
+    }
+    czk_engine_destroy(e);
+    int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", NULL);
+    czk_etest_cap_free(&cap);
+    CHECK(!on_cpu);
+    CHECK_EQ_INT(st.proofs, 0);
+}
+
+CZK_TEST(filecoin_post_rows_fit_no_device) {
+    CZK_TEST_WITH_TMPDIR(rows_fit_no_device);
+}
+
 CZK_TEST(filecoin_post_device_only) {
     CZK_TEST_WITH_TMPDIR(post_device_only);
 }
