@@ -127,7 +127,7 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
      * partition's 125 M rows are never stored. The counts serve the header check below. */
     if (is_snap) {
         /* One partition recorded whole, as PoRep's (81 M rows at 32 GiB). */
-        rc = czk_circuit_snap_record(&rep.block, &st, &fc.snap_shape, &err);
+        rc = czk_circuit_snap_record(&rep.block, &st, &fc.snap_shape, pool, &err);
         rep.copies = 1;
     } else if (fc.porep) {
         /* A PoRep partition is recorded whole (one copy of itself): 26 GB of rows at 32 GiB,

@@ -149,6 +149,6 @@ int czk_circuit_snap_count(czk_cs_stats *stats, uint8_t *digest, const czk_snap_
 }
 
 int czk_circuit_snap_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_snap_shape *shape,
-                            czk_err *err) {
-    return record(r1cs, stats, synth_snap, shape, err);
+                            czk_pool *pool, czk_err *err) {
+    return czk_snap_record(r1cs, stats, shape, pool, err);
 }

@@ -94,7 +94,7 @@ uint64_t czk_circuit_porep_rows(const czk_porep_shape *shape);
 int czk_circuit_snap_count(czk_cs_stats *stats, uint8_t *digest, const czk_snap_shape *shape,
                            czk_err *err);
 int czk_circuit_snap_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_snap_shape *shape,
-                            czk_err *err);
+                            czk_pool *pool, czk_err *err);
 
 #ifdef __cplusplus
 }

@@ -92,8 +92,7 @@ size_t czk_kinds_snap_payload_encode(uint8_t *out, uint32_t registered_proof, ui
 
 static int s_record(const czk__kinds_fc_base *b, czk_r1cs *r1cs, czk_cs_stats *stats,
                     czk_pool *pool, czk_err *err) {
-    (void)pool; /* one system: its rows depend on each other */
-    return czk_circuit_snap_record(r1cs, stats, &((const fsnap *)b)->shape, err);
+    return czk_circuit_snap_record(r1cs, stats, &((const fsnap *)b)->shape, pool, err);
 }
 
 static void s_job_clear(void *job) {

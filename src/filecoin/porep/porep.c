@@ -6,10 +6,10 @@
  */
 #include "filecoin/porep/porep.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
+#include "filecoin/gadgets/cs_parts.h"
 #include "filecoin/gadgets/gadgets.h"
 #include "filecoin/gadgets/poseidon_gadget.h"
 #include "filecoin/gadgets/sha256_gadget.h"
@@ -381,225 +381,21 @@ out:
 
 /* ---- recording over a pool (czk_porep_record) ---------------------------------------------- */
 
-/*
- * The whole system being filled: the global part's rows, then challenge i's at rows
- * g_rows + i·per_rows and entries g_nnz[m] + i·per_nnz[m], its variables at inputs
- * g_in + i·per_in and aux g_aux + i·per_aux. The density bitmaps are ORed under mu.
- */
-typedef struct record_job {
-    const czk_porep_shape *shape;
-    const porep_globals *g;
-    czk_r1cs *out;
-    uint64_t n_inputs; /* the whole system's */
-    uint64_t g_in, g_aux, g_rows, g_nnz[3];
-    uint64_t per_in, per_aux, per_rows, per_nnz[3];
-    uint64_t *a_aux, *b_aux, *b_in;
-    size_t aux_words, in_words;
-    pthread_mutex_t mu;
-    int rc[CZK_POREP_MAX_CHALLENGES];
-    czk_err err[CZK_POREP_MAX_CHALLENGES];
-} record_job;
-
-/* Copies part `part` (finished, renumbered) into the whole system at (row0, nnz0). */
-static void place_part(czk_r1cs *out, const czk_r1cs *part, uint64_t row0, const uint64_t nnz0[3]) {
-    czk_r1cs_matrix *dst[3] = {&out->a, &out->b, &out->c};
-    const czk_r1cs_matrix *src[3] = {&part->a, &part->b, &part->c};
-    for (int m = 0; m < 3; m++) {
-        const uint64_t n = src[m]->row_ptr[part->n_constraints];
-        for (size_t r = 1; r <= part->n_constraints; r++)
-            dst[m]->row_ptr[row0 + r] = nnz0[m] + src[m]->row_ptr[r];
-        if (n > 0) {
-            memcpy(dst[m]->cols + nnz0[m], src[m]->cols, n * sizeof(uint32_t));
-            memcpy(dst[m]->vals + nnz0[m], src[m]->vals, n * sizeof(czk_fr));
-        }
-    }
+static int record_global(czk_cs *cs, const void *shape, void *g) {
+    return global_synthesize(cs, shape, NULL, 0, g);
 }
 
-/* Records challenge i into a system of its own, checks that it is alike challenge 0 as
- * counted, and places its rows. */
-static int record_challenge(record_job *j, uint32_t i, czk_err *err) {
-    czk_cs *cs = NULL;
-    czk_r1cs part;
-    memset(&part, 0, sizeof part);
-    int rc = czk_cs_create(&cs, CZK_CS_RECORD, 0, err);
-    if (rc != CZK_OK)
-        return rc;
-    const uint64_t in_b = j->g_in + i * j->per_in, aux_b = j->g_aux + i * j->per_aux;
-    if ((rc = czk_cs_record_at(cs, in_b, aux_b)) == CZK_OK)
-        rc = czk_cs_record_reserve(cs, j->per_rows, j->per_nnz);
-    if (rc == CZK_OK)
-        rc = challenges_synthesize(cs, j->shape, NULL, 0, j->g, i, i + 1);
-    czk_cs_stats st;
-    czk_cs_get_stats(cs, &st);
-    if (rc != CZK_OK) {
-        czk_err_set(err, rc, "porep: recording challenge %u: %s", i, czk_cs_error(cs)->msg);
-    } else if ((st.n_inputs != in_b + j->per_in || st.n_aux != aux_b + j->per_aux ||
-                st.n_rows != j->per_rows || st.nnz_a != j->per_nnz[0] ||
-                st.nnz_b != j->per_nnz[1] || st.nnz_c != j->per_nnz[2])) {
-        rc = czk_err_set(err, CZK_EINVAL,
-                         "porep: challenge %u recorded %llu rows and %llu aux, challenge 0 %llu "
-                         "and %llu: the challenges are not alike",
-                         i, (unsigned long long)st.n_rows, (unsigned long long)(st.n_aux - aux_b),
-                         (unsigned long long)j->per_rows, (unsigned long long)j->per_aux);
-    } else {
-        pthread_mutex_lock(&j->mu);
-        czk_cs_density_or(cs, j->a_aux, j->b_aux, j->aux_words, j->b_in, j->in_words);
-        pthread_mutex_unlock(&j->mu);
-        rc = czk_cs_finish_part(cs, &part, j->n_inputs, err);
-    }
-    czk_cs_destroy(cs);
-    if (rc == CZK_OK) {
-        uint64_t nnz0[3];
-        for (int m = 0; m < 3; m++)
-            nnz0[m] = j->g_nnz[m] + i * j->per_nnz[m];
-        place_part(j->out, &part, j->g_rows + i * j->per_rows, nnz0);
-    }
-    czk_r1cs_clear(&part);
-    return rc;
-}
-
-static void record_body(void *arg, size_t begin, size_t end, unsigned worker) {
-    record_job *j = arg;
-    (void)worker;
-    for (size_t k = begin; k < end; k++)
-        j->rc[k] = record_challenge(j, (uint32_t)k, &j->err[k]);
-}
-
-/* Popcount of n words. */
-static uint64_t popcount_words(const uint64_t *w, size_t n) {
-    uint64_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += (uint64_t)__builtin_popcountll(w[i]);
-    return c;
-}
-
-/* The whole system's arrays, exactly: row_ptr[0] = 0, the rest written by the parts. */
-static int alloc_whole(czk_r1cs *out, uint64_t rows, const uint64_t nnz[3]) {
-    czk_r1cs_matrix *m[3] = {&out->a, &out->b, &out->c};
-    for (int i = 0; i < 3; i++) {
-        m[i]->row_ptr = czk_calloc(rows + 1, sizeof(uint64_t));
-        m[i]->cols = czk_malloc((nnz[i] > 0 ? nnz[i] : 1) * sizeof(uint32_t));
-        m[i]->vals = czk_malloc((nnz[i] > 0 ? nnz[i] : 1) * sizeof(czk_fr));
-        if (m[i]->row_ptr == NULL || m[i]->cols == NULL || m[i]->vals == NULL)
-            return CZK_ENOMEM;
-    }
-    return CZK_OK;
+static int record_challenge(czk_cs *cs, const void *shape, const void *g, uint32_t i) {
+    return challenges_synthesize(cs, shape, NULL, 0, g, i, i + 1);
 }
 
 int czk_porep_record(czk_r1cs *out, czk_cs_stats *stats, const czk_porep_shape *shape,
                      czk_pool *pool, czk_err *err) {
-    memset(out, 0, sizeof *out);
-    czk_cs *gcs = NULL;
-    record_job *j = NULL;
-    porep_globals g;
-    int rc = czk_cs_create(&gcs, CZK_CS_RECORD, 0, err);
-    if (rc != CZK_OK)
-        return rc;
-    if ((rc = global_synthesize(gcs, shape, NULL, 0, &g)) != CZK_OK) {
-        czk_err_set(err, rc, "porep: recording the global part: %s", czk_cs_error(gcs)->msg);
-        goto out;
-    }
-    j = czk_calloc(1, sizeof *j);
-    if (j == NULL) {
-        rc = czk_err_set(err, CZK_ENOMEM, "porep: out of memory");
-        goto out;
-    }
-    czk_cs_stats gs;
-    czk_cs_get_stats(gcs, &gs);
-    *j = (record_job){.shape = shape,
-                      .g = &g,
-                      .out = out,
-                      .g_in = gs.n_inputs,
-                      .g_aux = gs.n_aux,
-                      .g_rows = gs.n_rows,
-                      .g_nnz = {gs.nnz_a, gs.nnz_b, gs.nnz_c}};
-    pthread_mutex_init(&j->mu, NULL);
-    const uint32_t C = shape->challenges;
-    if (C > 0) {
-        /* Challenge 0's counts size the whole system: global part and challenge 0 counted in
-         * a COUNT system of their own (no rows kept), the difference being one challenge. */
-        czk_cs *cnt = NULL;
-        porep_globals g0;
-        czk_cs_stats before, s0;
-        if ((rc = czk_cs_create(&cnt, CZK_CS_COUNT, 0, err)) != CZK_OK)
-            goto out;
-        rc = global_synthesize(cnt, shape, NULL, 0, &g0);
-        czk_cs_get_stats(cnt, &before);
-        if (rc == CZK_OK)
-            rc = challenges_synthesize(cnt, shape, NULL, 0, &g0, 0, 1);
-        czk_cs_get_stats(cnt, &s0);
-        if (rc != CZK_OK)
-            czk_err_set(err, rc, "porep: counting challenge 0: %s", czk_cs_error(cnt)->msg);
-        czk_cs_destroy(cnt);
-        if (rc != CZK_OK)
-            goto out;
-        j->per_in = s0.n_inputs - before.n_inputs;
-        j->per_aux = s0.n_aux - before.n_aux;
-        j->per_rows = s0.n_rows - before.n_rows;
-        j->per_nnz[0] = s0.nnz_a - before.nnz_a;
-        j->per_nnz[1] = s0.nnz_b - before.nnz_b;
-        j->per_nnz[2] = s0.nnz_c - before.nnz_c;
-    }
-    j->n_inputs = j->g_in + C * j->per_in;
-    const uint64_t n_aux = j->g_aux + C * j->per_aux, rows = j->g_rows + C * j->per_rows;
-    uint64_t nnz[3];
-    for (int m = 0; m < 3; m++)
-        nnz[m] = j->g_nnz[m] + C * j->per_nnz[m];
-    j->aux_words = (size_t)(n_aux / 64 + 1);
-    j->in_words = (size_t)(j->n_inputs / 64 + 1);
-    j->a_aux = czk_calloc(j->aux_words, sizeof(uint64_t));
-    j->b_aux = czk_calloc(j->aux_words, sizeof(uint64_t));
-    j->b_in = czk_calloc(j->in_words, sizeof(uint64_t));
-    if (j->a_aux == NULL || j->b_aux == NULL || j->b_in == NULL ||
-        alloc_whole(out, rows, nnz) != CZK_OK) {
-        rc = czk_err_set(err, CZK_ENOMEM, "porep: out of memory for %llu rows",
-                         (unsigned long long)rows);
-        goto out;
-    }
-    /* The global part's rows, renumbered for the whole system's inputs. */
-    {
-        czk_r1cs part;
-        czk_cs_density_or(gcs, j->a_aux, j->b_aux, j->aux_words, j->b_in, j->in_words);
-        if ((rc = czk_cs_finish_part(gcs, &part, j->n_inputs, err)) != CZK_OK)
-            goto out;
-        const uint64_t zero[3] = {0, 0, 0};
-        place_part(out, &part, 0, zero);
-        czk_r1cs_clear(&part);
-    }
-    for (uint32_t i = 0; i < C; i++)
-        j->rc[i] = CZK_OK;
-    czk_pool_run(pool, C, 1, record_body, j);
-    for (uint32_t i = 0; i < C; i++)
-        if (j->rc[i] != CZK_OK) {
-            rc = j->rc[i];
-            if (err != NULL)
-                *err = j->err[i];
-            goto out;
-        }
-    out->n_constraints = (size_t)rows;
-    out->n_vars = (size_t)(j->n_inputs + n_aux);
-    out->n_public = (size_t)j->n_inputs - 1;
-    if (stats != NULL) {
-        *stats = (czk_cs_stats){.n_rows = rows,
-                                .n_inputs = j->n_inputs,
-                                .n_aux = n_aux,
-                                .nnz_a = nnz[0],
-                                .nnz_b = nnz[1],
-                                .nnz_c = nnz[2],
-                                .a_aux_density = popcount_words(j->a_aux, j->aux_words),
-                                .b_input_density = popcount_words(j->b_in, j->in_words),
-                                .b_aux_density = popcount_words(j->b_aux, j->aux_words)};
-    }
-out:
-    if (rc != CZK_OK)
-        czk_r1cs_clear(out);
-    if (j != NULL) {
-        czk_free(j->a_aux);
-        czk_free(j->b_aux);
-        czk_free(j->b_in);
-        pthread_mutex_destroy(&j->mu);
-        czk_free(j);
-    }
-    czk_cs_destroy(gcs);
-    return rc;
+    const czk_cs_parts def = {.what = "porep",
+                              .n_parts = shape->challenges,
+                              .globals_size = sizeof(porep_globals),
+                              .arg = shape,
+                              .global = record_global,
+                              .part = record_challenge};
+    return czk_cs_record_parts(out, stats, &def, pool, err);
 }

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "filecoin/gadgets/cs_parts.h"
 #include "filecoin/gadgets/gadget_internal.h"
 #include "filecoin/gadgets/gadgets.h"
 #include "filecoin/gadgets/poseidon_gadget.h"
@@ -528,8 +529,20 @@ static int proof_fits(czk_cs *cs, const czk_snap_shape *sh, const czk_snap_parti
     return CZK_OK;
 }
 
-int czk_snap_synthesize(czk_cs *cs, const czk_snap_shape *shape, const czk_snap_public *pub,
-                        const czk_snap_partition_proof *vp, uint32_t k) {
+/* What every challenge reads of the global part: its variables, and the hashes' circuits
+ * (x.cs is the system a challenge goes into: set by whoever runs it). */
+typedef struct snap_globals {
+    snap_ctx x;
+    czk_var c_bits[CZK_SNAP_MAX_CHALLENGES][CZK_SNAP_MAX_LEVELS];
+    czk_var h_select[CZK_SNAP_N_HS];
+    czk_var phi, root_r_old, root_r_new;
+    czk_var apex[CZK_SNAP_MAX_APEX];
+} snap_globals;
+
+/* The global part (circuit.rs:418-571) into cs: checks, public inputs, commitments, the apex
+ * tree and the challenges' bits, into g. */
+static int snap_global(czk_cs *cs, const czk_snap_shape *shape, const czk_snap_public *pub,
+                       const czk_snap_partition_proof *vp, uint32_t k, snap_globals *g) {
     int rc = czk_cs_status(cs);
     if (rc != CZK_OK)
         return rc;
@@ -544,6 +557,7 @@ int czk_snap_synthesize(czk_cs *cs, const czk_snap_shape *shape, const czk_snap_
     const uint32_t rand_bits = cbl - pb;
     czk_err perr = {0};
     snap_ctx x = {cs, sh, NULL, NULL, NULL, NULL};
+    czk_var(*c_bits)[CZK_SNAP_MAX_LEVELS] = g->c_bits;
     if (gen_get(&x.gen, &perr) != CZK_OK || czk_poseidon_circuit_get(&x.h2, 2, &perr) != CZK_OK ||
         czk_poseidon_circuit_get(&x.h4, 4, &perr) != CZK_OK ||
         czk_poseidon_circuit_get(&x.h8, 8, &perr) != CZK_OK)
@@ -630,7 +644,6 @@ int czk_snap_synthesize(czk_cs *cs, const czk_snap_shape *shape, const czk_snap_
      * digest = H(comm_r_new ‖ digest_index), its 255 bits; challenges take rand_bits each. */
     uint32_t per_digest, digests;
     digest_counts(sh, &per_digest, &digests);
-    czk_var c_bits[CZK_SNAP_MAX_CHALLENGES][CZK_SNAP_MAX_LEVELS];
     uint32_t n = 0;
     for (uint32_t j = 0; j < digests; j++) {
         czk_var index, digest, bits[255];
@@ -664,11 +677,62 @@ int czk_snap_synthesize(czk_cs *cs, const czk_snap_shape *shape, const czk_snap_
         }
     }
 
-    /* circuit.rs:572-742: the challenges' bits, then each challenge. */
-    for (uint32_t c = 0; c < sh->challenges; c++)
-        TRY(challenge_synthesize(&x, values ? &vp->challenge[c] : NULL, c_bits[c], h_select, phi,
-                                 root_r_old, root_r_new, apex, c));
+    g->x = x;
+    memcpy(g->h_select, h_select, sizeof g->h_select);
+    g->phi = phi;
+    g->root_r_old = root_r_old;
+    g->root_r_new = root_r_new;
+    memcpy(g->apex, apex, sizeof(czk_var) * sh->apex_leaves);
     return CZK_OK;
+}
+
+/* Challenges [begin, end) into cs (circuit.rs:572-742), after the global part g. */
+static int snap_challenges(czk_cs *cs, const snap_globals *g, const czk_snap_partition_proof *vp,
+                           uint32_t begin, uint32_t end) {
+    snap_ctx x = g->x;
+    x.cs = cs;
+    for (uint32_t c = begin; c < end; c++)
+        TRY(challenge_synthesize(&x, vp != NULL ? &vp->challenge[c] : NULL, g->c_bits[c],
+                                 g->h_select, g->phi, g->root_r_old, g->root_r_new, g->apex, c));
+    return CZK_OK;
+}
+
+int czk_snap_synthesize(czk_cs *cs, const czk_snap_shape *shape, const czk_snap_public *pub,
+                        const czk_snap_partition_proof *vp, uint32_t k) {
+    snap_globals *g = czk_malloc(sizeof *g);
+    if (g == NULL)
+        return czk_cs_set_error(cs, CZK_ENOMEM, "snap: out of memory");
+    int rc = snap_global(cs, shape, pub, vp, k, g);
+    if (rc == CZK_OK)
+        rc = snap_challenges(cs, g, czk_cs_has_values(cs) ? vp : NULL, 0, shape->challenges);
+    czk_free(g);
+    return rc;
+}
+
+/* ---- recording over a pool (czk_snap_record) ------------------------------------------------ */
+
+static int record_global(czk_cs *cs, const void *shape, void *g) {
+    return snap_global(cs, shape, NULL, NULL, 0, g);
+}
+
+static int record_challenge(czk_cs *cs, const void *shape, const void *g, uint32_t i) {
+    (void)shape;
+    return snap_challenges(cs, g, NULL, i, i + 1);
+}
+
+int czk_snap_record(czk_r1cs *out, czk_cs_stats *stats, const czk_snap_shape *shape, czk_pool *pool,
+                    czk_err *err) {
+    if (!shape_ok(shape)) {
+        memset(out, 0, sizeof *out);
+        return czk_err_set(err, CZK_EINVAL, "snap: invalid circuit shape");
+    }
+    const czk_cs_parts def = {.what = "snap",
+                              .n_parts = shape->challenges,
+                              .globals_size = sizeof(snap_globals),
+                              .arg = shape,
+                              .global = record_global,
+                              .part = record_challenge};
+    return czk_cs_record_parts(out, stats, &def, pool, err);
 }
 
 uint64_t czk_snap_rows(const czk_snap_shape *shape) {

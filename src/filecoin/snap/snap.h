@@ -154,6 +154,15 @@ int czk_snap_synthesize(czk_cs *cs, const czk_snap_shape *shape, const czk_snap_
                         const czk_snap_partition_proof *vp, uint32_t k);
 
 /*
+ * Records partition circuit `shape` (the rows of czk_snap_synthesize without values) into *out
+ * and its counts into *stats (may be NULL), as one RECORD-mode system does, with the
+ * challenges over pool (NULL: inline; filecoin/gadgets/cs_parts.h): the rows at their final
+ * size plus one challenge's a thread. Returns CZK_OK, CZK_EINVAL or CZK_ENOMEM, err filled.
+ */
+int czk_snap_record(czk_r1cs *out, czk_cs_stats *stats, const czk_snap_shape *shape, czk_pool *pool,
+                    czk_err *err);
+
+/*
  * The name of the v28 parameter file of the shape's circuit (params.h's naming, cache prefix
  * "empty-sector-update-merkletree-poseidon_hasher-8-S-T", identifier
  * "empty_sector_update::PublicParams{ sector_nodes: N }", compound.rs:24-32 and vanilla.rs:77-

@@ -1,0 +1,247 @@
+/*
+ * czk_cs_record_parts (cs_parts.h): the global part in one RECORD system, part 0 counted in a
+ * COUNT system (global part and part 0, the difference being one part) to size the whole
+ * system's arrays once, then every part in a RECORD system of its own over the pool, its rows
+ * renumbered for the whole system's inputs and copied into place, its density bitmaps ORed
+ * into the whole system's.
+ */
+#include "filecoin/gadgets/cs_parts.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "util/alloc.h"
+
+/*
+ * The whole system being filled: the global part's rows, then part i's at rows
+ * g_rows + i·per_rows and entries g_nnz[m] + i·per_nnz[m], its variables at inputs
+ * g_in + i·per_in and aux g_aux + i·per_aux. The density bitmaps are ORed under mu.
+ */
+typedef struct record_job {
+    const czk_cs_parts *def;
+    const void *globals;
+    czk_r1cs *out;
+    uint64_t n_inputs; /* the whole system's */
+    uint64_t g_in, g_aux, g_rows, g_nnz[3];
+    uint64_t per_in, per_aux, per_rows, per_nnz[3];
+    uint64_t *a_aux, *b_aux, *b_in;
+    size_t aux_words, in_words;
+    pthread_mutex_t mu;
+    int *rc;
+    czk_err *err;
+} record_job;
+
+/* Copies a finished, renumbered part into the whole system at (row0, nnz0). */
+static void place_part(czk_r1cs *out, const czk_r1cs *part, uint64_t row0, const uint64_t nnz0[3]) {
+    czk_r1cs_matrix *dst[3] = {&out->a, &out->b, &out->c};
+    const czk_r1cs_matrix *src[3] = {&part->a, &part->b, &part->c};
+    for (int m = 0; m < 3; m++) {
+        const uint64_t n = src[m]->row_ptr[part->n_constraints];
+        for (size_t r = 1; r <= part->n_constraints; r++)
+            dst[m]->row_ptr[row0 + r] = nnz0[m] + src[m]->row_ptr[r];
+        if (n > 0) {
+            memcpy(dst[m]->cols + nnz0[m], src[m]->cols, n * sizeof(uint32_t));
+            memcpy(dst[m]->vals + nnz0[m], src[m]->vals, n * sizeof(czk_fr));
+        }
+    }
+}
+
+/* Records part i into a system of its own, checks that it made part 0's counts, and places
+ * its rows. */
+static int record_part(record_job *j, uint32_t i, czk_err *err) {
+    const czk_cs_parts *def = j->def;
+    czk_cs *cs = NULL;
+    czk_r1cs part;
+    memset(&part, 0, sizeof part);
+    int rc = czk_cs_create(&cs, CZK_CS_RECORD, 0, err);
+    if (rc != CZK_OK)
+        return rc;
+    const uint64_t in_b = j->g_in + i * j->per_in, aux_b = j->g_aux + i * j->per_aux;
+    if ((rc = czk_cs_record_at(cs, in_b, aux_b)) == CZK_OK)
+        rc = czk_cs_record_reserve(cs, j->per_rows, j->per_nnz);
+    if (rc == CZK_OK)
+        rc = def->part(cs, def->arg, j->globals, i);
+    czk_cs_stats st;
+    czk_cs_get_stats(cs, &st);
+    if (rc != CZK_OK) {
+        czk_err_set(err, rc, "%s: recording part %u: %s", def->what, i, czk_cs_error(cs)->msg);
+    } else if (st.n_inputs != in_b + j->per_in || st.n_aux != aux_b + j->per_aux ||
+               st.n_rows != j->per_rows || st.nnz_a != j->per_nnz[0] || st.nnz_b != j->per_nnz[1] ||
+               st.nnz_c != j->per_nnz[2]) {
+        rc = czk_err_set(err, CZK_EINVAL,
+                         "%s: part %u recorded %llu rows and %llu aux, part 0 %llu and %llu: the "
+                         "parts are not alike",
+                         def->what, i, (unsigned long long)st.n_rows,
+                         (unsigned long long)(st.n_aux - aux_b), (unsigned long long)j->per_rows,
+                         (unsigned long long)j->per_aux);
+    } else {
+        pthread_mutex_lock(&j->mu);
+        czk_cs_density_or(cs, j->a_aux, j->b_aux, j->aux_words, j->b_in, j->in_words);
+        pthread_mutex_unlock(&j->mu);
+        rc = czk_cs_finish_part(cs, &part, j->n_inputs, err);
+    }
+    czk_cs_destroy(cs);
+    if (rc == CZK_OK) {
+        uint64_t nnz0[3];
+        for (int m = 0; m < 3; m++)
+            nnz0[m] = j->g_nnz[m] + i * j->per_nnz[m];
+        place_part(j->out, &part, j->g_rows + i * j->per_rows, nnz0);
+    }
+    czk_r1cs_clear(&part);
+    return rc;
+}
+
+static void record_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    record_job *j = arg;
+    (void)worker;
+    for (size_t k = begin; k < end; k++)
+        j->rc[k] = record_part(j, (uint32_t)k, &j->err[k]);
+}
+
+/* Popcount of n words. */
+static uint64_t popcount_words(const uint64_t *w, size_t n) {
+    uint64_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += (uint64_t)__builtin_popcountll(w[i]);
+    return c;
+}
+
+/* The whole system's arrays, exactly: row_ptr[0] = 0, the rest written by the parts. */
+static int alloc_whole(czk_r1cs *out, uint64_t rows, const uint64_t nnz[3]) {
+    czk_r1cs_matrix *m[3] = {&out->a, &out->b, &out->c};
+    for (int i = 0; i < 3; i++) {
+        m[i]->row_ptr = czk_calloc(rows + 1, sizeof(uint64_t));
+        m[i]->cols = czk_malloc((nnz[i] > 0 ? nnz[i] : 1) * sizeof(uint32_t));
+        m[i]->vals = czk_malloc((nnz[i] > 0 ? nnz[i] : 1) * sizeof(czk_fr));
+        if (m[i]->row_ptr == NULL || m[i]->cols == NULL || m[i]->vals == NULL)
+            return CZK_ENOMEM;
+    }
+    return CZK_OK;
+}
+
+/* Part 0's counts (global part and part 0 in a COUNT system, less the global part's), into
+ * j->per_*. The globals it writes are scratch: the recording's own come from its system. */
+static int count_part0(record_job *j, void *scratch, czk_err *err) {
+    const czk_cs_parts *def = j->def;
+    czk_cs *cnt = NULL;
+    czk_cs_stats before, s0;
+    int rc = czk_cs_create(&cnt, CZK_CS_COUNT, 0, err);
+    if (rc != CZK_OK)
+        return rc;
+    rc = def->global(cnt, def->arg, scratch);
+    czk_cs_get_stats(cnt, &before);
+    if (rc == CZK_OK)
+        rc = def->part(cnt, def->arg, scratch, 0);
+    czk_cs_get_stats(cnt, &s0);
+    if (rc != CZK_OK)
+        czk_err_set(err, rc, "%s: counting part 0: %s", def->what, czk_cs_error(cnt)->msg);
+    czk_cs_destroy(cnt);
+    j->per_in = s0.n_inputs - before.n_inputs;
+    j->per_aux = s0.n_aux - before.n_aux;
+    j->per_rows = s0.n_rows - before.n_rows;
+    j->per_nnz[0] = s0.nnz_a - before.nnz_a;
+    j->per_nnz[1] = s0.nnz_b - before.nnz_b;
+    j->per_nnz[2] = s0.nnz_c - before.nnz_c;
+    return rc;
+}
+
+int czk_cs_record_parts(czk_r1cs *out, czk_cs_stats *stats, const czk_cs_parts *def, czk_pool *pool,
+                        czk_err *err) {
+    memset(out, 0, sizeof *out);
+    const uint32_t C = def->n_parts;
+    czk_cs *gcs = NULL;
+    record_job *j = czk_calloc(1, sizeof *j);
+    void *globals = czk_calloc(2, def->globals_size > 0 ? def->globals_size : 1);
+    int *rcs = czk_calloc(C > 0 ? C : 1, sizeof *rcs);
+    czk_err *errs = czk_calloc(C > 0 ? C : 1, sizeof *errs);
+    int rc = CZK_OK, mu_init = 0;
+    if (j == NULL || globals == NULL || rcs == NULL || errs == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "%s: out of memory", def->what);
+        goto out;
+    }
+    if ((rc = czk_cs_create(&gcs, CZK_CS_RECORD, 0, err)) != CZK_OK)
+        goto out;
+    if ((rc = def->global(gcs, def->arg, globals)) != CZK_OK) {
+        czk_err_set(err, rc, "%s: recording the global part: %s", def->what,
+                    czk_cs_error(gcs)->msg);
+        goto out;
+    }
+    czk_cs_stats gs;
+    czk_cs_get_stats(gcs, &gs);
+    *j = (record_job){.def = def,
+                      .globals = globals,
+                      .out = out,
+                      .g_in = gs.n_inputs,
+                      .g_aux = gs.n_aux,
+                      .g_rows = gs.n_rows,
+                      .g_nnz = {gs.nnz_a, gs.nnz_b, gs.nnz_c},
+                      .rc = rcs,
+                      .err = errs};
+    pthread_mutex_init(&j->mu, NULL);
+    mu_init = 1;
+    if (C > 0 && (rc = count_part0(j, (char *)globals + def->globals_size, err)) != CZK_OK)
+        goto out;
+    j->n_inputs = j->g_in + C * j->per_in;
+    const uint64_t n_aux = j->g_aux + C * j->per_aux, rows = j->g_rows + C * j->per_rows;
+    uint64_t nnz[3];
+    for (int m = 0; m < 3; m++)
+        nnz[m] = j->g_nnz[m] + C * j->per_nnz[m];
+    j->aux_words = (size_t)(n_aux / 64 + 1);
+    j->in_words = (size_t)(j->n_inputs / 64 + 1);
+    j->a_aux = czk_calloc(j->aux_words, sizeof(uint64_t));
+    j->b_aux = czk_calloc(j->aux_words, sizeof(uint64_t));
+    j->b_in = czk_calloc(j->in_words, sizeof(uint64_t));
+    if (j->a_aux == NULL || j->b_aux == NULL || j->b_in == NULL ||
+        alloc_whole(out, rows, nnz) != CZK_OK) {
+        rc = czk_err_set(err, CZK_ENOMEM, "%s: out of memory for %llu rows", def->what,
+                         (unsigned long long)rows);
+        goto out;
+    }
+    /* The global part's rows, renumbered for the whole system's inputs. */
+    {
+        czk_r1cs part;
+        czk_cs_density_or(gcs, j->a_aux, j->b_aux, j->aux_words, j->b_in, j->in_words);
+        if ((rc = czk_cs_finish_part(gcs, &part, j->n_inputs, err)) != CZK_OK)
+            goto out;
+        const uint64_t zero[3] = {0, 0, 0};
+        place_part(out, &part, 0, zero);
+        czk_r1cs_clear(&part);
+    }
+    czk_pool_run(pool, C, 1, record_body, j);
+    for (uint32_t i = 0; i < C; i++)
+        if (rcs[i] != CZK_OK) {
+            rc = rcs[i];
+            if (err != NULL)
+                *err = errs[i];
+            goto out;
+        }
+    out->n_constraints = (size_t)rows;
+    out->n_vars = (size_t)(j->n_inputs + n_aux);
+    out->n_public = (size_t)j->n_inputs - 1;
+    if (stats != NULL)
+        *stats = (czk_cs_stats){.n_rows = rows,
+                                .n_inputs = j->n_inputs,
+                                .n_aux = n_aux,
+                                .nnz_a = nnz[0],
+                                .nnz_b = nnz[1],
+                                .nnz_c = nnz[2],
+                                .a_aux_density = popcount_words(j->a_aux, j->aux_words),
+                                .b_input_density = popcount_words(j->b_in, j->in_words),
+                                .b_aux_density = popcount_words(j->b_aux, j->aux_words)};
+out:
+    if (rc != CZK_OK)
+        czk_r1cs_clear(out);
+    if (j != NULL) {
+        czk_free(j->a_aux);
+        czk_free(j->b_aux);
+        czk_free(j->b_in);
+        if (mu_init)
+            pthread_mutex_destroy(&j->mu);
+    }
+    czk_free(j);
+    czk_free(globals);
+    czk_free(rcs);
+    czk_free(errs);
+    czk_cs_destroy(gcs);
+    return rc;
+}
