@@ -358,6 +358,31 @@ CZK_TEST(filecoin_post_priorities) {
     CZK_TEST_WITH_TMPDIR(post_priorities);
 }
 
+/* Submits WindowPoSt 2 KiB job `id` (a partition of 2 sectors) and awaits it: its status, or
+ * -1 when it was refused or could not be awaited; its error into why (cap bytes). */
+static int window_job(czk_test_ctx *t, czk_engine *e, const char *id, char *why, size_t cap) {
+    uint8_t rnd[32];
+    size_t len;
+    czk_err err = {0};
+    why[0] = '\0';
+    uint8_t *p = make_payload(&t->rng, 5, 0, 2, rnd, &len);
+    int rc = p == NULL ? -1 : submit(e, id, "window-post-2KiB", p, len, &err);
+    free(p);
+    if (rc != CZK_OK) {
+        snprintf(why, cap, "submit: %s", err.msg);
+        return -1;
+    }
+    czk_job_result res;
+    if (czk_engine_await(e, id, 600000, &res, &err) != CZK_OK) {
+        snprintf(why, cap, "await: %s", err.msg);
+        return -1;
+    }
+    const int st = (int)res.status;
+    snprintf(why, cap, "%s", res.error);
+    czk_job_result_clear(&res);
+    return st;
+}
+
 /* A PoSt circuit kept in its repeated form (CZK_KINDS_POST_REPEATED; what WindowPoSt 32/64 GiB
  * always are) loads its key with one slot recorded, and on an engine without a device that
  * expands it the job fails with the reason named instead of proving or crashing. */
@@ -370,19 +395,9 @@ static void repeated_on_cpu(czk_test_ctx *t, const char *dir) {
                                                   CZK_KINDS_POST_REPEATED, &err),
                  CZK_OK);
     CHECKF(czk_engine_preload(e, "window-post-2KiB", NULL, NULL, &err) == CZK_OK, "%s", err.msg);
-    uint8_t rnd[32];
-    size_t len;
-    uint8_t *p = make_payload(&t->rng, 5, 0, 2, rnd, &len);
-    CHECK(p != NULL);
-    int rc = p == NULL ? -1 : submit(e, "rep", "window-post-2KiB", p, len, &err);
-    free(p);
-    CHECKF(rc == CZK_OK, "%s", err.msg);
-    czk_job_result res;
-    if (rc == CZK_OK && czk_engine_await(e, "rep", 600000, &res, &err) == CZK_OK) {
-        CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
-        CHECKF(strstr(res.error, "rows are not on the host") != NULL, "%s", res.error);
-        czk_job_result_clear(&res);
-    }
+    char why[640];
+    CHECKF(window_job(t, e, "rep", why, sizeof why) == CZK_JOB_FAILED, "%s", why);
+    CHECKF(strstr(why, "rows are not on the host") != NULL, "%s", why);
     czk_engine_destroy(e);
 }
 
@@ -400,6 +415,34 @@ static int wait_line(czk_etest_logcap *cap, const char *a, const char *b) {
     return 0;
 }
 
+/* An engine on one stand-in GPU that holds keys whole (failing as fail_mode from its second
+ * proof on), logging into *cap, with WindowPoSt 2 KiB registered (flags) and its keys made
+ * in dir; NULL (said on stderr) when a step fails. */
+static czk_engine *fake_gpu_engine(czk_test_ctx *t, const char *dir, int fail_mode, unsigned flags,
+                                   czk_etest_fake_stats *st, czk_etest_logcap *cap) {
+    if (!make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng))
+        return NULL;
+    struct czk_device *dev = czk_etest_fake_open(0, fail_mode, 1, 0, st);
+    if (dev == NULL)
+        return NULL;
+    czk_etest_fake_mode(dev, 0, 1);
+    czk_engine_config cfg = czk_etest_config();
+    cfg.workers_per_device = 1;
+    czk_engine *e = NULL;
+    czk_etest_setup setup = {.cap = cap, .devs = &dev, .n_devs = 1};
+    if (czk_etest_engine(&e, &cfg, "unused8", 8, &setup) != CZK_OK)
+        return NULL;
+    czk_err err = {0};
+    if (czk_kinds_register_filecoin_post(e, CZK_VANILLA_POST_WINDOW, 2048, dir, NULL, flags,
+                                         &err) != CZK_OK) {
+        fprintf(stderr, "register: %s\n", err.msg);
+        czk_engine_destroy(e);
+        czk_etest_cap_free(cap);
+        return NULL;
+    }
+    return e;
+}
+
 /*
  * The key on devices only (DESIGN.md §3) with a Filecoin kind's own drop and restore: on a
  * stand-in GPU that holds key and circuit whole, the WindowPoSt key's host copy goes after the
@@ -407,38 +450,16 @@ static int wait_line(czk_etest_logcap *cap, const char *a, const char *b) {
  * again (checked against the key loaded) before it proves, so the job completes verified.
  */
 static void post_device_only(czk_test_ctx *t, const char *dir) {
-    CHECK(make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng));
     czk_etest_fake_stats st;
-    struct czk_device *dev = czk_etest_fake_open(0, CZK_ETEST_FAIL_FAULT, 1, 0, &st);
-    CHECK(dev != NULL);
-    czk_etest_fake_mode(dev, 0, 1);
-    czk_engine_config cfg = czk_etest_config();
-    cfg.workers_per_device = 1;
     czk_etest_logcap cap;
-    czk_engine *e = NULL;
-    czk_etest_setup setup = {.cap = &cap, .devs = &dev, .n_devs = 1};
-    CHECK_EQ_INT(czk_etest_engine(&e, &cfg, "unused8", 8, &setup), CZK_OK);
-    czk_err err = {0};
-    CHECK_EQ_INT(
-        czk_kinds_register_filecoin_post(e, CZK_VANILLA_POST_WINDOW, 2048, dir, NULL, 0, &err),
-        CZK_OK);
-    czk_job_status got[2] = {CZK_JOB_FAILED, CZK_JOB_FAILED};
-    int dropped = 0;
+    czk_engine *e = fake_gpu_engine(t, dir, CZK_ETEST_FAIL_FAULT, 0, &st, &cap);
+    CHECK(e != NULL);
+    int got[2], dropped = 0;
+    char why[2][640];
     for (int k = 0; k < 2; k++) {
-        uint8_t rnd[32];
-        size_t len;
-        uint8_t *p = make_payload(&t->rng, 5, 0, 2, rnd, &len);
-        CHECK(p != NULL);
         char id[16];
         snprintf(id, sizeof id, "only-%d", k);
-        int rc = p == NULL ? -1 : submit(e, id, "window-post-2KiB", p, len, &err);
-        free(p);
-        CHECKF(rc == CZK_OK, "%s", err.msg);
-        czk_job_result res;
-        if (rc == CZK_OK && czk_engine_await(e, id, 600000, &res, &err) == CZK_OK) {
-            got[k] = res.status;
-            czk_job_result_clear(&res);
-        }
+        got[k] = window_job(t, e, id, why[k], sizeof why[k]);
         if (k == 0)
             dropped = wait_line(&cap, "key host copy dropped circuit=window-post-2KiB", NULL);
     }
@@ -446,11 +467,11 @@ static void post_device_only(czk_test_ctx *t, const char *dir) {
     int restored = czk_etest_cap_has(&cap, "key host copy restored circuit=window-post-2KiB", NULL);
     int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", "result=ok");
     czk_etest_cap_free(&cap);
-    CHECK_EQ_INT(got[0], CZK_JOB_COMPLETED);
+    CHECKF(got[0] == CZK_JOB_COMPLETED, "%s", why[0]);
     CHECK(dropped);
     CHECK_EQ_INT(st.proofs, 1);
     CHECK_EQ_INT(st.faults, 1);
-    CHECK_EQ_INT(got[1], CZK_JOB_COMPLETED);
+    CHECKF(got[1] == CZK_JOB_COMPLETED, "%s", why[1]);
     CHECK(restored);
     CHECK(on_cpu);
 }
@@ -460,36 +481,16 @@ static void post_device_only(czk_test_ctx *t, const char *dir) {
  * partition naming the circuit, the device and the figures, and no attempt goes to the CPU,
  * which has no rows for it either. */
 static void rows_fit_no_device(czk_test_ctx *t, const char *dir) {
-    CHECK(make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng));
     czk_etest_fake_stats st;
-    struct czk_device *dev = czk_etest_fake_open(0, CZK_ETEST_FAIL_NEVER, 0, 0, &st);
-    CHECK(dev != NULL);
-    czk_etest_fake_mode(dev, 0, 1);
-    czk_engine_config cfg = czk_etest_config();
     czk_etest_logcap cap;
-    czk_engine *e = NULL;
-    czk_etest_setup setup = {.cap = &cap, .devs = &dev, .n_devs = 1};
-    CHECK_EQ_INT(czk_etest_engine(&e, &cfg, "unused8", 8, &setup), CZK_OK);
-    czk_err err = {0};
-    CHECK_EQ_INT(czk_kinds_register_filecoin_post(e, CZK_VANILLA_POST_WINDOW, 2048, dir, NULL,
-                                                  CZK_KINDS_POST_REPEATED, &err),
-                 CZK_OK);
-    uint8_t rnd[32];
-    size_t len;
-    uint8_t *p = make_payload(&t->rng, 5, 0, 2, rnd, &len);
-    CHECK(p != NULL);
-    int rc = p == NULL ? -1 : submit(e, "norows", "window-post-2KiB", p, len, &err);
-    free(p);
-    CHECKF(rc == CZK_OK, "%s", err.msg);
-    czk_job_result res;
-    memset(&res, 0, sizeof res);
-    if (rc == CZK_OK && czk_engine_await(e, "norows", 600000, &res, &err) == CZK_OK) {
-        CHECK_EQ_INT(res.status, CZK_JOB_FAILED);
-        CHECKF(strstr(res.error, "circuit window-post-2KiB is proved on devices only") != NULL &&
-                   strstr(res.error, "fake:0 cannot hold its key") != NULL,
-               "%s", res.error);
-        czk_job_result_clear(&res);
-    }
+    czk_engine *e =
+        fake_gpu_engine(t, dir, CZK_ETEST_FAIL_NEVER, CZK_KINDS_POST_REPEATED, &st, &cap);
+    CHECK(e != NULL);
+    char why[640];
+    CHECKF(window_job(t, e, "norows", why, sizeof why) == CZK_JOB_FAILED, "%s", why);
+    CHECKF(strstr(why, "circuit window-post-2KiB is proved on devices only") != NULL &&
+               strstr(why, "fake:0 cannot hold its key") != NULL,
+           "%s", why);
     czk_engine_destroy(e);
     int on_cpu = czk_etest_cap_has(&cap, "backend=cpu", NULL);
     czk_etest_cap_free(&cap);
