@@ -754,7 +754,7 @@ static int declining_sums(void *ctx, const czk_backend_key *key, const czk_groth
 CZK_TEST(g16_prove_header_only_refused) {
     tcirc c;
     CHECK_EQ_INT(test_circuit(&c, 2, 60, &t->rng), CZK_OK);
-    const czk_r1cs_rep rep = {c.cs, 1}; /* borrows c's system: not cleared */
+    const czk_r1cs_rep rep = {.block = c.cs, .copies = 1}; /* borrows c's system: not cleared */
     czk_r1cs hdr;
     czk_err err;
     CHECK_EQ_INT(czk_r1cs_rep_dims(&rep, &hdr, &err), CZK_OK);
@@ -1614,6 +1614,40 @@ static int cpu_fixed_base(void *ctx, int g2, const czk_fr *k, size_t n, void *ou
     return CZK_OK;
 }
 
+/* For both bases: czk_groth16_setup_dev_rep's key of rep, inline with the backend's
+ * multiplier and on pool without, equals czk_groth16_setup_dev's of ex (rep expanded) for the
+ * same seed, bit for bit; a proof of ex with its witness verifies under it. */
+static void setup_rep_matches(czk_test_ctx *t, const czk_r1cs_rep *rep, const tcirc *ex,
+                              czk_pool *pool) {
+    czk_backend be = *czk_backend_cpu();
+    be.fixed_base = cpu_fixed_base;
+    czk_err err = {0};
+    for (int basis = 0; basis < 2; basis++) {
+        czk_groth16_h_basis hb = basis ? CZK_H_ODD_COSET : CZK_H_MONOMIAL;
+        czk_groth16_pk ref, got, via_be;
+        czk_rng r1, r2, r3;
+        uint64_t seed = czk_rng_u64(&t->rng);
+        czk_rng_seed(&r1, seed);
+        czk_rng_seed(&r2, seed);
+        czk_rng_seed(&r3, seed);
+        CHECK_EQ_INT(czk_groth16_setup_dev(&ref, &ex->cs, hb, &r1, NULL, &err), CZK_OK);
+        CHECKF(czk_groth16_setup_dev_rep(&got, rep, hb, &r2, NULL, pool, &err) == CZK_OK, "%s",
+               err.msg);
+        g_fixed_base_points = 0;
+        CHECKF(czk_groth16_setup_dev_rep(&via_be, rep, hb, &r3, &be, NULL, &err) == CZK_OK, "%s",
+               err.msg);
+        CHECK(keys_same(&ref, &got));
+        CHECK(keys_same(&ref, &via_be));
+        CHECK_EQ_INT(g_fixed_base_points,
+                     ref.vk.n_ic + ref.n_l + ref.n_a + ref.n_b_g1 + ref.n_b_g2 + ref.n_h);
+        czk_groth16_proof pr;
+        CHECK_EQ_INT(prove_verify(&got, ex, czk_backend_cpu(), pool, &t->rng, &pr), CZK_OK);
+        czk_groth16_pk_clear(&ref);
+        czk_groth16_pk_clear(&got);
+        czk_groth16_pk_clear(&via_be);
+    }
+}
+
 /* czk_groth16_setup_dev_rep gives, bit for bit, czk_groth16_setup_dev's key of the expanded
  * system for the same seed: both bases, inline and on a pool, with the backend's multiplier;
  * a proof of the expanded system (every copy on the block's witness) verifies under it. */
@@ -1622,8 +1656,6 @@ CZK_TEST(g16_setup_rep_equals_expanded) {
     CHECK_EQ_INT(test_circuit(&blk, 3, 150, &t->rng), CZK_OK);
     czk_pool *pool = NULL;
     CHECK_EQ_INT(czk_pool_create(&pool, 3), CZK_OK);
-    czk_backend be = *czk_backend_cpu();
-    be.fixed_base = cpu_fixed_base;
     for (size_t copies = 1; copies <= 4; copies += 3) {
         czk_r1cs_rep rep = {.block = blk.cs, .copies = copies};
         tcirc ex = {0};
@@ -1637,31 +1669,51 @@ CZK_TEST(g16_setup_rep_equals_expanded) {
             for (uint32_t c = 0; c < blk.cs.n_vars; c++)
                 ex.w[czk_r1cs_rep_col(&rep, s, c)] = blk.w[c];
         CHECK_EQ_INT(czk_r1cs_check(&ex.cs, ex.w, NULL, NULL, NULL), CZK_OK);
-        for (int basis = 0; basis < 2; basis++) {
-            czk_groth16_h_basis hb = basis ? CZK_H_ODD_COSET : CZK_H_MONOMIAL;
-            czk_groth16_pk ref, got, via_be;
-            czk_rng r1, r2, r3;
-            uint64_t seed = czk_rng_u64(&t->rng);
-            czk_rng_seed(&r1, seed);
-            czk_rng_seed(&r2, seed);
-            czk_rng_seed(&r3, seed);
-            CHECK_EQ_INT(czk_groth16_setup_dev(&ref, &ex.cs, hb, &r1, NULL, &err), CZK_OK);
-            CHECK_EQ_INT(czk_groth16_setup_dev_rep(&got, &rep, hb, &r2, NULL, pool, &err), CZK_OK);
-            g_fixed_base_points = 0;
-            CHECK_EQ_INT(czk_groth16_setup_dev_rep(&via_be, &rep, hb, &r3, &be, NULL, &err),
-                         CZK_OK);
-            CHECK(keys_same(&ref, &got));
-            CHECK(keys_same(&ref, &via_be));
-            CHECK_EQ_INT(g_fixed_base_points,
-                         ref.vk.n_ic + ref.n_l + ref.n_a + ref.n_b_g1 + ref.n_b_g2 + ref.n_h);
-            czk_groth16_proof pr;
-            CHECK_EQ_INT(prove_verify(&got, &ex, czk_backend_cpu(), pool, &t->rng, &pr), CZK_OK);
-            czk_groth16_pk_clear(&ref);
-            czk_groth16_pk_clear(&got);
-            czk_groth16_pk_clear(&via_be);
-        }
+        setup_rep_matches(t, &rep, &ex, pool);
         tcirc_clear(&ex);
     }
     czk_pool_destroy(pool);
     tcirc_clear(&blk);
+}
+
+/* The same with a head (czk_synth_rep_headed: the copies read its inputs and aux in A, B and
+ * C): the head's rows and the shared variables' sums, copy by copy on the pool's ways, give
+ * the expanded system's key; its proof with the generator's witness verifies. */
+CZK_TEST(g16_setup_rep_headed_equals_expanded) {
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 3), CZK_OK);
+    for (size_t copies = 1; copies <= 3; copies += 2) {
+        czk_r1cs_rep rep;
+        czk_fr *w = NULL;
+        size_t n = 0;
+        czk_err err = {0};
+        CHECKF(czk_synth_rep_headed(&rep, &w, &n, 8, 6, copies, czk_rng_u64(&t->rng), pool, &err) ==
+                   CZK_OK,
+               "%s", err.msg);
+        CHECK(rep.head.n_constraints > 0 && czk_r1cs_rep_gp(&rep) > 0 && czk_r1cs_rep_gq(&rep) > 0);
+        tcirc ex = {0};
+        CHECKF(czk_r1cs_rep_expand(&rep, &ex.cs, pool, &err) == CZK_OK, "%s", err.msg);
+        CHECK_EQ_INT(ex.cs.n_vars, n);
+        ex.w = malloc(n * sizeof(czk_fr));
+        CHECK(ex.w != NULL);
+        if (ex.w != NULL) {
+            memcpy(ex.w, w, n * sizeof(czk_fr));
+            CHECK_EQ_INT(czk_r1cs_check(&ex.cs, ex.w, NULL, NULL, NULL), CZK_OK);
+            setup_rep_matches(t, &rep, &ex, pool);
+        }
+        /* An entry past the head's variables is refused, as one past the block's. */
+        czk_groth16_pk bad;
+        czk_rng r;
+        czk_rng_seed(&r, 1);
+        const uint32_t c0 = rep.head.c.cols[0];
+        rep.head.c.cols[0] = (uint32_t)rep.head.n_vars;
+        CHECK_EQ_INT(czk_groth16_setup_dev_rep(&bad, &rep, CZK_H_MONOMIAL, &r, NULL, pool, &err),
+                     CZK_EINVAL);
+        CHECK(strstr(err.msg, "head") != NULL);
+        rep.head.c.cols[0] = c0;
+        tcirc_clear(&ex);
+        czk_free(w);
+        czk_r1cs_rep_clear(&rep);
+    }
+    czk_pool_destroy(pool);
 }

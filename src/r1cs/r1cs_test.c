@@ -1,4 +1,5 @@
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "r1cs/solve.h"
 #include "r1cs/synth.h"
 #include "tests/test.h"
@@ -1016,4 +1017,102 @@ CZK_TEST(r1cs_solve_refuses) {
     czk_r1cs none = {0};
     czk_fr x;
     CHECK_EQ_INT(czk_r1cs_solve(&x, &none, 1, &err), CZK_EINVAL);
+}
+
+/* ---- repeated systems with a head (rep.h) ---- */
+
+/* The column map by hand: gp = 2 shared inputs, p = 3 own, gq = 4 shared aux, q = 5 own, in 3
+ * copies after the head; aux0 = 1 + 2 + 3·3 = 12. */
+CZK_TEST(r1cs_rep_head_map) {
+    czk_r1cs_rep rep;
+    memset(&rep, 0, sizeof(rep));
+    rep.head.n_public = 2;
+    rep.head.n_vars = 1 + 2 + 4;
+    rep.head.n_constraints = 0;
+    rep.block.n_public = 2 + 3;
+    rep.block.n_vars = 1 + 2 + 3 + 4 + 5;
+    rep.copies = 3;
+    czk_r1cs dims;
+    czk_err err = {0};
+    CHECK_EQ_INT(czk_r1cs_rep_dims(&rep, &dims, &err), CZK_OK);
+    CHECK_EQ_INT(dims.n_public, 2 + 3 * 3);
+    CHECK_EQ_INT(dims.n_vars, 1 + 2 + 4 + 3 * (3 + 5));
+    /* ONE and a shared input are the same in every copy. */
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 2, 0), 0);
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 2, 2), 2);
+    /* Own input 0 (block column 3) of copies 0 and 2: after the shared inputs, 3 a copy. */
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 0, 3), 3);
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 2, 3), 9);
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 2, 5), 11);
+    /* Shared aux 0 and 3 (block columns 6 and 9) at aux0 in every copy. */
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 1, 6), 12);
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 2, 9), 15);
+    /* Own aux 0 (block column 10) of copy 0 and own aux 4 of copy 2. */
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 0, 10), 16);
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 2, 14), 16 + 2 * 5 + 4);
+    CHECK_EQ_INT(czk_r1cs_rep_col(&rep, 2, 14) + 1, dims.n_vars);
+    /* The head's: its inputs where they are, its aux at aux0. */
+    CHECK_EQ_INT(czk_r1cs_rep_head_col(&rep, 1), 1);
+    CHECK_EQ_INT(czk_r1cs_rep_head_col(&rep, 3), 12);
+    CHECK_EQ_INT(czk_r1cs_rep_head_col(&rep, 6), 15);
+    /* A block that cannot hold the head's variables is refused. */
+    rep.block.n_public = 1;
+    CHECK_EQ_INT(czk_r1cs_rep_dims(&rep, &dims, &err), CZK_EINVAL);
+    rep.block.n_public = 5;
+    rep.block.n_vars = 1 + 5 + 3;
+    CHECK_EQ_INT(czk_r1cs_rep_dims(&rep, &dims, &err), CZK_EINVAL);
+}
+
+/* A headed system expanded: valid, satisfied by the witness czk_synth_rep_headed built copy
+ * by copy, its entries and density those of the rep's own functions, its head rows first. */
+CZK_TEST(r1cs_rep_head_expand) {
+    czk_err err = {0};
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 2), CZK_OK);
+    for (size_t copies = 1; copies <= 4; copies += 3) {
+        czk_r1cs_rep rep;
+        czk_r1cs ex;
+        czk_fr *w = NULL;
+        size_t n = 0;
+        memset(&ex, 0, sizeof(ex));
+        CHECKF(czk_synth_rep_headed(&rep, &w, &n, 8, 6, copies, t->seed, pool, &err) == CZK_OK,
+               "%s", err.msg);
+        CHECK(rep.head.n_constraints > 0 && czk_r1cs_rep_gp(&rep) > 0 && czk_r1cs_rep_gq(&rep) > 0);
+        CHECKF(czk_r1cs_rep_expand(&rep, &ex, pool, &err) == CZK_OK, "%s", err.msg);
+        CHECK_EQ_INT(ex.n_vars, n);
+        CHECK_EQ_INT(ex.n_constraints, rep.head.n_constraints + copies * rep.block.n_constraints);
+        CHECKF(czk_r1cs_validate(&ex, pool, &err) == CZK_OK, "%s", err.msg);
+        CHECKF(czk_r1cs_check(&ex, w, NULL, pool, &err) == CZK_OK, "%s", err.msg);
+        const czk_r1cs_matrix *em[3] = {&ex.a, &ex.b, &ex.c},
+                              *hm[3] = {&rep.head.a, &rep.head.b, &rep.head.c};
+        for (int m = 0; m < 3; m++) {
+            CHECK_EQ_INT(czk_r1cs_rep_nnz(&rep, m), em[m]->row_ptr[ex.n_constraints]);
+            /* The head's rows come first, unchanged but for the aux's columns. */
+            const uint64_t hn = hm[m]->row_ptr[rep.head.n_constraints];
+            CHECK_EQ_INT(em[m]->row_ptr[rep.head.n_constraints], hn);
+            for (uint64_t k = 0; k < hn; k++)
+                if (em[m]->cols[k] != czk_r1cs_rep_head_col(&rep, hm[m]->cols[k]))
+                    CHECK(0);
+        }
+        const size_t words = (n + 63) / 64;
+        uint64_t *a1 = calloc(words, 8), *b1 = calloc(words, 8), *a2 = calloc(words, 8),
+                 *b2 = calloc(words, 8);
+        CHECK(a1 && b1 && a2 && b2);
+        if (a1 && b1 && a2 && b2) {
+            CHECK_EQ_INT(czk_r1cs_density(&ex, a1, b1), CZK_OK);
+            CHECK_EQ_INT(czk_r1cs_rep_density(&rep, a2, b2, &err), CZK_OK);
+            CHECK(memcmp(a1, a2, words * 8) == 0 && memcmp(b1, b2, words * 8) == 0);
+        }
+        /* A wrong witness value in the last copy's own aux breaks a row. */
+        czk_fr_add(&w[n - 1], &w[n - 1], &w[0]);
+        CHECK(czk_r1cs_check(&ex, w, NULL, pool, &err) != CZK_OK);
+        free(a1);
+        free(b1);
+        free(a2);
+        free(b2);
+        czk_free(w);
+        czk_r1cs_clear(&ex);
+        czk_r1cs_rep_clear(&rep);
+    }
+    czk_pool_destroy(pool);
 }

@@ -20,6 +20,7 @@
 
 #include "field/fr.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/pool.h"
 #include "util/status.h"
 
@@ -72,6 +73,20 @@ int czk_synth_porep_shaped(czk_r1cs *cs, czk_fr **witness, unsigned k, uint64_t 
  */
 int czk_synth_squaring_chain(czk_r1cs *cs, czk_fr **witness, size_t n_constraints, size_t n_public,
                              uint64_t seed, czk_err *err);
+
+/*
+ * A repeated system with a head (rep.h), for the tests of its consumers: the head is
+ * czk_synth_porep_shaped(k_head), the block czk_synth_porep_shaped(k)'s rows renumbered to
+ * sit after the head's variables, followed by 8 rows that read the head's variables in A, B
+ * and C, such as (g + x)·ONE = g + x for a shared g and an own x (drawn from seed). They
+ * hold whatever the values, so the whole witness (*witness, *n_vars entries, czk_free it) is
+ * the head's solved from seed and each copy's from seed + 1 + s (r1cs/solve.h), every copy
+ * different. *rep is overwritten (czk_r1cs_rep_clear it); zeroed on failure. 4 ≤ k_head,
+ * k ≤ 20. Returns CZK_OK, CZK_EINVAL or CZK_ENOMEM.
+ */
+int czk_synth_rep_headed(czk_r1cs_rep *rep, czk_fr **witness, size_t *n_vars, unsigned k,
+                         unsigned k_head, size_t copies, uint64_t seed, czk_pool *pool,
+                         czk_err *err);
 
 #ifdef __cplusplus
 }
