@@ -42,6 +42,7 @@
 #include "util/memclear.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- fixed-base multiplication, for G1 and G2 through one table of operations ---------- */
@@ -505,25 +506,68 @@ static int powers(czk_fr *out, size_t n, int mode, const czk_fr *g, const czk_fr
     return failed ? CZK_ENOMEM : CZK_OK;
 }
 
-/* A_i(τ), B_i(τ), C_i(τ): acc[m][col] += M[j][col]·lag[j], copy by copy. Copies share only
- * ONE (rep.h), whose sums each way keeps apart (one[way]) until the end. */
+/* A_i(τ), B_i(τ), C_i(τ): acc[m][col] += M[j][col]·lag[j], the head's rows inline, then copy
+ * by copy. Copies share ONE, the gp shared inputs and the gq shared aux (rep.h): their sums go
+ * to each way's own accumulators (shared, 3·ns per way, ns = 1 + gp + gq: ONE and the shared
+ * inputs at their column, the shared aux after them) until the end. */
 typedef struct qap_job {
     const czk_r1cs_rep *rep;
     const czk_fr *lag;
     czk_fr *acc[3];
-    czk_fr *one; /* 3 per way */
-    _Atomic int bad;
+    czk_fr *shared;  /* 3·ns per way: way w's matrix m at (3·w + m)·ns */
+    size_t ns;       /* 1 + gp + gq */
+    _Atomic int bad; /* 1: a block's entry past its variables; 2: the head's */
 } qap_job;
+
+/* The shared variable's index in a way's accumulators for the block's column c, or SIZE_MAX
+ * for a copy's own variable. */
+static size_t qap_shared_index(const czk_r1cs_rep_map *map, uint32_t c) {
+    if (c <= map->gp)
+        return c;
+    if (c > map->gp + map->p && c <= map->gp + map->p + map->gq)
+        return (size_t)(c - map->p);
+    return SIZE_MAX;
+}
+
+/* The whole system's column of shared index i (the inverse of qap_shared_index). */
+static size_t qap_shared_col(const czk_r1cs_rep_map *map, size_t i) {
+    return i <= map->gp ? i : (size_t)(map->aux0 + (i - 1 - map->gp));
+}
+
+/* The head's rows, before the copies run: nothing else writes acc yet. Returns 0, or 1 for an
+ * entry past the head's variables. */
+static int qap_head(qap_job *j) {
+    const czk_r1cs *h = &j->rep->head;
+    const czk_r1cs_matrix *mats[3] = {&h->a, &h->b, &h->c};
+    const czk_r1cs_rep_map map = czk_r1cs_rep_map_of(j->rep, 1);
+    for (int m = 0; m < 3; m++) {
+        const czk_r1cs_matrix *mat = mats[m];
+        czk_fr *acc = j->acc[m];
+        for (size_t r = 0; r < h->n_constraints; r++) {
+            for (uint64_t k = mat->row_ptr[r]; k < mat->row_ptr[r + 1]; k++) {
+                uint32_t c = mat->cols[k];
+                if (c >= h->n_vars)
+                    return 1;
+                czk_fr t;
+                czk_fr_mul(&t, &mat->vals[k], &j->lag[r]);
+                czk_fr *dst = &acc[czk_r1cs_rep_map_col(&map, 0, c)];
+                czk_fr_add(dst, dst, &t);
+            }
+        }
+    }
+    return 0;
+}
 
 static void qap_copy(void *arg, size_t s, unsigned worker) {
     qap_job *j = arg;
     const czk_r1cs *b = &j->rep->block;
     const czk_r1cs_matrix *mats[3] = {&b->a, &b->b, &b->c};
+    const czk_r1cs_rep_map map = czk_r1cs_rep_map_of(j->rep, 0);
     const size_t R = b->n_constraints;
-    const czk_fr *lag = j->lag + s * R;
+    const czk_fr *lag = j->lag + j->rep->head.n_constraints + s * R;
     for (int m = 0; m < 3; m++) {
         const czk_r1cs_matrix *mat = mats[m];
-        czk_fr *acc = j->acc[m], *one = &j->one[3 * (size_t)worker + m];
+        czk_fr *acc = j->acc[m], *sums = &j->shared[(3 * (size_t)worker + m) * j->ns];
         for (size_t r = 0; r < R; r++) {
             for (uint64_t k = mat->row_ptr[r]; k < mat->row_ptr[r + 1]; k++) {
                 uint32_t c = mat->cols[k];
@@ -533,7 +577,8 @@ static void qap_copy(void *arg, size_t s, unsigned worker) {
                 }
                 czk_fr t;
                 czk_fr_mul(&t, &mat->vals[k], &lag[r]);
-                czk_fr *dst = c == 0 ? one : &acc[czk_r1cs_rep_col(j->rep, s, c)];
+                const size_t i = qap_shared_index(&map, c);
+                czk_fr *dst = i != SIZE_MAX ? &sums[i] : &acc[czk_r1cs_rep_map_col(&map, s, c)];
                 czk_fr_add(dst, dst, &t);
             }
         }
@@ -604,7 +649,7 @@ int czk_groth16_setup_dev_rep(czk_groth16_pk *pk, const czk_r1cs_rep *rep,
     int rc = CZK_OK;
     toxic tw;
     czk_fr *lag = NULL, *at = NULL, *bt = NULL, *ct = NULL, *sa = NULL, *sb = NULL, *sh = NULL,
-           *one = NULL;
+           *shared = NULL;
     uint64_t *a_bits = NULL, *b_bits = NULL;
     size_t n_sa = 0, n_sb = 0;
     fb_table t1 = {0}, t2 = {0};
@@ -618,13 +663,16 @@ int czk_groth16_setup_dev_rep(czk_groth16_pk *pk, const czk_r1cs_rep *rep,
     czk_fr_set_zero(&delta_inv);
     if ((rc = czk_r1cs_rep_dims(rep, &dims, err)) != CZK_OK)
         return rc;
-    const czk_r1cs *cs = &dims, *blk = &rep->block;
+    const czk_r1cs *cs = &dims, *blk = &rep->block, *head = &rep->head;
     /* Sizes first, so that every exit can clear what it freed. */
     const unsigned lg = czk_groth16_domain_lg(cs);
     const size_t n = (size_t)1 << (lg < CZK_NTT_MAX_LG ? lg : CZK_NTT_MAX_LG);
     const size_t n_vars = cs->n_vars, n_pub1 = cs->n_public + 1;
     const size_t n_aux = n_vars >= n_pub1 ? n_vars - n_pub1 : 0;
     const size_t m = cs->n_constraints + n_pub1; /* rows with content */
+    /* The variables the copies share: ONE, the head's inputs and aux (rep.h). */
+    const size_t ns = (size_t)(1 + czk_r1cs_rep_gp(rep) + czk_r1cs_rep_gq(rep));
+    const size_t n_shared = 3 * (size_t)ways * ns;
     const size_t n_h = basis == CZK_H_MONOMIAL ? n - 1 : n;
     const czk_ntt_root root =
         basis == CZK_H_MONOMIAL ? CZK_NTT_ROOT_BELLPERSON : CZK_NTT_ROOT_SNARKJS;
@@ -633,8 +681,10 @@ int czk_groth16_setup_dev_rep(czk_groth16_pk *pk, const czk_r1cs_rep *rep,
         rc = czk_err_set(err, CZK_EINVAL, "setup: unknown H basis %d", (int)basis);
         goto out;
     }
-    if (blk->n_constraints > 0 &&
-        (blk->a.row_ptr == NULL || blk->b.row_ptr == NULL || blk->c.row_ptr == NULL)) {
+    if ((blk->n_constraints > 0 &&
+         (blk->a.row_ptr == NULL || blk->b.row_ptr == NULL || blk->c.row_ptr == NULL)) ||
+        (head->n_constraints > 0 &&
+         (head->a.row_ptr == NULL || head->b.row_ptr == NULL || head->c.row_ptr == NULL))) {
         rc = czk_err_set(err, CZK_EINVAL,
                          "setup: the constraint system lacks a matrix (a zkey-only system has "
                          "no C; a key needs C_i(tau))");
@@ -670,8 +720,8 @@ int czk_groth16_setup_dev_rep(czk_groth16_pk *pk, const czk_r1cs_rep *rep,
     at = czk_calloc(n_vars, sizeof(*at));
     bt = czk_calloc(n_vars, sizeof(*bt));
     ct = czk_calloc(n_vars, sizeof(*ct));
-    one = czk_calloc(3 * (size_t)ways, sizeof(*one));
-    if (lag == NULL || at == NULL || bt == NULL || ct == NULL || one == NULL) {
+    shared = czk_calloc(n_shared, sizeof(*shared));
+    if (lag == NULL || at == NULL || bt == NULL || ct == NULL || shared == NULL) {
         rc = czk_err_set(err, CZK_ENOMEM, "setup: QAP arrays for %zu rows, %zu variables", m,
                          n_vars);
         goto out;
@@ -687,23 +737,31 @@ int czk_groth16_setup_dev_rep(czk_groth16_pk *pk, const czk_r1cs_rep *rep,
         }
     }
 
-    /* A_i(τ), B_i(τ), C_i(τ): one pass over the entries, copy by copy. */
+    /* A_i(τ), B_i(τ), C_i(τ): one pass over the entries, the head's, then copy by copy. */
     if (cs->n_constraints > 0) {
-        qap_job q = {.rep = rep, .lag = lag, .acc = {at, bt, ct}, .one = one};
+        qap_job q = {.rep = rep, .lag = lag, .acc = {at, bt, ct}, .shared = shared, .ns = ns};
         atomic_init(&q.bad, 0);
-        czk_r1cs_rep_for_copies(rep, pool, qap_copy, &q);
-        if (atomic_load_explicit(&q.bad, memory_order_relaxed)) {
+        if (head->n_constraints > 0 && qap_head(&q) != 0)
+            atomic_store_explicit(&q.bad, 2, memory_order_relaxed);
+        if (atomic_load_explicit(&q.bad, memory_order_relaxed) == 0 && blk->n_constraints > 0)
+            czk_r1cs_rep_for_copies(rep, pool, qap_copy, &q);
+        const int bad = atomic_load_explicit(&q.bad, memory_order_relaxed);
+        if (bad != 0) {
             rc = czk_err_set(err, CZK_EINVAL,
-                             "setup: an entry refers to a variable past the %zu "
-                             "of its block",
-                             blk->n_vars);
+                             "setup: an entry refers to a variable past the %zu of its %s",
+                             bad == 2 ? head->n_vars : blk->n_vars, bad == 2 ? "head" : "block");
             goto out;
         }
-        for (unsigned w = 0; w < ways; w++) {
-            czk_fr_add(&at[0], &at[0], &one[3 * (size_t)w]);
-            czk_fr_add(&bt[0], &bt[0], &one[3 * (size_t)w + 1]);
-            czk_fr_add(&ct[0], &ct[0], &one[3 * (size_t)w + 2]);
-        }
+        const czk_r1cs_rep_map map = czk_r1cs_rep_map_of(rep, 0);
+        for (unsigned w = 0; w < ways; w++)
+            for (int k = 0; k < 3; k++) {
+                czk_fr *acc = q.acc[k];
+                const czk_fr *src = &shared[(3 * (size_t)w + k) * ns];
+                for (size_t i = 0; i < ns; i++) {
+                    czk_fr *dst = &acc[qap_shared_col(&map, i)];
+                    czk_fr_add(dst, dst, &src[i]);
+                }
+            }
     }
     for (size_t i = 0; i < n_pub1; i++) /* the input rows: A = variable i */
         czk_fr_add(&at[i], &at[i], &lag[cs->n_constraints + i]);
@@ -865,7 +923,7 @@ out:
     free_secret(sa, n_sa);
     free_secret(sb, n_sb);
     free_secret(sh, n_h > 0 ? n_h : 1);
-    free_secret(one, 3 * (size_t)ways);
+    free_secret(shared, n_shared);
     czk_free(a_bits);
     czk_free(b_bits);
     fb_table_free(&t1);

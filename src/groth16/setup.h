@@ -54,15 +54,18 @@ int czk_groth16_setup_dev(czk_groth16_pk *pk, const czk_r1cs *cs, czk_groth16_h_
  * without its 41 GB recording.
  *
  * The passes over rows and variables run on pool: the Lagrange values and the H scalars in
- * chunks, A_i(τ), B_i(τ), C_i(τ) copy by copy (one copy: serial). The key's points come from
- * be->fixed_base when be has one (a GPU backend; be may be NULL), else from the CPU's
- * fixed-base tables (about 0.7 M G1 points a second on 16 cores).
+ * chunks, A_i(τ), B_i(τ), C_i(τ) over the head's rows (inline, where there is a head) and then
+ * copy by copy (one copy: serial). The variables the copies share (ONE and the head's gp
+ * inputs and gq aux) are summed apart by each way of the pool and added up at the end. The
+ * key's points come from be->fixed_base when be has one (a GPU backend; be may be NULL), else
+ * from the CPU's fixed-base tables (about 0.7 M G1 points a second on 16 cores).
  *
  * Memory besides the key: 32 bytes per row (the Lagrange values, freed before the points),
  * 96 per variable (A, B, C at τ) and 64 per variable for the filtered scalars, 32 per H point,
- * and a bit per variable for the density. Returns as czk_groth16_setup_dev, and CZK_EINVAL for
- * a rep that czk_r1cs_rep_dims refuses or an entry past its block's variables; a backend's
- * error as it gives it.
+ * a bit per variable for the density, and 96·(1 + gp + gq) bytes per way of the pool for the
+ * shared variables' sums (tens of KB for a PoRep partition's few hundred). Returns as
+ * czk_groth16_setup_dev, and CZK_EINVAL for a rep that czk_r1cs_rep_dims refuses or an entry
+ * past its head's or block's variables; a backend's error as it gives it.
  */
 int czk_groth16_setup_dev_rep(czk_groth16_pk *pk, const czk_r1cs_rep *rep,
                               czk_groth16_h_basis basis, czk_rng *rng, const czk_backend *be,
