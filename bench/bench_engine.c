@@ -4,7 +4,8 @@
  *
  *   bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] [--workers W]
  *                [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] [--log FILE]
- *                [--devices 0,1] [--compare] [--porep C1FILE --params DIR] [--fail-device D]
+ *                [--devices 0,1] [--compare] [--porep C1FILE --params DIR [--repeated]]
+ *                [--fail-device D]
  *                [--svg FILE] [--urgent K [--urgent-every MS] [--urgent-from J]]
  *
  * Defaults: K 16, 8 jobs of 4 partitions, 2 in flight, 2 workers per device, backend auto.
@@ -14,6 +15,8 @@
  * passes). --porep: the job is a Filecoin PoRep C2 of that C1 output (filecoin-ffi's JSON,
  * `czk c2 gen SIZE --virtual` makes one) on the real partition circuit, keys from DIR
  * (`czk setup --filecoin porep SIZE --out DIR`); --k, --partitions and --solve do not apply.
+ * --repeated: the PoRep circuit is kept in its repeated form (global part and one challenge,
+ * expanded on the device) whatever its size, as 32 and 64 GiB always are.
  * From the key's load on, a sampler reads the resident set by kind (anonymous, file, shared)
  * every 100 ms and reports its peaks while the jobs ran and the peak of what lies outside the
  * engine's host reservation and staging (the memory the budget does not see: BENCHMARKS.md run
@@ -343,7 +346,7 @@ static void usage(void) {
     fprintf(stderr, "usage: bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] "
                     "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] "
                     "[--vram GIB] [--log FILE] [--devices 0,1] [--compare] "
-                    "[--porep C1FILE --params DIR] [--fail-device D] [--svg FILE] "
+                    "[--porep C1FILE --params DIR [--repeated]] [--fail-device D] [--svg FILE] "
                     "[--urgent K [--urgent-every MS] [--urgent-from J]]\n");
 }
 
@@ -356,6 +359,7 @@ typedef struct opts {
     size_t n_devices;
     int fail_dev; /* --fail-device, or -1 */
     const char *porep, *params;
+    int repeated;                 /* --repeated */
     unsigned urgent_k, urgent_ms; /* --urgent, --urgent-every (0: no urgent jobs) */
     unsigned urgent_from;         /* --urgent-from */
     uint8_t *payload;             /* --porep: the request payload (header + C1 JSON) */
@@ -419,6 +423,10 @@ int main(int argc, char **argv) {
         const char *a = argv[i];
         if (strcmp(a, "--compare") == 0) {
             compare = 1;
+            continue;
+        }
+        if (strcmp(a, "--repeated") == 0) {
+            o.repeated = 1;
             continue;
         }
         if (i + 1 >= argc) {
@@ -543,9 +551,10 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     int mw_started = pthread_create(&mw_thread, NULL, memwatch_main, &mw) == 0;
     uint64_t load_ms = 0;
     const char *circuit = o->porep != NULL ? o->circuit : "bench";
-    int rc = o->porep != NULL
-                 ? czk_kinds_register_filecoin_porep(e, o->sector_size, o->params, NULL, &err)
-                 : czk_engine_register_synthetic(e, "bench", k, &err);
+    int rc = o->porep != NULL ? czk_kinds_register_filecoin_porep_flags(
+                                    e, o->sector_size, o->params, NULL,
+                                    o->repeated ? CZK_KINDS_POREP_REPEATED : 0, &err)
+                              : czk_engine_register_synthetic(e, "bench", k, &err);
     if (rc != CZK_OK || czk_engine_preload(e, circuit, NULL, &load_ms, &err) != CZK_OK) {
         fprintf(stderr, "bench_engine: circuit %s: %s\n", circuit, err.msg);
         memwatch_stop(&mw, mw_thread, mw_started);

@@ -130,9 +130,10 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
         rc = czk_circuit_snap_record(&rep.block, &st, &fc.snap_shape, pool, &err);
         rep.copies = 1;
     } else if (fc.porep) {
-        /* A PoRep partition is recorded whole (one copy of itself): 26 GB of rows at 32 GiB,
-         * twice that while the recording is renumbered. Counted first, so that a host too
-         * small for recording and setup is refused before either starts. */
+        /* A PoRep partition in its repeated form (circuit.h): the global part and one
+         * challenge, 1.5 GB of rows at 32 GiB where the whole recording takes 26 GB; key
+         * generation walks the 18 copies. Counted first, so that a host too small for setup
+         * is refused before anything is recorded. */
         rc = czk_circuit_porep_count(&st, NULL, &fc.porep_shape, &err);
         if (rc == CZK_OK) {
             czk_r1cs hdr = {0};
@@ -141,12 +142,12 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
             hdr.n_vars = st.n_inputs + st.n_aux;
             uint64_t nnz = st.nnz_a + st.nnz_b + st.nnz_c;
             uint64_t rows = nnz * 36 + st.n_rows * 24;
-            /* The rows at their size, and a challenge's being recorded on each thread. */
-            uint64_t recording =
-                rows + rows / (fc.porep_shape.challenges + 1) * czk_pool_ways(pool);
-            uint64_t need = setup_host_bytes(&hdr) + rows, have = czk_cli_host_memory();
-            if (need < recording)
-                need = recording;
+            /* Three challenges are recorded (czk_cs_record_parts_rep checks the block against
+             * two others), one kept beside the keys. */
+            uint64_t need = setup_host_bytes(&hdr) +
+                            3 * (rows /
+                                 (fc.porep_shape.challenges > 0 ? fc.porep_shape.challenges : 1)),
+                     have = czk_cli_host_memory();
             if (have > 0 && need > have)
                 rc = czk_err_set(&err, CZK_ENOMEM,
                                  "the %s %s keys need about %.1f GiB of memory while they are "
@@ -155,8 +156,7 @@ static int setup_filecoin(const czk_cli_common *c, const char *kind, const char 
                                  (double)have / (1u << 30));
         }
         if (rc == CZK_OK)
-            rc = czk_circuit_porep_record(&rep.block, &st, &fc.porep_shape, pool, &err);
-        rep.copies = 1;
+            rc = czk_circuit_porep_record_rep(&rep, &st, &fc.porep_shape, pool, &err);
     } else {
         rc = czk_circuit_post_record_rep(&rep, &st, &fc.shape, &err);
     }

@@ -128,6 +128,11 @@ int czk_circuit_porep_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_pore
     return czk_porep_record(r1cs, stats, shape, pool, err);
 }
 
+int czk_circuit_porep_record_rep(czk_r1cs_rep *rep, czk_cs_stats *stats,
+                                 const czk_porep_shape *shape, czk_pool *pool, czk_err *err) {
+    return czk_porep_record_rep(rep, stats, shape, pool, err);
+}
+
 uint64_t czk_circuit_porep_rows(const czk_porep_shape *shape) {
     const czk_por_shape *t = &shape->tree;
     uint64_t octree = 530 * ((uint64_t)t->base_levels + (t->sub_arity == 8)) +

@@ -78,6 +78,12 @@ int czk_circuit_porep_count(czk_cs_stats *stats, uint8_t *digest, const czk_pore
 int czk_circuit_porep_record(czk_r1cs *r1cs, czk_cs_stats *stats, const czk_porep_shape *shape,
                              czk_pool *pool, czk_err *err);
 
+/* The partition in its repeated form (r1cs/rep.h): the global part as the head, one challenge
+ * as the block (czk_porep_record_rep). Out: *rep (czk_r1cs_rep_clear; zeroed on error) and
+ * *stats (may be NULL: the whole partition's counts). */
+int czk_circuit_porep_record_rep(czk_r1cs_rep *rep, czk_cs_stats *stats,
+                                 const czk_porep_shape *shape, czk_pool *pool, czk_err *err);
+
 /*
  * A PoRep partition's rows (input rows excluded) from its shape alone, by doc/FILECOIN.md
  * §12's sum: 571 + C·(45,382·comm_d levels + 2 + 14·(column + octree + 2) + 65 + 523,805 +

@@ -92,8 +92,9 @@ static int f_record(const czk__kinds_fc_base *b, czk_r1cs *r1cs, czk_cs_stats *s
 }
 
 /* One slot and the copy count, checked against registration's one-slot counts scaled. */
-static int f_record_rep(czk__kinds_fc_base *b, czk_cs_stats *stats, czk_err *err) {
+static int f_record_rep(czk__kinds_fc_base *b, czk_cs_stats *stats, czk_pool *pool, czk_err *err) {
     const fpost *f = (const fpost *)b;
+    (void)pool; /* one slot: one system */
     czk_circuit_post_stats_scale(stats, &b->stats, f->shape.slots);
     return czk_circuit_post_record_rep(&b->rep, NULL, &f->shape, err);
 }

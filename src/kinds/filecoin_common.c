@@ -195,7 +195,7 @@ void czk__kinds_fc_sizes(czk_kind_sizes *out, const czk_cs_stats *st, const czk_
 
 void czk__kinds_fc_estimate(const void *state, czk_kind_sizes *out) {
     const czk__kinds_fc_base *b = state;
-    czk__kinds_fc_sizes(out, &b->stats, &b->stats, b->repeated);
+    czk__kinds_fc_sizes(out, &b->stats, b->rec.n_rows > 0 ? &b->rec : &b->stats, b->repeated);
 }
 
 const char *czk__kinds_fc_key_path(const void *state) {
@@ -236,13 +236,13 @@ int czk__kinds_fc_load(void *state, czk_groth16_pk *pk, czk_r1cs *cs, uint64_t *
     if (rc == CZK_OK && b->repeated) {
         /* cs gets the whole system's sizes only (kind.h). */
         if (b->kind->record_rep != NULL) {
-            rc = b->kind->record_rep(b, &st, err);
+            rc = b->kind->record_rep(b, &st, pool, err);
         } else {
             b->rep.copies = 1;
             rc = b->kind->record(b, &b->rep.block, &st, pool, err);
         }
         if (rc == CZK_OK && (rc = czk_r1cs_rep_dims(&b->rep, cs, err)) == CZK_OK)
-            *extra_bytes = czk_r1cs_bytes(&b->rep.block);
+            *extra_bytes = czk_r1cs_bytes(&b->rep.block) + czk_r1cs_bytes(&b->rep.head);
     } else if (rc == CZK_OK) {
         rc = b->kind->record(b, cs, &st, pool, err);
     }
@@ -263,7 +263,8 @@ void czk__kinds_fc_unload(void *state) {
 
 uint64_t czk__kinds_fc_drop(void *state) {
     czk__kinds_fc_base *b = state;
-    const uint64_t bytes = b->rep.copies > 0 ? czk_r1cs_bytes(&b->rep.block) : 0;
+    const uint64_t bytes =
+        b->rep.copies > 0 ? czk_r1cs_bytes(&b->rep.block) + czk_r1cs_bytes(&b->rep.head) : 0;
     czk_r1cs_rep_clear(&b->rep);
     return bytes;
 }

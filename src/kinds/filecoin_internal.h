@@ -33,9 +33,9 @@ typedef struct czk__kinds_fc_kind {
      * record function of the state's shape), over pool where it can. */
     int (*record)(const czk__kinds_fc_base *b, czk_r1cs *r1cs, czk_cs_stats *stats, czk_pool *pool,
                   czk_err *err);
-    /* Optional: the repeated form recorded into b->rep, the whole system's counts into
-     * *stats. NULL: rep is one copy of what record makes. */
-    int (*record_rep)(czk__kinds_fc_base *b, czk_cs_stats *stats, czk_err *err);
+    /* Optional: the repeated form recorded into b->rep (over pool where it can), the whole
+     * system's counts into *stats. NULL: rep is one copy of what record makes. */
+    int (*record_rep)(czk__kinds_fc_base *b, czk_cs_stats *stats, czk_pool *pool, czk_err *err);
     /* Clears and frees what a job holds besides its czk__kinds_fc_job. */
     void (*job_clear)(void *job);
     /* For czk__kinds_fc_register (PoRep, SnapDeals; PoSt registers by kind and flags): the
@@ -69,6 +69,9 @@ struct czk__kinds_fc_base {
     /* One partition's counts (PoRep and SnapDeals: estimated above 2^24 rows), or for PoSt
      * one slot's (the estimate scales them, the witness layout follows them). */
     czk_cs_stats stats;
+    /* The counts of the rows load keeps on the host, for the estimate, when they are not
+     * stats' (a repeated PoRep: its global part and one challenge); zeroed otherwise. */
+    czk_cs_stats rec;
     /* Load keeps the repeated form (r1cs/rep.h) in rep instead of the recording, and the
      * engine gets the sizes only: the rows then go to the devices that take them (a GPU),
      * and a partition reserves its witness, not the CPU prover's scratch, which could

@@ -68,6 +68,12 @@ static int p_record(const czk__kinds_fc_base *b, czk_r1cs *r1cs, czk_cs_stats *s
     return czk_circuit_porep_record(r1cs, stats, &((const fporep *)b)->shape, pool, err);
 }
 
+/* The global part as the head and one challenge as the block (r1cs/rep.h): 1.5 GB of rows at
+ * 32 GiB instead of 26 GB, the copies expanded on the devices. */
+static int p_record_rep(czk__kinds_fc_base *b, czk_cs_stats *stats, czk_pool *pool, czk_err *err) {
+    return czk_circuit_porep_record_rep(&b->rep, stats, &((const fporep *)b)->shape, pool, err);
+}
+
 static void p_job_clear(void *job) {
     czk_c1_clear(&((fporep_job *)job)->c1);
 }
@@ -186,20 +192,43 @@ static int porep_stats(czk_cs_stats *out, const czk_porep_shape *shape, czk_err 
     return czk__kinds_porep_count_stats(out, shape, err);
 }
 
-/* The shape, a partition's counts and whether load keeps the repeated form. */
-static int p_setup(czk__kinds_fc_base *b, uint64_t sector_size, czk_err *err) {
+/* The shape, a partition's counts and whether load keeps the repeated form (above
+ * CZK_KINDS_POREP_COUNT_MAX_ROWS, or when `repeated`). */
+static int porep_setup(czk__kinds_fc_base *b, uint64_t sector_size, int repeated, czk_err *err) {
     fporep *f = (fporep *)b;
     int rc = czk_porep_shape_init(&f->shape, sector_size, err);
     if (rc == CZK_OK)
         rc = porep_stats(&b->stats, &f->shape, err);
-    b->repeated = czk_circuit_porep_rows(&f->shape) > CZK_KINDS_POREP_COUNT_MAX_ROWS;
+    b->repeated = repeated || czk_circuit_porep_rows(&f->shape) > CZK_KINDS_POREP_COUNT_MAX_ROWS;
+    if (rc == CZK_OK && b->repeated) {
+        /* What load keeps: the global part (counted: 571 rows) and one challenge, the rest of
+         * the partition's counts over its challenges. */
+        czk_porep_shape s0 = f->shape;
+        czk_cs_stats g;
+        s0.challenges = 0;
+        if ((rc = czk_circuit_porep_count(&g, NULL, &s0, err)) == CZK_OK) {
+            const uint64_t c = f->shape.challenges;
+            const czk_cs_stats *w = &b->stats;
+            b->rec = (czk_cs_stats){.n_rows = g.n_rows + (w->n_rows - g.n_rows) / c,
+                                    .n_inputs = g.n_inputs + (w->n_inputs - g.n_inputs) / c,
+                                    .n_aux = g.n_aux + (w->n_aux - g.n_aux) / c,
+                                    .nnz_a = g.nnz_a + (w->nnz_a - g.nnz_a) / c,
+                                    .nnz_b = g.nnz_b + (w->nnz_b - g.nnz_b) / c,
+                                    .nnz_c = g.nnz_c + (w->nnz_c - g.nnz_c) / c};
+        }
+    }
     return rc;
+}
+
+static int p_setup(czk__kinds_fc_base *b, uint64_t sector_size, czk_err *err) {
+    return porep_setup(b, sector_size, 0, err);
 }
 
 static const czk__kinds_fc_kind filecoin_porep = {
     .kind =
         CZK__KINDS_FC_TABLE("filecoin-porep", czk__kinds_fc_estimate, p_job_create, p_synthesize),
     .record = p_record,
+    .record_rep = p_record_rep,
     .job_clear = p_job_clear,
     .size = sizeof(fporep),
     .what = "PoRep",
@@ -211,6 +240,22 @@ static const czk__kinds_fc_kind filecoin_porep = {
 int czk_kinds_register_filecoin_porep(czk_engine *e, uint64_t sector_size, const char *param_dir,
                                       const char *env_value, czk_err *err) {
     return czk__kinds_fc_register(e, &filecoin_porep, sector_size, param_dir, env_value, err);
+}
+
+int czk_kinds_register_filecoin_porep_flags(czk_engine *e, uint64_t sector_size,
+                                            const char *param_dir, const char *env_value,
+                                            unsigned flags, czk_err *err) {
+    if ((flags & ~CZK_KINDS_POREP_REPEATED) != 0)
+        return czk_err_set(err, CZK_EINVAL, "PoRep: unknown registration flags 0x%x", flags);
+    int rc;
+    czk__kinds_fc_base *b =
+        czk__kinds_fc_new(&filecoin_porep, sizeof(fporep), "PoRep", "porep", sector_size, &rc, err);
+    if (b == NULL)
+        return rc;
+    rc = porep_setup(b, sector_size, (flags & CZK_KINDS_POREP_REPEATED) != 0, err);
+    if (rc == CZK_OK)
+        rc = czk__kinds_fc_locate(b, CZK_PARAMS_POREP, sector_size, param_dir, env_value, err);
+    return czk__kinds_fc_add(e, b, rc, err);
 }
 
 int czk_kinds_register_filecoin_poreps(czk_engine *e, const char *param_dir, const char *env_value,

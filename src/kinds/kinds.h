@@ -120,10 +120,14 @@ int czk_kinds_register_filecoin_posts(czk_engine *e, const char *param_dir, cons
 /* The largest PoRep partition (rows) whose counts registration takes from a full COUNT pass
  * and whose recording the engine holds as an ordinary system (any device, the CPU included,
  * can prove it). Above it (32/64 GiB, 130 M rows) the counts are estimated from one
- * challenge, and the recording (about 26 GB beside the 44 GiB key) is handed over as a
- * repeated form of one copy: it proves on devices that take its rows (a GPU); a host whose
- * budget cannot hold key and rows fails the job at submit, naming both figures. */
+ * challenge, and load keeps the partition in its repeated form (r1cs/rep.h): the global part
+ * and one of its 18 challenges, 1.5 GB beside the 44 GiB key where the whole recording took
+ * 26 GB. It proves on devices that expand it (a GPU); the CPU refuses such a circuit. */
 #define CZK_KINDS_POREP_COUNT_MAX_ROWS (1ull << 24)
+
+/* czk_kinds_register_filecoin_porep_flags's flags: keep the repeated form whatever the size
+ * (for the checks and benchmarks of that path on small circuits). */
+#define CZK_KINDS_POREP_REPEATED 1u
 
 /* The circuit id of a registered seal proof (0–19) into out[0..cap): "porep-2KiB". Returns
  * CZK_OK, CZK_EUNSUPPORTED for another number, CZK_EINVAL when it does not fit. */
@@ -138,6 +142,11 @@ size_t czk_kinds_porep_payload_encode(uint8_t *out, uint32_t registered_proof, u
  * prove: about a second). Returns CZK_OK, CZK_EUNSUPPORTED (size), CZK_EINVAL or CZK_ENOMEM. */
 int czk_kinds_register_filecoin_porep(czk_engine *e, uint64_t sector_size, const char *param_dir,
                                       const char *env_value, czk_err *err);
+
+/* As czk_kinds_register_filecoin_porep, with flags 0 or CZK_KINDS_POREP_REPEATED. */
+int czk_kinds_register_filecoin_porep_flags(czk_engine *e, uint64_t sector_size,
+                                            const char *param_dir, const char *env_value,
+                                            unsigned flags, czk_err *err);
 
 /* Registers the five PoRep circuits (keys are only looked for at load). */
 int czk_kinds_register_filecoin_poreps(czk_engine *e, const char *param_dir, const char *env_value,

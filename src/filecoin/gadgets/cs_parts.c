@@ -245,3 +245,170 @@ out:
     czk_cs_destroy(gcs);
     return rc;
 }
+
+/* ---- the repeated form (czk_cs_record_parts_rep) ------------------------------------------ */
+
+/* Parts recorded at part 0's place: which[k] into sys[k]. */
+typedef struct rep_job {
+    const czk_cs_parts *def;
+    const void *globals;
+    uint64_t g_in, g_aux;
+    uint32_t which[3];
+    czk_r1cs sys[3];
+    int rc[3];
+    czk_err err[3];
+} rep_job;
+
+static int record_at_part0(rep_job *j, size_t k) {
+    const czk_cs_parts *def = j->def;
+    czk_cs *cs = NULL;
+    int rc = czk_cs_create(&cs, CZK_CS_RECORD, 0, &j->err[k]);
+    if (rc != CZK_OK)
+        return rc;
+    if ((rc = czk_cs_record_at(cs, j->g_in, j->g_aux)) == CZK_OK)
+        rc = def->part(cs, def->arg, j->globals, j->which[k]);
+    if (rc != CZK_OK) {
+        czk_err_set(&j->err[k], rc, "%s: recording part %u: %s", def->what, j->which[k],
+                    czk_cs_error(cs)->msg);
+    } else {
+        czk_cs_stats st;
+        czk_cs_get_stats(cs, &st);
+        /* The block's inputs end with the part's own: its aux follow them (rep.h). */
+        rc = czk_cs_finish_part(cs, &j->sys[k], st.n_inputs, &j->err[k]);
+    }
+    czk_cs_destroy(cs);
+    return rc;
+}
+
+static void rep_body(void *arg, size_t begin, size_t end, unsigned worker) {
+    rep_job *j = arg;
+    (void)worker;
+    for (size_t k = begin; k < end; k++)
+        j->rc[k] = record_at_part0(j, k);
+}
+
+/* Whether two recordings are the same rows, entry for entry. */
+static int same_rows(const czk_r1cs *x, const czk_r1cs *y) {
+    if (x->n_constraints != y->n_constraints || x->n_vars != y->n_vars ||
+        x->n_public != y->n_public)
+        return 0;
+    const czk_r1cs_matrix *mx[3] = {&x->a, &x->b, &x->c}, *my[3] = {&y->a, &y->b, &y->c};
+    for (int m = 0; m < 3; m++) {
+        const uint64_t n = mx[m]->row_ptr[x->n_constraints];
+        if (memcmp(mx[m]->row_ptr, my[m]->row_ptr, (x->n_constraints + 1) * sizeof(uint64_t)) ||
+            (n > 0 && (memcmp(mx[m]->cols, my[m]->cols, n * sizeof(uint32_t)) ||
+                       memcmp(mx[m]->vals, my[m]->vals, n * sizeof(czk_fr)))))
+            return 0;
+    }
+    return 1;
+}
+
+/* Popcount of bits [lo, hi) of a bitmap. */
+static uint64_t popcount_range(const uint64_t *w, uint64_t lo, uint64_t hi) {
+    uint64_t c = 0;
+    for (uint64_t v = lo; v < hi; v++)
+        c += (w[v / 64] >> (v % 64)) & 1;
+    return c;
+}
+
+/* The whole circuit's counts from its repeated form. */
+static int rep_stats(czk_cs_stats *st, const czk_r1cs_rep *rep, czk_err *err) {
+    czk_r1cs dims;
+    int rc = czk_r1cs_rep_dims(rep, &dims, err);
+    if (rc != CZK_OK)
+        return rc;
+    const size_t words = dims.n_vars / 64 + 1;
+    uint64_t *a = czk_calloc(words, sizeof(uint64_t)), *b = czk_calloc(words, sizeof(uint64_t));
+    if (a == NULL || b == NULL)
+        rc = czk_err_set(err, CZK_ENOMEM, "repeated system: density of %zu variables", dims.n_vars);
+    else
+        rc = czk_r1cs_rep_density(rep, a, b, err);
+    if (rc == CZK_OK) {
+        const uint64_t n_in = dims.n_public + 1;
+        *st = (czk_cs_stats){.n_rows = dims.n_constraints,
+                             .n_inputs = n_in,
+                             .n_aux = dims.n_vars - n_in,
+                             .nnz_a = czk_r1cs_rep_nnz(rep, 0),
+                             .nnz_b = czk_r1cs_rep_nnz(rep, 1),
+                             .nnz_c = czk_r1cs_rep_nnz(rep, 2),
+                             .a_aux_density = popcount_range(a, n_in, dims.n_vars),
+                             .b_input_density = popcount_range(b, 0, n_in),
+                             .b_aux_density = popcount_range(b, n_in, dims.n_vars)};
+    }
+    czk_free(a);
+    czk_free(b);
+    return rc;
+}
+
+int czk_cs_record_parts_rep(czk_r1cs_rep *out, czk_cs_stats *stats, const czk_cs_parts *def,
+                            czk_pool *pool, czk_err *err) {
+    memset(out, 0, sizeof *out);
+    const uint32_t C = def->n_parts;
+    czk_cs *gcs = NULL;
+    rep_job *j = czk_calloc(1, sizeof *j);
+    void *globals = czk_calloc(1, def->globals_size > 0 ? def->globals_size : 1);
+    int rc = CZK_OK;
+    size_t n = 0;
+    if (j == NULL || globals == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "%s: out of memory", def->what);
+        goto out;
+    }
+    if (C == 0) {
+        rc = czk_err_set(err, CZK_EINVAL, "%s: a repeated form needs a part", def->what);
+        goto out;
+    }
+    if ((rc = czk_cs_create(&gcs, CZK_CS_RECORD, 0, err)) != CZK_OK)
+        goto out;
+    if ((rc = def->global(gcs, def->arg, globals)) != CZK_OK) {
+        czk_err_set(err, rc, "%s: recording the global part: %s", def->what,
+                    czk_cs_error(gcs)->msg);
+        goto out;
+    }
+    czk_cs_stats gs;
+    czk_cs_get_stats(gcs, &gs);
+    j->def = def;
+    j->globals = globals;
+    j->g_in = gs.n_inputs;
+    j->g_aux = gs.n_aux;
+    /* Part 0, and the parts that check it: the next and the last. */
+    j->which[n++] = 0;
+    if (C > 1)
+        j->which[n++] = 1;
+    if (C > 2)
+        j->which[n++] = C - 1;
+    czk_pool_run(pool, n, 1, rep_body, j);
+    for (size_t k = 0; k < n; k++)
+        if (j->rc[k] != CZK_OK) {
+            rc = j->rc[k];
+            if (err != NULL)
+                *err = j->err[k];
+            goto out;
+        }
+    for (size_t k = 1; k < n; k++)
+        if (!same_rows(&j->sys[0], &j->sys[k])) {
+            rc = czk_err_set(err, CZK_EINVAL,
+                             "%s: part %u's rows are not part 0's: the circuit has no repeated "
+                             "form",
+                             def->what, j->which[k]);
+            goto out;
+        }
+    if ((rc = czk_cs_finish_part(gcs, &out->head, gs.n_inputs, err)) != CZK_OK)
+        goto out;
+    out->block = j->sys[0];
+    memset(&j->sys[0], 0, sizeof(j->sys[0]));
+    out->copies = C;
+    if (stats != NULL)
+        rc = rep_stats(stats, out, err);
+    else
+        rc = czk_r1cs_rep_dims(out, &(czk_r1cs){0}, err);
+out:
+    if (rc != CZK_OK)
+        czk_r1cs_rep_clear(out);
+    if (j != NULL)
+        for (size_t k = 0; k < 3; k++)
+            czk_r1cs_clear(&j->sys[k]);
+    czk_free(j);
+    czk_free(globals);
+    czk_cs_destroy(gcs);
+    return rc;
+}

@@ -12,7 +12,9 @@
  *
  * The parts must make equal counts (rows, entries of each matrix, inputs, aux); part 0 is
  * counted first and sizes the others. A part that makes other counts is refused (CZK_EINVAL).
- * Their rows may differ.
+ * Their rows may differ (a SnapDeals challenge's do, so SnapDeals has no repeated form).
+ * PoRep's do not, and czk_cs_record_parts_rep keeps such a circuit as its global part and one
+ * part (r1cs/rep.h).
  *
  * Thread-safety: the callbacks run on the pool's threads at once, each on its own system,
  * reading the global part's state and the argument; they must not write shared state.
@@ -25,6 +27,7 @@
 
 #include "filecoin/gadgets/cs.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "util/pool.h"
 #include "util/status.h"
 
@@ -53,6 +56,18 @@ typedef struct czk_cs_parts {
  */
 int czk_cs_record_parts(czk_r1cs *out, czk_cs_stats *stats, const czk_cs_parts *def, czk_pool *pool,
                         czk_err *err);
+
+/*
+ * The same circuit in its repeated form (r1cs/rep.h): the global part as the head, part 0 as
+ * the block, n_parts copies of it (≥ 1). Expanded, it is czk_cs_record_parts's system entry for
+ * entry (the tests check it). Parts 1 and n_parts − 1 are recorded too, numbered as part 0,
+ * beside it on the pool, and must give the very same rows: a circuit whose parts differ (a
+ * constant that depends on the part) is refused with CZK_EINVAL rather than proved wrong.
+ * Memory: up to three parts' rows. *stats (may be NULL): the whole circuit's counts, as
+ * czk_cs_record_parts gives them. *out is zeroed on failure (czk_r1cs_rep_clear it after use).
+ */
+int czk_cs_record_parts_rep(czk_r1cs_rep *out, czk_cs_stats *stats, const czk_cs_parts *def,
+                            czk_pool *pool, czk_err *err);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,16 @@
 #include "filecoin/gadgets/cs.h"
+#include "filecoin/gadgets/cs_parts.h"
 #include "filecoin/gadgets/gadgets.h"
 #include "filecoin/testgen/harness.h"
 #include "r1cs/r1cs.h"
+#include "r1cs/rep.h"
 #include "tests/test.h"
 #include "util/alloc.h"
 #include "util/memclear.h"
 #include "util/rng.h"
 
 #include <openssl/evp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -736,4 +739,111 @@ CZK_TEST(cs_insert_pick_order) {
             CHECK(out[i] == first_pick_aux + (uint32_t)cases[k].outs[i]);
         czk_r1cs_clear(&r);
     }
+}
+
+/* ---- circuits in parts (cs_parts.h) ---- */
+
+/* A global part (an input g and an aux h, g·ONE = h) and parts alike but for `odd`: part i
+ * allocates an input x and an aux y, enforces (h + y)·ONE = x + g and y·y = k·ONE, k = 1 for
+ * every part but part `odd`, whose k is 2. */
+typedef struct parts_arg {
+    uint32_t odd; /* UINT32_MAX: every part alike */
+} parts_arg;
+
+typedef struct parts_globals {
+    czk_var g, h;
+} parts_globals;
+
+static int parts_global(czk_cs *cs, const void *arg, void *globals) {
+    (void)arg;
+    parts_globals *pg = globals;
+    int rc;
+    if ((rc = czk_cs_alloc_input(cs, &pg->g, NULL)) || (rc = czk_cs_alloc(cs, &pg->h, NULL)))
+        return rc;
+    CZK_LC_DECL(a, 2);
+    CZK_LC_DECL(b, 2);
+    CZK_LC_DECL(c, 2);
+    czk_lc_add_var(&a, pg->g);
+    czk_lc_add_var(&b, CZK_VAR_ONE);
+    czk_lc_add_var(&c, pg->h);
+    return czk_cs_enforce(cs, &a, &b, &c);
+}
+
+static int parts_part(czk_cs *cs, const void *arg, const void *globals, uint32_t i) {
+    const parts_arg *pa = arg;
+    const parts_globals *pg = globals;
+    czk_var x, y;
+    int rc;
+    if ((rc = czk_cs_alloc_input(cs, &x, NULL)) || (rc = czk_cs_alloc(cs, &y, NULL)))
+        return rc;
+    CZK_LC_DECL(a, 2);
+    CZK_LC_DECL(b, 2);
+    CZK_LC_DECL(c, 2);
+    czk_lc_add_var(&a, pg->h);
+    czk_lc_add_var(&a, y);
+    czk_lc_add_var(&b, CZK_VAR_ONE);
+    czk_lc_add_var(&c, x);
+    czk_lc_add_var(&c, pg->g);
+    if ((rc = czk_cs_enforce(cs, &a, &b, &c)) != CZK_OK)
+        return rc;
+    czk_lc_reset(&a);
+    czk_lc_reset(&b);
+    czk_lc_reset(&c);
+    czk_fr k;
+    czk_fr_set_u64(&k, i == pa->odd ? 2 : 1);
+    czk_lc_add_var(&a, y);
+    czk_lc_add_var(&b, y);
+    czk_lc_add(&c, CZK_VAR_ONE, &k);
+    return czk_cs_enforce(cs, &a, &b, &c);
+}
+
+/* The repeated form of parts that are alike expands to czk_cs_record_parts's system with its
+ * counts; parts that differ at part 1 or at the last are refused, naming the part. */
+CZK_TEST(cs_parts_rep) {
+    czk_pool *pool = NULL;
+    CHECK_EQ_INT(czk_pool_create(&pool, 2), CZK_OK);
+    for (uint32_t n = 1; n <= 5; n += 2) {
+        parts_arg pa = {UINT32_MAX};
+        const czk_cs_parts def = {.what = "test",
+                                  .n_parts = n,
+                                  .globals_size = sizeof(parts_globals),
+                                  .arg = &pa,
+                                  .global = parts_global,
+                                  .part = parts_part};
+        czk_r1cs whole, ex;
+        czk_r1cs_rep rep;
+        czk_cs_stats ws, rs;
+        czk_err e = {0};
+        CHECKF(czk_cs_record_parts(&whole, &ws, &def, pool, &e) == CZK_OK, "%s", e.msg);
+        CHECKF(czk_cs_record_parts_rep(&rep, &rs, &def, pool, &e) == CZK_OK, "%s", e.msg);
+        CHECK_EQ_INT(rep.copies, n);
+        CHECK_EQ_INT(rep.head.n_constraints, 1);
+        CHECK_EQ_INT(rep.block.n_constraints, 2);
+        CHECK_EQ_INT(czk_r1cs_rep_expand(&rep, &ex, NULL, &e), CZK_OK);
+        CHECK(memcmp(&ws, &rs, sizeof ws) == 0);
+        CHECK(ex.n_vars == whole.n_vars && ex.n_public == whole.n_public &&
+              ex.n_constraints == whole.n_constraints);
+        const czk_r1cs_matrix *mw[3] = {&whole.a, &whole.b, &whole.c},
+                              *me[3] = {&ex.a, &ex.b, &ex.c};
+        for (int m = 0; m < 3; m++) {
+            const uint64_t nnz = mw[m]->row_ptr[whole.n_constraints];
+            CHECK(memcmp(mw[m]->row_ptr, me[m]->row_ptr,
+                         (whole.n_constraints + 1) * sizeof(uint64_t)) == 0);
+            CHECK(memcmp(mw[m]->cols, me[m]->cols, nnz * sizeof(uint32_t)) == 0);
+            CHECK(memcmp(mw[m]->vals, me[m]->vals, nnz * sizeof(czk_fr)) == 0);
+        }
+        czk_r1cs_clear(&whole);
+        czk_r1cs_clear(&ex);
+        czk_r1cs_rep_clear(&rep);
+        /* Parts unlike part 0: caught where the check looks (part 1, the last). */
+        for (uint32_t odd = 1; odd < n; odd += n - 2) {
+            pa.odd = odd;
+            CHECK_EQ_INT(czk_cs_record_parts_rep(&rep, &rs, &def, pool, &e), CZK_EINVAL);
+            char want[32];
+            snprintf(want, sizeof want, "part %u's rows", odd);
+            CHECKF(strstr(e.msg, want) != NULL, "%s", e.msg);
+            CHECK(rep.copies == 0 && rep.block.n_vars == 0 && rep.head.n_vars == 0);
+        }
+    }
+    czk_pool_destroy(pool);
 }

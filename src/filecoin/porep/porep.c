@@ -389,13 +389,25 @@ static int record_challenge(czk_cs *cs, const void *shape, const void *g, uint32
     return challenges_synthesize(cs, shape, NULL, 0, g, i, i + 1);
 }
 
-int czk_porep_record(czk_r1cs *out, czk_cs_stats *stats, const czk_porep_shape *shape,
-                     czk_pool *pool, czk_err *err) {
+/* The partition circuit in parts: the global part, then the challenges. */
+static czk_cs_parts porep_parts(const czk_porep_shape *shape) {
     const czk_cs_parts def = {.what = "porep",
                               .n_parts = shape->challenges,
                               .globals_size = sizeof(porep_globals),
                               .arg = shape,
                               .global = record_global,
                               .part = record_challenge};
+    return def;
+}
+
+int czk_porep_record(czk_r1cs *out, czk_cs_stats *stats, const czk_porep_shape *shape,
+                     czk_pool *pool, czk_err *err) {
+    const czk_cs_parts def = porep_parts(shape);
     return czk_cs_record_parts(out, stats, &def, pool, err);
+}
+
+int czk_porep_record_rep(czk_r1cs_rep *out, czk_cs_stats *stats, const czk_porep_shape *shape,
+                         czk_pool *pool, czk_err *err) {
+    const czk_cs_parts def = porep_parts(shape);
+    return czk_cs_record_parts_rep(out, stats, &def, pool, err);
 }

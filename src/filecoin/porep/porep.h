@@ -31,6 +31,7 @@
 #include "filecoin/gadgets/por.h"
 #include "filecoin/io/c1.h"
 #include "filecoin/spec/porep_types.h"
+#include "r1cs/rep.h"
 #include "util/pool.h"
 #include "util/status.h"
 
@@ -81,6 +82,16 @@ int czk_porep_synthesize(czk_cs *cs, const czk_porep_shape *shape, const czk_c1 
  */
 int czk_porep_record(czk_r1cs *out, czk_cs_stats *stats, const czk_porep_shape *shape,
                      czk_pool *pool, czk_err *err);
+
+/*
+ * The same circuit in its repeated form (r1cs/rep.h, czk_cs_record_parts_rep): the global part
+ * as the head and one challenge as the block, copied shape->challenges times. The 32 GiB
+ * partition's 26 GB of rows become one challenge's 1.5 GB; expanded, they are
+ * czk_porep_record's system entry for entry (a test checks it). Returns CZK_OK, CZK_EINVAL or
+ * CZK_ENOMEM, with err filled; *out is zeroed on failure.
+ */
+int czk_porep_record_rep(czk_r1cs_rep *out, czk_cs_stats *stats, const czk_porep_shape *shape,
+                         czk_pool *pool, czk_err *err);
 
 /*
  * Writes partition `partition`'s full witness into w, as czk_porep_synthesize in WITNESS mode
