@@ -10,10 +10,11 @@
  *  (c) a 2^20 benchmark key under 256 MiB, whose MSMs must stream in batches, then streamed
  *      whole proofs within 256, 320, 384 and 448 MiB: proofs identical to the CPU's;
  *  (d) circuits of copies of one block (r1cs/rep.h: a PoRep-shaped 2^10 block in 3 and 5
- *      copies, a block of random coefficients, its A uncoded, in 2): attached expanded and as
- *      the block (czk_gpu_backend_attach_key_rep) on one backend, the device arrays equal byte
- *      for byte; proofs from the rep's key with the header of sizes as cs identical to the
- *      CPU's and the CSR key's, and valid.
+ *      copies, a block of random coefficients, its A uncoded, in 2, and a 2^8 head before a
+ *      2^10 block that reads its variables (czk_synth_rep_headed) in 3 copies and in 1):
+ *      attached expanded and as head and block (czk_gpu_backend_attach_key_rep) on one
+ *      backend, the device arrays equal byte for byte; proofs from the rep's key with the
+ *      header of sizes as cs identical to the CPU's and the CSR key's, and valid.
  * Without a device: the witness ranges of a streamed proof's batches (czk__gpu_stream_bounds).
  */
 #include <stdint.h>
@@ -280,8 +281,10 @@ int wide_block(czk_r1cs *out, czk_rng *rng, czk_err *err) {
     return rc;
 }
 
-/* The whole system's witness (n_vars values, czk_free it): copy s gets the block's witness
- * solved from seed + s, placed by czk_r1cs_rep_col. NULL on failure (err says why). */
+/* The whole system's witness (n_vars values, czk_free it) of a rep without a head: copy s
+ * gets the block's witness solved from seed + s, placed by czk_r1cs_rep_col. NULL on failure
+ * (err says why). A headed rep's copies share the head's values: its generator's witness
+ * serves instead. */
 czk_fr *rep_witness(const czk_r1cs_rep *rep, size_t n_vars, uint64_t seed, czk_err *err) {
     const czk_r1cs *blk = &rep->block;
     czk_fr *w = (czk_fr *)czk_calloc(n_vars, sizeof(czk_fr));
@@ -357,18 +360,20 @@ void circuits_same(const char *label, czk_backend *be, const czk_backend_key *x,
 }
 
 /*
- * One rep (owned by the caller): its expansion and witness, a filtered development key of
- * the expansion; the CSR and the rep attached to be, their circuits compared; proofs from
- * the rep's key (cs = the header of sizes) identical to the CPU's and the CSR key's, and
- * valid; the keys refuse the other's cs; detach frees both.
+ * One rep (owned by the caller): its expansion and witness (wit, the whole system's, or
+ * rep_witness's when wit is NULL), a filtered development key of the expansion; the CSR and
+ * the rep attached to be, their circuits compared; proofs from the rep's key (cs = the
+ * header of sizes) identical to the CPU's and the CSR key's, and valid; the keys refuse the
+ * other's cs; detach frees both.
  */
 void rep_case(const char *label, const test_env *e, czk_backend *be, const czk_r1cs_rep *rep,
-              int uncoded_a) {
+              int uncoded_a, const czk_fr *wit) {
     czk_r1cs ex, dims, bad;
     czk_groth16_pk pk;
     czk_groth16_proof p;
     czk_backend_key *kc = NULL, *kr = NULL;
-    czk_fr *w = NULL, r, s;
+    czk_fr *own = NULL, r, s;
+    const czk_fr *w = wit;
     czk_err err = {};
     int res = 0;
     memset(&ex, 0, sizeof(ex));
@@ -376,7 +381,8 @@ void rep_case(const char *label, const test_env *e, czk_backend *be, const czk_r
     int rc = czk_r1cs_rep_expand(rep, &ex, e->pool, &err);
     if (rc == CZK_OK)
         rc = czk_r1cs_rep_dims(rep, &dims, &err);
-    if (rc == CZK_OK && (w = rep_witness(rep, ex.n_vars, czk_rng_u64(e->rng), &err)) == NULL)
+    if (rc == CZK_OK && w == NULL &&
+        (w = own = rep_witness(rep, ex.n_vars, czk_rng_u64(e->rng), &err)) == NULL)
         rc = CZK_EINVAL;
     if (rc == CZK_OK)
         rc = czk_r1cs_check(&ex, w, NULL, e->pool, &err);
@@ -386,8 +392,8 @@ void rep_case(const char *label, const test_env *e, czk_backend *be, const czk_r
         fail(label, rc, &err);
         goto out;
     }
-    say("(%s: %zu copies of %zu rows, %zu variables; domain %zu)\n", label, rep->copies,
-        rep->block.n_constraints, ex.n_vars, pk.domain_size);
+    say("(%s: %zu head rows, %zu copies of %zu rows, %zu variables; domain %zu)\n", label,
+        rep->head.n_constraints, rep->copies, rep->block.n_constraints, ex.n_vars, pk.domain_size);
     if (attach_key(be, &pk, &ex, &kc, label) != 2) {
         check(0, "%s: the expanded circuit is resident", label);
         goto out;
@@ -442,13 +448,14 @@ out:
     check(czk_gpu_backend_resident_bytes(be) == 0, "%s: detach frees both circuits", label);
     czk_groth16_pk_clear(&pk);
     czk_r1cs_clear(&ex);
-    czk_free(w);
+    czk_free(own);
 }
 
-/* (d): a PoRep-shaped 2^10 block in 3 and 5 copies, and a block of random coefficients (A
- * uncoded) in 2. */
+/* (d): a PoRep-shaped 2^10 block in 3 and 5 copies, a block of random coefficients (A
+ * uncoded) in 2, and a 2^8 head before a 2^10 block with its tie rows in 3 copies and in 1
+ * (the head's rows, entries, codes and long rows first, then the copies'). */
 void test_rep(const test_env *e, czk_backend *be) {
-    static const size_t copies[] = {3, 5};
+    static const size_t copies[] = {3, 5}, headed[] = {3, 1};
     czk_r1cs_rep rep;
     czk_fr *w0 = NULL;
     czk_err err = {};
@@ -464,7 +471,7 @@ void test_rep(const test_env *e, czk_backend *be) {
         for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
             rep.copies = copies[i];
             snprintf(label, sizeof(label), "rep 2^10 x %zu", copies[i]);
-            rep_case(label, e, be, &rep, 0);
+            rep_case(label, e, be, &rep, 0, NULL);
         }
     }
     czk_r1cs_rep_clear(&rep);
@@ -473,9 +480,23 @@ void test_rep(const test_env *e, czk_backend *be) {
         fail("wide block", rc, &err);
     } else {
         rep.copies = 2;
-        rep_case("rep wide x 2", e, be, &rep, 1);
+        rep_case("rep wide x 2", e, be, &rep, 1, NULL);
     }
     czk_r1cs_rep_clear(&rep);
+    for (size_t i = 0; i < sizeof(headed) / sizeof(headed[0]); i++) {
+        size_t n_vars = 0;
+        rc = czk_synth_rep_headed(&rep, &w0, &n_vars, 10, 8, headed[i], czk_rng_u64(e->rng),
+                                  e->pool, &err);
+        if (rc != CZK_OK) {
+            fail("synth headed rep", rc, &err);
+        } else {
+            snprintf(label, sizeof(label), "rep 2^8 + 2^10 x %zu", headed[i]);
+            rep_case(label, e, be, &rep, 0, w0);
+        }
+        czk_free(w0);
+        w0 = NULL;
+        czk_r1cs_rep_clear(&rep);
+    }
 }
 
 } // namespace

@@ -24,12 +24,16 @@
  * so the MSMs' scratch reuses them.
  *
  * Repeated circuits (r1cs/rep.h, czk_gpu_backend_attach_key_rep): a PoSt circuit is copies
- * of one block, 41 GB in CSR at 32 GiB WindowPoSt. Its attach codes the block's
- * coefficients on the host (the block's table is the whole system's), uploads the block's
- * arrays and expands them on the device into the same resident arrays an attach of the
- * whole CSR makes, byte for byte (rep_place); the long-row lists are the block's offset per
- * copy, the density bytes czk_r1cs_rep_density's. The circuit's cs is then the header of
- * sizes (czk_r1cs_rep_dims): a proof reads only its sizes, never its matrices.
+ * of one block, 41 GB in CSR at 32 GiB WindowPoSt; a PoRep partition is a head of a few
+ * hundred rows and 18 copies. Its attach codes the head's and the block's coefficients on
+ * the host as one sequence, head first (the table coef_code makes of it is the whole
+ * system's: it lists the values in the order they first occur, and the copies repeat the
+ * block's), uploads the head's and the block's arrays and expands them on the device into
+ * the same resident arrays an attach of the whole CSR makes, byte for byte (rep_place): the
+ * head's rows and entries first with the head's column map, then the copies after them with
+ * the block's. The long-row lists are the head's, then the block's offset per copy; the
+ * density bytes are czk_r1cs_rep_density's. The circuit's cs is then the header of sizes
+ * (czk_r1cs_rep_dims): a proof reads only its sizes, never its matrices.
  */
 #include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>
@@ -95,14 +99,26 @@ struct coef_set {
     }
 };
 
+/* The coefficients a table codes: head[0 .. n_head) and then vals, as one sequence (a
+ * repeated system's head and block; n_head 0 for one matrix). */
+struct coef_seq {
+    const czk_fr *head;
+    size_t n_head;
+    const czk_fr *vals;
+    const czk_fr &operator[](size_t e) const {
+        return e < n_head ? head[e] : vals[e - n_head];
+    }
+};
+
 /*
- * Codes the nnz coefficients of m (see above): *ci (czk_malloc'ed, nnz indices) and *dict
- * (czk_malloc'ed, *n_dict values, dict[0] = 1, dict[1] = −1); both NULL when m has too many
- * distinct values. Threads over ranges of entries: a table per range, merged in range order
- * (so the code is the same on every run), then the indices.
+ * Codes the nnz coefficients of v (see above): *ci (czk_malloc'ed, nnz indices) and *dict
+ * (czk_malloc'ed, *n_dict values, dict[0] = 1, dict[1] = −1, then the others in the order
+ * they first occur in v); both NULL when v has more than CODE_MAX distinct values with ±1.
+ * Threads over ranges of entries: a table per range, merged in range order (so the table is
+ * that order whatever the threads), then the indices.
  */
-int coef_code(const czk_r1cs_matrix *m, size_t nnz, uint16_t **ci, czk_fr **dict, size_t *n_dict,
-              czk_err *err) {
+int coef_code_seq(const coef_seq &v, size_t nnz, uint16_t **ci, czk_fr **dict, size_t *n_dict,
+                  czk_err *err) {
     int rc = CZK_OK;
     czk_fr mone;
     unsigned T = std::thread::hardware_concurrency();
@@ -115,7 +131,6 @@ int coef_code(const czk_r1cs_matrix *m, size_t nnz, uint16_t **ci, czk_fr **dict
     if ((size_t)T > nnz / 4096 + 1)
         T = (unsigned)(nnz / 4096 + 1);
     czk_fr_neg(&mone, &CZK_FR_ONE);
-    const czk_fr *v = m->vals;
     auto is_pm1 = [&](const czk_fr &x) {
         return memcmp(&x, &CZK_FR_ONE, sizeof(x)) == 0 || memcmp(&x, &mone, sizeof(x)) == 0;
     };
@@ -179,6 +194,11 @@ int coef_code(const czk_r1cs_matrix *m, size_t nnz, uint16_t **ci, czk_fr **dict
     for (auto &x : th)
         x.join();
     return rc;
+}
+
+int coef_code(const czk_r1cs_matrix *m, size_t nnz, uint16_t **ci, czk_fr **dict, size_t *n_dict,
+              czk_err *err) {
+    return coef_code_seq(coef_seq{NULL, 0, m->vals}, nnz, ci, dict, n_dict, err);
 }
 
 /* The arena a whole proof of (pk, cs) needs when no MSM batch exceeds `cap` points; see the
@@ -487,8 +507,13 @@ extern "C" size_t czk_gpu_attach_host_bytes(const czk_r1cs *cs) {
 
 namespace czk_whole {
 
-/* Where an attach reads a circuit: cs's own matrices (rep NULL), or rep's block and its
- * copies, cs then holding the whole system's sizes (czk_r1cs_rep_dims). */
+/* Matrix i (0 = A, 1 = B, 2 = C) of cs. */
+inline const czk_r1cs_matrix *matrix_at(const czk_r1cs *cs, int i) {
+    return i == 0 ? &cs->a : i == 1 ? &cs->b : &cs->c;
+}
+
+/* Where an attach reads a circuit: cs's own matrices (rep NULL), or rep's head and block and
+ * the block's copies, cs then holding the whole system's sizes (czk_r1cs_rep_dims). */
 struct circuit_src {
     const czk_r1cs *cs;
     const czk_r1cs_rep *rep;
@@ -499,19 +524,31 @@ struct circuit_src {
     size_t copies() const {
         return rep != NULL ? rep->copies : 1;
     }
+    /* The head's rows before the copies: 0 for cs or a rep without a head. */
+    size_t head_rows() const {
+        return rep != NULL ? rep->head.n_constraints : 0;
+    }
+    /* Matrix i of the head, NULL without head rows (czk_r1cs_rep_dims has checked that a
+     * head with rows stores the matrices the block does). */
+    const czk_r1cs_matrix *head(int i) const {
+        return head_rows() > 0 ? matrix_at(&rep->head, i) : NULL;
+    }
+    /* The head's entries of matrix i. */
+    uint64_t head_nnz(int i) const {
+        return head(i) != NULL ? head(i)->row_ptr[head_rows()] : 0;
+    }
 };
 
-/* rep.h's column map on the device (czk_r1cs_rep_col): its constants, by value. */
-struct rep_map {
-    uint64_t p, q, aux0; /* the block's public and aux variables; 1 + copies·p */
-};
-
-__device__ __forceinline__ uint32_t rep_col(const rep_map &m, uint64_t s, uint32_t c) {
-    if (c == 0)
-        return 0;
-    if (c <= m.p)
+/* rep.h's column map on the device: czk_r1cs_rep_map_col, its constants (a plain struct of
+ * five integers) by value. */
+__device__ __forceinline__ uint32_t rep_col(const czk_r1cs_rep_map &m, uint64_t s, uint32_t c) {
+    if (c <= m.gp)
+        return c; /* ONE and the shared inputs */
+    if (c <= m.gp + m.p)
         return (uint32_t)(c + s * m.p);
-    return (uint32_t)(m.aux0 + s * m.q + (c - 1 - m.p));
+    if (c <= m.gp + m.p + m.gq)
+        return (uint32_t)(m.aux0 + (c - 1 - m.gp - m.p));
+    return (uint32_t)(m.aux0 + m.gq + s * m.q + (c - 1 - m.gp - m.p - m.gq));
 }
 
 /* A coefficient as the kernels copy it when the matrix is not coded. */
@@ -519,23 +556,24 @@ struct coef32 {
     uint4 lo, hi;
 };
 
-/* The copies' row pointers, copies along y and rows along x: rp[s·R + j] = s·nnz + brp[j],
- * and rp[copies·R] = copies·nnz. */
+/* The copies' row pointers from a part's first row on (rp), copies along y and rows along
+ * x: rp[s·R + j] = nnz0 + s·nnz + brp[j], and rp[copies·R] = nnz0 + copies·nnz (nnz0: the
+ * entries before the part). */
 __global__ void rep_rows_kernel(uint64_t *rp, const uint64_t *brp, uint64_t R, uint64_t nnz,
-                                uint64_t copies) {
+                                uint64_t copies, uint64_t nnz0) {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t s = blockIdx.y; s < copies; s += gridDim.y)
         for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < R; j += stride)
-            rp[s * R + j] = s * nnz + brp[j];
+            rp[s * R + j] = nnz0 + s * nnz + brp[j];
     if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
-        rp[copies * R] = copies * nnz;
+        rp[copies * R] = nnz0 + copies * nnz;
 }
 
-/* The copies' entries: entry s·nnz + t is the block's entry t, its column mapped into copy
- * s, its coefficient (a code or a value) the same. */
+/* The copies' entries from a part's first entry on: entry s·nnz + t is the part's entry t,
+ * its column mapped into copy s, its coefficient (a code or a value) the same. */
 template <class V>
 __global__ void rep_entries_kernel(uint32_t *cols, V *vals, const uint32_t *bcols, const V *bvals,
-                                   uint64_t nnz, uint64_t copies, rep_map m) {
+                                   uint64_t nnz, uint64_t copies, czk_r1cs_rep_map m) {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t s = blockIdx.y; s < copies; s += gridDim.y)
         for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < nnz; t += stride) {
@@ -555,78 +593,114 @@ dim3 rep_grid(uint64_t per, uint64_t copies) {
     return dim3((unsigned)x, (unsigned)min_u64(copies, 65535));
 }
 
-/*
- * Matrix i of a repeated system into c's arrays (their sizes set): the block's row pointers,
- * columns and coefficients (ci, its codes, or its values when ci is NULL) go up, kernels
- * write every copy straight into the resident arrays, and the block's copies go. The device
- * holds the whole matrix once and the block's arrays beside it.
- */
-int rep_place(czk_gpu *g, resident_circuit *c, int i, const czk_r1cs_rep *rep,
-              const czk_r1cs_matrix *m, const uint16_t *ci, czk_err *err) {
+/* One part of a repeated system in c's matrix i (its arrays allocated): `copies` copies of
+ * m's R rows, from row row0 and entry nnz0 on, columns mapped by map, coefficients ci's
+ * codes (c's matrix coded) or m's values. The part's arrays go up, kernels write every copy
+ * straight into the resident arrays, and the part's arrays go. */
+int rep_part(czk_gpu *g, resident_circuit *c, int i, const czk_r1cs_matrix *m, const uint16_t *ci,
+             uint64_t R, uint64_t copies, uint64_t row0, uint64_t nnz0, const czk_r1cs_rep_map &map,
+             czk_err *err) {
     int rc = CZK_OK;
-    const czk_r1cs *blk = &rep->block;
-    const uint64_t R = blk->n_constraints, nnz = m->row_ptr[R], copies = rep->copies;
+    const bool coded = c->ci[i] != NULL;
+    const uint64_t nnz = m->row_ptr[R];
     const size_t b_rows = (R + 1) * sizeof(uint64_t), b_cols = nnz * sizeof(uint32_t),
-                 b_vals = nnz * (ci != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
-    const rep_map map = {blk->n_public, blk->n_vars - 1 - blk->n_public,
-                         1 + copies * blk->n_public};
+                 b_vals = nnz * (coded ? sizeof(uint16_t) : sizeof(czk_fr));
     void *d_rp = NULL, *d_cols = NULL, *d_vals = NULL;
-    CZK_TRY(czk__gpu_malloc(g, (void **)&c->row_ptr[i], c->row_bytes[i], err));
     CZK_TRY(upload(g, &d_rp, m->row_ptr, b_rows, err));
     rep_rows_kernel<<<rep_grid(R, copies), 256, 0, g->stream>>>(
-        c->row_ptr[i], (const uint64_t *)d_rp, R, nnz, copies);
+        c->row_ptr[i] + row0, (const uint64_t *)d_rp, R, nnz, copies, nnz0);
     CZK_CUDA_TRY(err, cudaGetLastError());
     if (nnz > 0) {
         const dim3 grid = rep_grid(nnz, copies);
-        CZK_TRY(czk__gpu_malloc(g, (void **)&c->cols[i], c->col_bytes[i], err));
-        CZK_TRY(czk__gpu_malloc(g, ci != NULL ? (void **)&c->ci[i] : (void **)&c->vals[i],
-                                c->val_bytes[i], err));
         CZK_TRY(upload(g, &d_cols, m->cols, b_cols, err));
-        CZK_TRY(
-            upload(g, &d_vals, ci != NULL ? (const void *)ci : (const void *)m->vals, b_vals, err));
-        if (ci != NULL)
-            rep_entries_kernel<uint16_t>
-                <<<grid, 256, 0, g->stream>>>(c->cols[i], c->ci[i], (const uint32_t *)d_cols,
-                                              (const uint16_t *)d_vals, nnz, copies, map);
+        CZK_TRY(upload(g, &d_vals, coded ? (const void *)ci : (const void *)m->vals, b_vals, err));
+        if (coded)
+            rep_entries_kernel<uint16_t><<<grid, 256, 0, g->stream>>>(
+                c->cols[i] + nnz0, c->ci[i] + nnz0, (const uint32_t *)d_cols,
+                (const uint16_t *)d_vals, nnz, copies, map);
         else
             rep_entries_kernel<coef32><<<grid, 256, 0, g->stream>>>(
-                c->cols[i], (coef32 *)c->vals[i], (const uint32_t *)d_cols, (const coef32 *)d_vals,
-                nnz, copies, map);
+                c->cols[i] + nnz0, (coef32 *)c->vals[i] + nnz0, (const uint32_t *)d_cols,
+                (const coef32 *)d_vals, nnz, copies, map);
         CZK_CUDA_TRY(err, cudaGetLastError());
     }
     CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
 out:
     if (rc != CZK_OK)
-        (void)cudaStreamSynchronize(g->stream); /* nothing may still read the block's copies */
+        (void)cudaStreamSynchronize(g->stream); /* nothing may still read the part's arrays */
     czk__gpu_free(g, d_rp, b_rows);
     czk__gpu_free(g, d_cols, b_cols);
     czk__gpu_free(g, d_vals, b_vals);
     return rc;
 }
 
-/* The long rows of `copies` copies of a block of R rows whose own are (*rows)[0 .. *count):
- * copy s's offset by s·R, copy by copy (so ascending), replacing *rows (czk_malloc'ed). */
-int long_rows_repeat(uint32_t **rows, size_t *count, size_t R, size_t copies, czk_err *err) {
-    uint32_t *all;
-    if (*count == 0 || copies == 1)
-        return CZK_OK;
-    all = (uint32_t *)czk_malloc(*count * copies * sizeof(uint32_t));
-    if (all == NULL)
-        return czk_err_set(err, CZK_ENOMEM, "gpu: a list of %zu long rows", *count * copies);
+/*
+ * Matrix i of a repeated system into c's arrays (their sizes set): the head's rows (one
+ * copy, the head's column map), then the block's copies after them (the block's map),
+ * rep_part each; ci: the head's codes and then the block's (coef_code_seq), NULL when the
+ * matrix is not coded. The device holds the whole matrix once and one part's arrays beside
+ * it.
+ */
+int rep_place(czk_gpu *g, resident_circuit *c, int i, const circuit_src &src, const uint16_t *ci,
+              czk_err *err) {
+    int rc = CZK_OK;
+    const czk_r1cs_rep *rep = src.rep;
+    const uint64_t H = src.head_rows(), h_nnz = src.head_nnz(i);
+    CZK_TRY(czk__gpu_malloc(g, (void **)&c->row_ptr[i], c->row_bytes[i], err));
+    if (c->col_bytes[i] > 0) {
+        CZK_TRY(czk__gpu_malloc(g, (void **)&c->cols[i], c->col_bytes[i], err));
+        CZK_TRY(czk__gpu_malloc(g, ci != NULL ? (void **)&c->ci[i] : (void **)&c->vals[i],
+                                c->val_bytes[i], err));
+    }
+    /* The head's last row pointer is the copies' first: both parts write h_nnz there. */
+    if (H > 0)
+        CZK_TRY(rep_part(g, c, i, src.head(i), ci, H, 1, 0, 0, czk_r1cs_rep_map_of(rep, 1), err));
+    CZK_TRY(rep_part(g, c, i, matrix_at(&rep->block, i), ci != NULL ? ci + h_nnz : NULL,
+                     rep->block.n_constraints, rep->copies, H, h_nnz, czk_r1cs_rep_map_of(rep, 0),
+                     err));
+out:
+    return rc;
+}
+
+/* The long rows of matrix i of a repeated system, ascending: the head's as they are, then
+ * the block's offset by H + s·R in copy s, copy by copy. *rows (czk_malloc'ed; NULL and
+ * *count 0 when there are none). */
+int long_rows_rep(const circuit_src &src, int i, uint32_t **rows, size_t *count, czk_err *err) {
+    int rc = CZK_OK;
+    const size_t H = src.head_rows(), R = src.rep->block.n_constraints, copies = src.copies();
+    uint32_t *hl = NULL, *bl = NULL;
+    size_t nh = 0, nb = 0;
+    *rows = NULL;
+    *count = 0;
+    if (H > 0)
+        CZK_TRY(long_rows_of(src.head(i), H, &hl, &nh, err));
+    CZK_TRY(long_rows_of(matrix_at(&src.rep->block, i), R, &bl, &nb, err));
+    if (nh + nb == 0)
+        goto out;
+    *rows = (uint32_t *)czk_malloc((nh + nb * copies) * sizeof(uint32_t));
+    if (*rows == NULL) {
+        rc = czk_err_set(err, CZK_ENOMEM, "gpu: a list of %zu long rows", nh + nb * copies);
+        goto out;
+    }
+    if (nh > 0)
+        memcpy(*rows, hl, nh * sizeof(uint32_t));
     for (size_t s = 0; s < copies; s++)
-        for (size_t j = 0; j < *count; j++)
-            all[s * *count + j] = (uint32_t)(s * R + (*rows)[j]);
-    czk_free(*rows);
-    *rows = all;
-    *count *= copies;
-    return CZK_OK;
+        for (size_t j = 0; j < nb; j++)
+            (*rows)[nh + s * nb + j] = (uint32_t)(H + s * R + bl[j]);
+    *count = nh + nb * copies;
+out:
+    czk_free(hl);
+    czk_free(bl);
+    return rc;
 }
 
 /*
- * czk__gpu_circuit_attach for either source: the coefficients are coded (a block's codes and
- * table are the whole system's: coef_code's table lists the values in the order they first
- * occur and the copies repeat the block's entries, so the copies add none), sizes and the
- * arena planned, then the arrays placed: uploaded whole, or expanded from the block.
+ * czk__gpu_circuit_attach for either source: the coefficients are coded (a repeated
+ * system's head and block as one sequence, head first: their codes and table are the whole
+ * system's, since coef_code_seq's table lists the values in the order they first occur and
+ * the copies repeat the block's entries, so they add none; and the matrix stays uncoded
+ * exactly when the whole system's would), sizes and the arena planned, then the arrays
+ * placed: uploaded whole, or expanded from the head and the block.
  */
 int circuit_attach(czk__gpu_backend *b, resident_key *k, const circuit_src &src, int *placed,
                    czk_err *err) {
@@ -648,16 +722,20 @@ int circuit_attach(czk__gpu_backend *b, resident_key *k, const circuit_src &src,
     for (int i = 0; i < 3; i++) {
         if (mats[i]->row_ptr == NULL)
             continue;
-        const uint64_t nnz = mats[i]->row_ptr[rows->n_constraints];
+        const czk_r1cs_matrix *hm = src.head(i);
+        const uint64_t nnz = mats[i]->row_ptr[rows->n_constraints], h_nnz = src.head_nnz(i);
+        const uint64_t all = h_nnz + nnz * src.copies(); /* the whole system's entries */
         size_t nd = 0;
-        CZK_TRY(coef_code(mats[i], (size_t)nnz, &ci[i], &dict[i], &nd, err));
+        CZK_TRY(coef_code_seq(coef_seq{hm != NULL ? hm->vals : NULL, (size_t)h_nnz, mats[i]->vals},
+                              (size_t)(h_nnz + nnz), &ci[i], &dict[i], &nd, err));
         c->row_bytes[i] = (cs->n_constraints + 1) * sizeof(uint64_t);
-        c->col_bytes[i] = (size_t)nnz * src.copies() * sizeof(uint32_t);
-        c->val_bytes[i] =
-            (size_t)nnz * src.copies() * (ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
+        c->col_bytes[i] = (size_t)all * sizeof(uint32_t);
+        c->val_bytes[i] = (size_t)all * (ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
         c->dict_bytes[i] = nd * sizeof(czk_fr);
-        CZK_TRY(long_rows_of(mats[i], rows->n_constraints, &lr[i], &nl[i], err));
-        CZK_TRY(long_rows_repeat(&lr[i], &nl[i], rows->n_constraints, src.copies(), err));
+        if (src.rep != NULL)
+            CZK_TRY(long_rows_rep(src, i, &lr[i], &nl[i], err));
+        else
+            CZK_TRY(long_rows_of(mats[i], rows->n_constraints, &lr[i], &nl[i], err));
         total += czk__gpu_align(c->row_bytes[i]) + czk__gpu_align(c->col_bytes[i]) +
                  czk__gpu_align(c->val_bytes[i]) + czk__gpu_align(c->dict_bytes[i]) +
                  czk__gpu_align(nl[i] * sizeof(uint32_t));
@@ -700,7 +778,7 @@ int circuit_attach(czk__gpu_backend *b, resident_key *k, const circuit_src &src,
         if (mats[i]->row_ptr == NULL)
             continue;
         if (src.rep != NULL) {
-            CZK_TRY(rep_place(b->g, c, i, src.rep, mats[i], ci[i], err));
+            CZK_TRY(rep_place(b->g, c, i, src, ci[i], err));
         } else {
             CZK_TRY(upload(b->g, (void **)&c->row_ptr[i], mats[i]->row_ptr, c->row_bytes[i], err));
             CZK_TRY(upload(b->g, (void **)&c->cols[i], mats[i]->cols, c->col_bytes[i], err));
@@ -752,6 +830,8 @@ extern "C" int czk_gpu_backend_attach_key_rep(czk_backend *be, const czk_groth16
         *resident = 0;
     if (be == NULL || pk == NULL || rep == NULL || dims == NULL || key == NULL || resident == NULL)
         return czk_err_set(err, CZK_EINVAL, "attach key: NULL argument");
+    /* czk_r1cs_rep_dims also checks what the attach relies on: the head shares no more than
+     * the block reads, and a head with rows stores the matrices the block does. */
     CZK_TRY(czk_r1cs_rep_dims(rep, &want, err));
     if (want.n_constraints != dims->n_constraints || want.n_vars != dims->n_vars ||
         want.n_public != dims->n_public)
