@@ -5,10 +5,12 @@
  *   bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] [--workers W]
  *                [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] [--log FILE]
  *                [--devices 0,1] [--compare] [--porep C1FILE --params DIR [--repeated]]
- *                [--fail-device D]
+ *                [--fail-device D] [--vram GIB] [--host GIB]
  *                [--svg FILE] [--urgent K [--urgent-every MS] [--urgent-from J]]
  *
  * Defaults: K 16, 8 jobs of 4 partitions, 2 in flight, 2 workers per device, backend auto.
+ * --vram, --host: the engine's device budget per GPU and its host budget (memory.total_budget),
+ * in GiB (default: the engine's own).
  * --devices: the CUDA devices the engine opens (default all). --compare: two passes in one
  * call, the first on the first of those devices alone, the second on all of them, and the
  * ratio of their s/proof (the multi-GPU scaling; the peak resident set is reset between the
@@ -345,7 +347,7 @@ static double quantile(const double *v, size_t n, double q) {
 static void usage(void) {
     fprintf(stderr, "usage: bench_engine [--k K] [--jobs N] [--partitions P] [--inflight J] "
                     "[--workers W] [--synth T] [--backend auto|cpu|cuda] [--solve 0|1] "
-                    "[--vram GIB] [--log FILE] [--devices 0,1] [--compare] "
+                    "[--vram GIB] [--host GIB] [--log FILE] [--devices 0,1] [--compare] "
                     "[--porep C1FILE --params DIR [--repeated]] [--fail-device D] [--svg FILE] "
                     "[--urgent K [--urgent-every MS] [--urgent-from J]]\n");
 }
@@ -354,7 +356,7 @@ static void usage(void) {
 typedef struct opts {
     unsigned k, jobs, parts, inflight, workers, synth, solve;
     const char *backend;
-    double vram_gib;
+    double vram_gib, host_gib; /* --vram, --host: the engine's device and host budgets */
     unsigned devices[64];
     size_t n_devices;
     int fail_dev; /* --fail-device, or -1 */
@@ -456,6 +458,8 @@ int main(int argc, char **argv) {
             svg_path = v;
         else if (strcmp(a, "--vram") == 0)
             o.vram_gib = atof(v);
+        else if (strcmp(a, "--host") == 0)
+            o.host_gib = atof(v);
         else if (strcmp(a, "--porep") == 0)
             o.porep = v;
         else if (strcmp(a, "--params") == 0)
@@ -535,6 +539,8 @@ static int run_pass(const opts *o, const unsigned *devices, size_t n_devices, co
     cfg.log_level = CZK_LOG_INFO;
     if (o->vram_gib > 0)
         cfg.vram_budget_bytes = (uint64_t)(o->vram_gib * (double)(1ull << 30));
+    if (o->host_gib > 0)
+        cfg.host_budget_bytes = (uint64_t)(o->host_gib * (double)(1ull << 30));
     czk_engine *e = NULL;
     czk_err err = {0};
     if (czk_engine_create(&e, &cfg, &err) != CZK_OK) {

@@ -13,8 +13,10 @@
  *      copies, a block of random coefficients, its A uncoded, in 2, and a 2^8 head before a
  *      2^10 block that reads its variables (czk_synth_rep_headed) in 3 copies and in 1):
  *      attached expanded and as head and block (czk_gpu_backend_attach_key_rep) on one
- *      backend, the device arrays equal byte for byte; proofs from the rep's key with the
- *      header of sizes as cs identical to the CPU's and the CSR key's, and valid.
+ *      backend, the rep's arrays compact (head and block once: the CSR's first rows and
+ *      entries, the block's columns its own); proofs from the rep's key with the header of
+ *      sizes as cs (the SpMV mapping each copy's columns) identical to the CPU's and the CSR
+ *      key's, and valid.
  * Without a device: the witness ranges of a streamed proof's batches (czk__gpu_stream_bounds).
  */
 #include <stdint.h>
@@ -318,37 +320,61 @@ int device_same(czk_gpu *g, const void *x, const void *y, size_t bytes) {
     return same;
 }
 
-/* The rep-attached circuit y against the CSR-attached x, array by array, byte for byte. */
+/* Whether n bytes at a device address equal host memory h. */
+int device_host_same(czk_gpu *g, const void *d, const void *h, size_t n) {
+    czk_err err = {};
+    if (n == 0)
+        return 1;
+    char *x = (char *)czk_malloc(n);
+    int same = x != NULL && d != NULL && czk_gpu_download(g, x, d, n, &err) == CZK_OK &&
+               memcmp(x, h, n) == 0;
+    czk_free(x);
+    return same;
+}
+
+/*
+ * The rep-attached circuit y (compact: spmv.cuh) against the CSR-attached x of its
+ * expansion: the row pointers, codes or values and the head's columns are the first of the
+ * CSR's (the head's rows, then copy 0's, whose entries are the block's), the block's columns
+ * are its own, unmapped; tables, long-row lists and density bytes equal the CSR's.
+ */
 void circuits_same(const char *label, czk_backend *be, const czk_backend_key *x,
-                   const czk_backend_key *y, int uncoded_a) {
+                   const czk_backend_key *y, const czk_r1cs_rep *rep, int uncoded_a) {
     czk_gpu *g = czk_gpu_backend_context(be);
     const resident_circuit *a = &x->circ, *b = &y->circ;
+    const size_t H = rep->head.n_constraints, R = rep->block.n_constraints;
+    const czk_r1cs_matrix *hm[3] = {&rep->head.a, &rep->head.b, &rep->head.c},
+                          *bm[3] = {&rep->block.a, &rep->block.b, &rep->block.c};
     int sizes = 1, rows = 1, cols = 1, vals = 1, dicts = 1, longs = 1;
-    for (int i = 0; i < 3; i++)
-        sizes &= a->row_bytes[i] == b->row_bytes[i] && a->col_bytes[i] == b->col_bytes[i] &&
-                 a->val_bytes[i] == b->val_bytes[i] && a->dict_bytes[i] == b->dict_bytes[i] &&
-                 a->n_long[i] == b->n_long[i];
-    sizes &= a->take_bytes == b->take_bytes && a->bytes == b->bytes &&
-             a->arena_bytes == b->arena_bytes && a->cap == b->cap &&
-             memcmp(&a->omega, &b->omega, sizeof(a->omega)) == 0 &&
-             memcmp(&a->omega_2n, &b->omega_2n, sizeof(a->omega_2n)) == 0;
-    check(sizes, "%s: rep circuit's sizes, arena (%zu bytes), batch cap and roots equal the CSR's",
-          label, b->arena_bytes);
-    if (!sizes)
-        return;
     for (int i = 0; i < 3; i++) {
-        rows &= device_same(g, a->row_ptr[i], b->row_ptr[i], a->row_bytes[i]);
-        cols &= device_same(g, a->cols[i], b->cols[i], a->col_bytes[i]);
-        vals &= device_same(g, a->ci[i], b->ci[i], a->val_bytes[i]) &&
-                device_same(g, a->vals[i], b->vals[i], a->val_bytes[i]);
+        const size_t hn = H > 0 ? (size_t)hm[i]->row_ptr[H] : 0, bn = (size_t)bm[i]->row_ptr[R];
+        const size_t per = b->ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr);
+        sizes &= b->row_bytes[i] == (H + R + 1) * sizeof(uint64_t) &&
+                 b->col_bytes[i] == (hn + bn) * sizeof(uint32_t) &&
+                 b->val_bytes[i] == (hn + bn) * per && a->dict_bytes[i] == b->dict_bytes[i] &&
+                 a->n_long[i] == b->n_long[i];
+        if (!sizes)
+            break;
+        rows &= device_same(g, a->row_ptr[i], b->row_ptr[i], b->row_bytes[i]);
+        cols &= device_same(g, a->cols[i], b->cols[i], hn * sizeof(uint32_t)) &&
+                device_host_same(g, b->cols[i] + hn, bm[i]->cols, bn * sizeof(uint32_t));
+        vals &= device_same(g, a->ci[i], b->ci[i], b->ci[i] != NULL ? b->val_bytes[i] : 0) &&
+                device_same(g, a->vals[i], b->vals[i], b->vals[i] != NULL ? b->val_bytes[i] : 0);
         dicts &= device_same(g, a->dict[i], b->dict[i], a->dict_bytes[i]);
         longs &= device_same(g, a->long_rows[i], b->long_rows[i], a->n_long[i] * sizeof(uint32_t));
     }
-    say("(%s: A %s, B %s, C %s; long rows %zu, %zu, %zu; circuit %.1f MiB)\n", label,
+    sizes &= a->take_bytes == b->take_bytes && b->bytes <= a->bytes && b->cap >= a->cap &&
+             b->rep_h == H && b->rep_r == R && a->rep_r == 0 &&
+             memcmp(&a->omega, &b->omega, sizeof(a->omega)) == 0 &&
+             memcmp(&a->omega_2n, &b->omega_2n, sizeof(a->omega_2n)) == 0;
+    check(sizes, "%s: rep circuit's sizes compact (head and block once), roots the CSR's", label);
+    if (!sizes)
+        return;
+    say("(%s: A %s, B %s, C %s; long rows %zu, %zu, %zu; circuit %.2f MiB, expanded %.2f)\n", label,
         b->ci[0] != NULL ? "coded" : "values", b->ci[1] != NULL ? "coded" : "values",
         b->ci[2] != NULL ? "coded" : "values", b->n_long[0], b->n_long[1], b->n_long[2],
-        (double)b->bytes / (1024.0 * 1024.0));
-    check(rows && cols, "%s: rep circuit's row pointers and columns equal the CSR's", label);
+        (double)b->bytes / (1024.0 * 1024.0), (double)a->bytes / (1024.0 * 1024.0));
+    check(rows && cols, "%s: rep circuit's row pointers and columns: head and block once", label);
     check(vals && dicts, "%s: rep circuit's coefficients (coded and values) and tables equal",
           label);
     check(longs, "%s: rep circuit's long-row lists equal the CSR's", label);
@@ -406,7 +432,7 @@ void rep_case(const char *label, const test_env *e, czk_backend *be, const czk_r
         goto out;
     }
     check(kr->circ.cs == &dims, "%s: the rep circuit's cs is the header of sizes", label);
-    circuits_same(label, be, kc, kr, uncoded_a);
+    circuits_same(label, be, kc, kr, rep, uncoded_a);
     czk_fr_random(&r, e->rng);
     czk_fr_random(&s, e->rng);
     {

@@ -76,6 +76,10 @@ struct resident_circuit {
      * the device and, for the streamed path's chunks, on the host (czk_malloc'ed). */
     uint32_t *long_rows[3], *long_host[3];
     size_t n_long[3];
+    /* A repeated circuit's matrices kept compact (spmv.cuh): rep_h head rows, then rep_r block
+     * rows whose columns map by rep_map; rep_r 0 for a circuit held whole. */
+    uint64_t rep_h, rep_r;
+    czk_r1cs_rep_map rep_map;
     uint8_t *take_a, *take_b; /* NULL for a dense key (every variable has its points) */
     size_t take_bytes;
     size_t bytes;           /* device bytes of all of the above */

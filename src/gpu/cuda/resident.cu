@@ -24,16 +24,17 @@
  * so the MSMs' scratch reuses them.
  *
  * Repeated circuits (r1cs/rep.h, czk_gpu_backend_attach_key_rep): a PoSt circuit is copies
- * of one block, 41 GB in CSR at 32 GiB WindowPoSt; a PoRep partition is a head of a few
- * hundred rows and 18 copies. Its attach codes the head's and the block's coefficients on
- * the host as one sequence, head first (the table coef_code makes of it is the whole
- * system's: it lists the values in the order they first occur, and the copies repeat the
- * block's), uploads the head's and the block's arrays and expands them on the device into
- * the same resident arrays an attach of the whole CSR makes, byte for byte (rep_place): the
- * head's rows and entries first with the head's column map, then the copies after them with
- * the block's. The long-row lists are the head's, then the block's offset per copy; the
- * density bytes are czk_r1cs_rep_density's. The circuit's cs is then the header of sizes
- * (czk_r1cs_rep_dims): a proof reads only its sizes, never its matrices.
+ * of one block, 41 GB in CSR at 32 GiB WindowPoSt; a PoRep partition is a head of 571 rows
+ * and 18 copies of a challenge. They stay compact on the device (spmv.cuh): the head's rows,
+ * their columns mapped into the whole system's numbering, then the block's rows once, which
+ * the SpMV maps into each copy as it reads them (rep_place). The coefficients of head and
+ * block are coded on the host as one sequence, head first, so that the table is the one the
+ * whole system's coding gives (it lists the values in the order they first occur, and the
+ * copies repeat the block's). The long-row lists are whole rows (the head's, then the
+ * block's offset per copy); the density bytes are czk_r1cs_rep_density's. The circuit's cs
+ * is the header of sizes (czk_r1cs_rep_dims): a proof reads only its sizes, never its
+ * matrices. Expanded on the device instead, a 32 GiB PoRep partition took 7.2 GB there and
+ * did not fit an 80 GB card beside its key and working set (BENCHMARKS.md run 105).
  */
 #include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>
@@ -539,18 +540,6 @@ struct circuit_src {
     }
 };
 
-/* rep.h's column map on the device: czk_r1cs_rep_map_col, its constants (a plain struct of
- * five integers) by value. */
-__device__ __forceinline__ uint32_t rep_col(const czk_r1cs_rep_map &m, uint64_t s, uint32_t c) {
-    if (c <= m.gp)
-        return c; /* ONE and the shared inputs */
-    if (c <= m.gp + m.p)
-        return (uint32_t)(c + s * m.p);
-    if (c <= m.gp + m.p + m.gq)
-        return (uint32_t)(m.aux0 + (c - 1 - m.gp - m.p));
-    return (uint32_t)(m.aux0 + m.gq + s * m.q + (c - 1 - m.gp - m.p - m.gq));
-}
-
 /* A coefficient as the kernels copy it when the matrix is not coded. */
 struct coef32 {
     uint4 lo, hi;
@@ -634,12 +623,14 @@ out:
     return rc;
 }
 
+/* A column map that leaves every column as it is (rep_col: c ≤ gp). */
+const czk_r1cs_rep_map REP_MAP_SAME = {UINT64_MAX, 0, 0, 0, 0};
+
 /*
- * Matrix i of a repeated system into c's arrays (their sizes set): the head's rows (one
- * copy, the head's column map), then the block's copies after them (the block's map),
- * rep_part each; ci: the head's codes and then the block's (coef_code_seq), NULL when the
- * matrix is not coded. The device holds the whole matrix once and one part's arrays beside
- * it.
+ * Matrix i of a repeated system into c's arrays (their sizes set), compact (spmv.cuh): the
+ * head's rows with their columns mapped into the whole system's numbering, then the block's
+ * rows once with the block's columns as they are, rep_part each; ci: the head's codes and
+ * then the block's (coef_code_seq), NULL when the matrix is not coded.
  */
 int rep_place(czk_gpu *g, resident_circuit *c, int i, const circuit_src &src, const uint16_t *ci,
               czk_err *err) {
@@ -652,12 +643,11 @@ int rep_place(czk_gpu *g, resident_circuit *c, int i, const circuit_src &src, co
         CZK_TRY(czk__gpu_malloc(g, ci != NULL ? (void **)&c->ci[i] : (void **)&c->vals[i],
                                 c->val_bytes[i], err));
     }
-    /* The head's last row pointer is the copies' first: both parts write h_nnz there. */
+    /* The head's last row pointer is the block's first: both parts write h_nnz there. */
     if (H > 0)
         CZK_TRY(rep_part(g, c, i, src.head(i), ci, H, 1, 0, 0, czk_r1cs_rep_map_of(rep, 1), err));
     CZK_TRY(rep_part(g, c, i, matrix_at(&rep->block, i), ci != NULL ? ci + h_nnz : NULL,
-                     rep->block.n_constraints, rep->copies, H, h_nnz, czk_r1cs_rep_map_of(rep, 0),
-                     err));
+                     rep->block.n_constraints, 1, H, h_nnz, REP_MAP_SAME, err));
 out:
     return rc;
 }
@@ -724,13 +714,14 @@ int circuit_attach(czk__gpu_backend *b, resident_key *k, const circuit_src &src,
             continue;
         const czk_r1cs_matrix *hm = src.head(i);
         const uint64_t nnz = mats[i]->row_ptr[rows->n_constraints], h_nnz = src.head_nnz(i);
-        const uint64_t all = h_nnz + nnz * src.copies(); /* the whole system's entries */
+        /* The entries held: the whole system's, or a repeated one's head and block once. */
+        const uint64_t held = h_nnz + nnz;
         size_t nd = 0;
         CZK_TRY(coef_code_seq(coef_seq{hm != NULL ? hm->vals : NULL, (size_t)h_nnz, mats[i]->vals},
                               (size_t)(h_nnz + nnz), &ci[i], &dict[i], &nd, err));
-        c->row_bytes[i] = (cs->n_constraints + 1) * sizeof(uint64_t);
-        c->col_bytes[i] = (size_t)all * sizeof(uint32_t);
-        c->val_bytes[i] = (size_t)all * (ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
+        c->row_bytes[i] = (src.head_rows() + rows->n_constraints + 1) * sizeof(uint64_t);
+        c->col_bytes[i] = (size_t)held * sizeof(uint32_t);
+        c->val_bytes[i] = (size_t)held * (ci[i] != NULL ? sizeof(uint16_t) : sizeof(czk_fr));
         c->dict_bytes[i] = nd * sizeof(czk_fr);
         if (src.rep != NULL)
             CZK_TRY(long_rows_rep(src, i, &lr[i], &nl[i], err));
@@ -773,6 +764,11 @@ int circuit_attach(czk__gpu_backend *b, resident_key *k, const circuit_src &src,
     c->cs = cs;
     c->bytes = total;
     c->arena_bytes = arena;
+    if (src.rep != NULL && (src.copies() > 1 || src.head_rows() > 0)) {
+        c->rep_h = src.head_rows();
+        c->rep_r = rows->n_constraints;
+        c->rep_map = czk_r1cs_rep_map_of(src.rep, 0);
+    }
     b->resident_bytes += total;
     for (int i = 0; i < 3; i++) {
         if (mats[i]->row_ptr == NULL)
@@ -1041,8 +1037,14 @@ static int prove_sums(void *ctx, const czk_backend_key *key, const czk_groth16_p
     t0 = czk_time_ns();
     CZK_TRY(upload_witness(g, d_w, w, wp, n_vars, d_r, r_bytes, err));
     for (int i = 0; i < 3; i++)
-        mats.m[i] = csr1{c->row_ptr[i], c->cols[i], (const fr_t *)c->vals[i], c->ci[i],
-                         (const fr_t *)c->dict[i]};
+        mats.m[i] = csr1{c->row_ptr[i],
+                         c->cols[i],
+                         (const fr_t *)c->vals[i],
+                         c->ci[i],
+                         (const fr_t *)c->dict[i],
+                         c->rep_h,
+                         c->rep_r,
+                         c->rep_map};
     czk_fr_neg(&mone, &CZK_FR_ONE);
     memcpy(&one_d, &CZK_FR_ONE, sizeof(one_d));
     memcpy(&mone_d, &mone, sizeof(mone_d));

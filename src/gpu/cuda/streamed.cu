@@ -96,8 +96,14 @@ int spmv_streamed(czk__gpu_backend *b, const czk_r1cs_matrix *mat, const uint16_
         uint64_t *d_rp = (uint64_t *)sl;
         uint32_t *d_cols = (uint32_t *)(sl + czk__gpu_align((rows + 1) * sizeof(uint64_t)));
         char *d_coef = (char *)d_cols + czk__gpu_align(nnz * sizeof(uint32_t));
-        csr1 m = {d_rp, d_cols, ci != NULL ? nullptr : (const fr_t *)d_coef,
-                  ci != NULL ? (const uint16_t *)d_coef : nullptr, (const fr_t *)dict};
+        csr1 m = {d_rp,
+                  d_cols,
+                  ci != NULL ? nullptr : (const fr_t *)d_coef,
+                  ci != NULL ? (const uint16_t *)d_coef : nullptr,
+                  (const fr_t *)dict,
+                  0,
+                  0,
+                  czk_r1cs_rep_map{}};
         if (chunk_bytes(mat->row_ptr, r0, r1, cb) > slot_bytes) {
             rc = czk_err_set(err, CZK_EINTERNAL, "gpu: row %zu of %llu entries exceeds a chunk", r0,
                              (unsigned long long)nnz);

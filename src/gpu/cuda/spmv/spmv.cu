@@ -25,11 +25,13 @@ __global__ void __launch_bounds__(256)
     const unsigned lane = threadIdx.x % 32;
     if (k >= count) /* a whole warp leaves together: count is per warp */
         return;
-    const size_t i = rows[k] - r0;
+    size_t i;
+    uint64_t s;
+    const bool mapped = row_of(m, rows[k] - r0, &i, &s);
     const uint64_t base = m.rp[0], e1 = m.rp[i + 1] - base;
     fr_t acc = fr_t::zero();
     for (uint64_t e = m.rp[i] - base + lane; e < e1; e += 32) {
-        const fr_t x = fr_t::load_ro(w + m.cols[e]);
+        const fr_t x = fr_t::load_ro(w + (mapped ? rep_col(m.map, s, m.cols[e]) : m.cols[e]));
         const fr_t v =
             m.ci != nullptr ? fr_t::load_ro(m.dict + m.ci[e]) : fr_t::load_ro(m.vals + e);
         acc += v.equal(one) ? x : v.equal(mone) ? x.neg() : v * x;

@@ -16,6 +16,13 @@
  * H200 where its bytes need ~15. Rows with more than LONG_ROW entries therefore get a warp
  * each (spmv_long: lanes stride the entries, then a shuffle tree adds the 32 partial sums),
  * launched ahead of the thread-per-row kernels, which then read their results.
+ *
+ * Repeated circuits (r1cs/rep.h) stay compact on the device: a matrix holds the head's rows
+ * (columns already in the whole system's numbering) and then the block's R rows once
+ * (columns in the block's numbering), and whole row H + s·R + j is the block's row j with
+ * its columns mapped into copy s as the kernel reads them (row_of, rep_col). A 32 GiB PoRep
+ * partition's matrices take 0.4 GB so instead of 7.2 GB, and a WindowPoSt's 18 MB instead of
+ * some 10 GB; the map costs a division a row and a few comparisons an entry.
  */
 #ifndef CZK_GPU_CUDA_SPMV_SPMV_CUH
 #define CZK_GPU_CUDA_SPMV_SPMV_CUH
@@ -25,20 +32,49 @@
 #include <stdint.h>
 
 #include "gpu/cuda/ff/mont.cuh"
+#include "r1cs/rep.h"
 
 namespace czk_whole {
 
 using czk_cuda::fr_t;
 
 /* One matrix as a kernel sees it: coefficients as values, or coded (ci into dict: 0 = +1,
- * 1 = −1) when ci is not NULL. */
+ * 1 = −1) when ci is not NULL; R > 0 for a compact repeated matrix (see the top): H head
+ * rows, then R block rows whose columns map by `map`. */
 struct csr1 {
     const uint64_t *rp;
     const uint32_t *cols;
     const fr_t *vals;
     const uint16_t *ci;
     const fr_t *dict;
+    uint64_t H, R;
+    czk_r1cs_rep_map map;
 };
+
+/* rep.h's column map on the device: czk_r1cs_rep_map_col. */
+__device__ __forceinline__ uint32_t rep_col(const czk_r1cs_rep_map &m, uint64_t s, uint32_t c) {
+    if (c <= m.gp)
+        return c; /* ONE and the shared inputs */
+    if (c <= m.gp + m.p)
+        return (uint32_t)(c + s * m.p);
+    if (c <= m.gp + m.p + m.gq)
+        return (uint32_t)(m.aux0 + (c - 1 - m.gp - m.p));
+    return (uint32_t)(m.aux0 + m.gq + s * m.q + (c - 1 - m.gp - m.p - m.gq));
+}
+
+/* Whole row i of m: the row that holds its entries (*r), and whether its columns map into a
+ * copy (*s): a compact repeated matrix's rows past the head. Rows number below 2^32. */
+__device__ __forceinline__ bool row_of(const csr1 &m, size_t i, size_t *r, uint64_t *s) {
+    if (m.R == 0 || i < m.H) {
+        *r = i;
+        *s = 0;
+        return false;
+    }
+    const uint32_t t = (uint32_t)(i - m.H), R = (uint32_t)m.R, q = t / R;
+    *r = (size_t)(m.H + (t - q * R));
+    *s = q;
+    return true;
+}
 
 /* A circuit's three matrices; m[2].rp NULL when C is not stored (c = a·b row by row). */
 struct csr3 {
@@ -50,9 +86,13 @@ struct csr3 {
 __device__ __forceinline__ fr_t row_dot(const csr1 &m, const fr_t *w, size_t i, const fr_t &one,
                                         const fr_t &mone, uint64_t base = 0) {
     fr_t acc = fr_t::zero();
-    const uint64_t e1 = m.rp[i + 1] - base;
-    for (uint64_t e = m.rp[i] - base; e < e1; e++) {
-        fr_t x = fr_t::load_ro(w + m.cols[e]);
+    size_t r;
+    uint64_t s;
+    const bool mapped = row_of(m, i, &r, &s);
+    const uint64_t e1 = m.rp[r + 1] - base;
+    for (uint64_t e = m.rp[r] - base; e < e1; e++) {
+        const uint32_t col = mapped ? rep_col(m.map, s, m.cols[e]) : m.cols[e];
+        fr_t x = fr_t::load_ro(w + col);
         if (m.ci != nullptr) {
             const uint16_t k = m.ci[e];
             if (k == 0)
@@ -78,7 +118,10 @@ __device__ __forceinline__ fr_t row_dot(const csr1 &m, const fr_t *w, size_t i, 
 #define LONG_ROW 16
 
 __device__ __forceinline__ bool row_long(const csr1 &m, size_t i) {
-    return m.rp[i + 1] - m.rp[i] > LONG_ROW;
+    size_t r;
+    uint64_t s;
+    (void)row_of(m, i, &r, &s);
+    return m.rp[r + 1] - m.rp[r] > LONG_ROW;
 }
 
 /* The warp-per-row kernel over rows[0 .. count) of m (row pointers from row r0: the first
