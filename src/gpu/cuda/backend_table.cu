@@ -337,22 +337,29 @@ out:
 }
 
 /* The plan for h at 2^lg and MSMs of `points` and of all planned before, in what the
- * resident keys leave of the budget, and the arena bytes it needs (at least arena_min).
- * Allocates nothing. */
-static int plan_want(czk__gpu_backend *b, unsigned lg, size_t points, czk_gpu_plan *p,
-                     size_t *bytes, czk_err *err) {
+ * resident keys and `reserve` more bytes (a key about to be placed) leave of the budget, and
+ * the arena bytes it needs (at least arena_min). Allocates nothing. */
+static int plan_want(czk__gpu_backend *b, unsigned lg, size_t points, size_t reserve,
+                     czk_gpu_plan *p, size_t *bytes, czk_err *err) {
     int rc = CZK_OK;
     const unsigned want_lg = lg > b->plan.lg ? lg : b->plan.lg;
     const size_t want_pts = points > b->plan.msm_points ? points : b->plan.msm_points;
     *bytes = 0;
-    CZK_TRY(czk_gpu_plan_make(b->g, p, b->budget - b->resident_bytes, want_lg, want_pts, err));
+    if (b->resident_bytes + reserve > b->budget)
+        return czk_err_set(err, CZK_ENOMEM,
+                           "plan: %zu resident and %zu more bytes pass the %zu budget",
+                           b->resident_bytes, reserve, b->budget);
+    CZK_TRY(czk_gpu_plan_make(b->g, p, b->budget - b->resident_bytes - reserve, want_lg, want_pts,
+                              err));
     *bytes = p->arena_bytes > b->arena_min ? p->arena_bytes : b->arena_min;
 out:
     return rc;
 }
 
-/* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before). */
-int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_err *err) {
+/* czk__gpu_ensure_plan, the plan made for what the budget leaves once `reserve` more bytes
+ * are resident. */
+static int ensure_plan_in(czk__gpu_backend *b, unsigned lg, size_t points, size_t reserve,
+                          czk_err *err) {
     int rc = CZK_OK;
     czk_gpu_plan p;
     unsigned want_lg = lg > b->plan.lg ? lg : b->plan.lg;
@@ -361,7 +368,7 @@ int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_er
     if (b->arena != NULL && want_lg == b->plan.lg && want_pts == b->plan.msm_points &&
         b->arena_bytes >= b->arena_min)
         return CZK_OK;
-    CZK_TRY(plan_want(b, lg, points, &p, &want_bytes, err));
+    CZK_TRY(plan_want(b, lg, points, reserve, &p, &want_bytes, err));
     if (want_bytes > b->arena_bytes || b->arena == NULL) {
         /* Growing: the old arena goes first, so that the new one fits the same budget. */
         b->h_host = NULL;
@@ -374,6 +381,11 @@ int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_er
     b->plan = p;
 out:
     return rc;
+}
+
+/* Makes the arena hold a plan for h at 2^lg and MSMs of `points` (and all planned before). */
+int czk__gpu_ensure_plan(czk__gpu_backend *b, unsigned lg, size_t points, czk_err *err) {
+    return ensure_plan_in(b, lg, points, 0, err);
 }
 
 extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk *pk,
@@ -420,14 +432,18 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
     k->next = b->keys;
     b->keys = k;
     /* The proofs' working set comes first: a key is resident only beside it. Sized before
-     * anything is allocated: a key that streams makes its own arena (stream_attach), and
-     * the step-by-step one is made by the first proof that needs it. */
+     * anything is allocated, for what the budget leaves once the points are placed (so that
+     * a key which fits beside smaller MSM batches is resident rather than streamed: a
+     * 32 GiB PoRep key on an 80 GB card); a key that streams makes its own arena
+     * (stream_attach), and the step-by-step one is made by the first proof that needs it. */
     {
-        czk_gpu_plan p;
+        czk_gpu_plan p = {};
         size_t arena = 0;
-        CZK_TRY(plan_want(b, lg >= H_MIN_LG ? lg : 0, max_pts, &p, &arena, err));
+        czk_err perr = {};
+        const int planned = !b->stream_keys && plan_want(b, lg >= H_MIN_LG ? lg : 0, max_pts, total,
+                                                         &p, &arena, &perr) == CZK_OK;
         arena = arena > b->arena_bytes ? arena : b->arena_bytes; /* it never shrinks */
-        if (b->stream_keys || arena + p.tables_bytes + b->resident_bytes + total > b->budget) {
+        if (!planned || arena + p.tables_bytes + b->resident_bytes + total > b->budget) {
             /* The points do not fit beside the working set: whole proofs can still stream
              * them with the circuit's matrices. */
             int placed = 0;
@@ -441,7 +457,7 @@ extern "C" int czk_gpu_backend_attach_key(czk_backend *be, const czk_groth16_pk 
             goto out; /* not placed: k holds nothing and goes */
         }
     }
-    CZK_TRY(czk__gpu_ensure_plan(b, lg >= H_MIN_LG ? lg : 0, max_pts, err));
+    CZK_TRY(ensure_plan_in(b, lg >= H_MIN_LG ? lg : 0, max_pts, total, err));
     k->pk = pk;
     k->bytes = total;
     b->resident_bytes += total;
