@@ -211,6 +211,9 @@ static void decode_body(void *arg, size_t begin, size_t end, unsigned worker) {
         }
         return; /* the rest of this chunk has higher indices */
     }
+    /* Decoded: the file's pages of these points need not stay resident beside the copy. */
+    const size_t elem = j->g2 ? G2U : G1U;
+    czk_file_map_drop(j->src + begin * elem, (end - begin) * elem);
 }
 
 /*

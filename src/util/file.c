@@ -91,6 +91,16 @@ void czk_file_map_advise_sequential(const czk_file_mapping *map) {
         (void)madvise(map->base, map->map_len, MADV_SEQUENTIAL); /* advice only */
 }
 
+void czk_file_map_drop(const void *p, size_t len) {
+    const long pg = sysconf(_SC_PAGESIZE);
+    if (p == NULL || len == 0 || pg <= 0)
+        return;
+    const uintptr_t a = (uintptr_t)p, page = (uintptr_t)pg;
+    const uintptr_t lo = (a + page - 1) / page * page, hi = (a + len) / page * page;
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED); /* advice only */
+}
+
 int czk_file_read_all(uint8_t **data, size_t *len, const char *path, czk_err *err) {
     *data = NULL;
     *len = 0;

@@ -51,6 +51,16 @@ void czk_file_unmap(czk_file_mapping *map);
 void czk_file_map_advise_sequential(const czk_file_mapping *map);
 
 /*
+ * The pages of a mapping that lie wholly inside [p, p + len) leave the process's resident set
+ * (a reader done with them: a 47 GB key read through its mapping otherwise counts the file's
+ * pages in the resident set beside the decoded copy, twice the key). A later read maps them
+ * again from the file, so dropping pages still in use costs time, never data. Advice only.
+ * [p, p + len) must lie in a mapping czk_file_map made: on other memory (anonymous pages)
+ * the same call would discard what they hold.
+ */
+void czk_file_map_drop(const void *p, size_t len);
+
+/*
  * The part of `path` to put at the start of an error message: the whole path, or its last 96
  * bytes when it is longer, so that the fault after it still fits in czk_err's message.
  * Returns a pointer into `path`.
