@@ -18,6 +18,7 @@
 #include "engine/engine_internal.h"
 #include "engine/engine_test_util.h"
 #include "groth16/device.h"
+#include "r1cs/rep.h"
 #include "tests/test.h"
 #include "util/alloc.h"
 #include "util/timer.h"
@@ -33,6 +34,7 @@ typedef struct fake_dev {
     /* Holds key and circuit as a GPU that proves whole partitions does: attach copies the
      * key's points, and proofs read the copy, never the engine's (which may then go). */
     int whole;
+    int takes_rep; /* attach_rep expands a repeated circuit (whole devices only) */
     czk_etest_fake_stats *st;
 } fake_dev;
 
@@ -40,6 +42,7 @@ typedef struct fake_key {
     fake_dev *owner;
     const czk_groth16_pk *pk;
     czk_groth16_pk copy; /* a whole device's: its own points, the engine's verifying key */
+    czk_r1cs rows;       /* a repeated circuit's rows, expanded as a GPU does on the device */
 } fake_key;
 
 /* A copy of n bytes at p, NULL when p is (or n is 0). */
@@ -85,6 +88,8 @@ static int fake_need(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *cs
 static int fake_attach(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs *cs,
                        czk_device_key **key, czk_device_attach *mode, czk_err *err) {
     (void)cs;
+    *key = NULL;
+    *mode = CZK_DEVICE_ATTACH_NONE;
     fake_key *k = czk_malloc(sizeof *k);
     if (k == NULL)
         return czk_err_set(err, CZK_ENOMEM, "fake attach");
@@ -119,7 +124,29 @@ static void fake_detach(czk_device *d, czk_device_key *key) {
     if (k->owner == (fake_dev *)d)
         __atomic_fetch_add(&k->owner->st->detaches, 1, __ATOMIC_RELAXED);
     fake_copy_free(&k->copy);
+    czk_r1cs_clear(&k->rows);
     czk_free(k);
+}
+
+/* A repeated circuit (r1cs/rep.h): a whole device that takes them keeps the key's copy and the
+ * rows expanded (a GPU expands them in its own memory); another cannot (NONE). */
+static int fake_attach_rep(czk_device *d, const czk_groth16_pk *pk, const czk_r1cs_rep *rep,
+                           const czk_r1cs *cs, czk_device_key **key, czk_device_attach *mode,
+                           czk_err *err) {
+    *key = NULL;
+    *mode = CZK_DEVICE_ATTACH_NONE;
+    if (!((fake_dev *)d)->whole || !((fake_dev *)d)->takes_rep)
+        return CZK_OK;
+    int rc = fake_attach(d, pk, cs, key, mode, err);
+    if (rc != CZK_OK)
+        return rc;
+    fake_key *k = (fake_key *)*key;
+    if ((rc = czk_r1cs_rep_expand(rep, &k->rows, NULL, err)) != CZK_OK) {
+        fake_detach(d, *key);
+        *key = NULL;
+        *mode = CZK_DEVICE_ATTACH_NONE;
+    }
+    return rc;
 }
 
 static int fake_prove(czk_device *d, czk_device_key *key, const czk_groth16_pk *pk,
@@ -144,8 +171,9 @@ static int fake_prove(czk_device *d, czk_device_key *key, const czk_groth16_pk *
         __atomic_fetch_add(&f->st->faults, 1, __ATOMIC_RELAXED);
         return czk_err_set(err, CZK_ENOMEM, "fake:%u: no device memory for this circuit", f->index);
     }
-    int rc = f->cpu->ops->prove(f->cpu, NULL, f->whole ? &k->copy : pk, cs, w, wp, r, s, proof, tm,
-                                pool, err);
+    int rc =
+        f->cpu->ops->prove(f->cpu, NULL, f->whole ? &k->copy : pk,
+                           k->rows.n_vars > 0 ? &k->rows : cs, w, wp, r, s, proof, tm, pool, err);
     if (rc == CZK_OK && f->fail_mode == CZK_ETEST_FAIL_CORRUPT && done >= f->fail_after) {
         czk_g1_jacobian a; /* A + G: a proof that cannot verify */
         czk_g1_jacobian_from_affine(&a, &proof->a);
@@ -162,6 +190,7 @@ static const czk_device_ops fake_ops = {
     .info = fake_info,
     .need = fake_need,
     .attach = fake_attach,
+    .attach_rep = fake_attach_rep,
     .detach = fake_detach,
     .prove = fake_prove,
 };
@@ -183,6 +212,10 @@ czk_device *czk_etest_fake_open(unsigned index, int fail_mode, int fail_after, u
     f->st = st;
     memset(st, 0, sizeof *st);
     return &f->base;
+}
+
+void czk_etest_fake_takes_rep(czk_device *d, int on) {
+    ((fake_dev *)d)->takes_rep = on;
 }
 
 void czk_etest_fake_mode(czk_device *d, int lane, int whole) {

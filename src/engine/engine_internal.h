@@ -77,6 +77,9 @@ typedef struct circuit {
     int host;
     uint64_t host_dropped;
     uint64_t attach_bytes; /* of bytes: what the devices' attach may allocate on the host */
+    /* 1 while the thread that loaded c places it on the devices (keys.c, place_on_devices):
+     * its partitions wait as for a load. Guarded by e->mu. */
+    int placing;
 } circuit;
 
 enum czk__host_copy { H_FULL = 0, H_DROPPING, H_DROPPED, H_RESTORING };
@@ -339,6 +342,9 @@ void czk__key_drop_host(czk_engine *e, circuit *c);
 int czk__key_restore_host(czk_engine *e, circuit *c, int prio, czk_err *err);
 /* Under e->mu: does an attempt of c on device di (-1: the fallback) read the host copy? */
 int czk__key_needs_host(const czk_engine *e, const circuit *c, int di);
+/* Under e->mu: will c's key leave the host once loaded (keys.c, place_on_devices), so that
+ * it need not fit the host budget beside a partition's witness? */
+int czk__key_leaves_host(const czk_engine *e, const circuit *c);
 
 /* ---- jobs.c (under e->mu) ---- */
 int czk__job_final(const job *j);

@@ -96,6 +96,9 @@ struct czk_device *czk_etest_fake_open(unsigned index, int fail_mode, int fail_a
  * that proves whole partitions (attach copies the key's points, mode WHOLE, and proofs read
  * the copy, never the engine's). */
 void czk_etest_fake_mode(struct czk_device *d, int lane, int whole);
+/* on: a whole stand-in also takes repeated circuits (attach_rep), expanding their rows as a
+ * GPU does; off (the default): it cannot hold them. */
+void czk_etest_fake_takes_rep(struct czk_device *d, int on);
 
 /* Sleeps `ms` milliseconds. */
 void czk_etest_sleep_ms(unsigned ms);

@@ -489,13 +489,24 @@ again:
     e->jobs_tail = j;
     czk__trace_job(e, j, 0);
     snprintf(job_id, CZK_REQUEST_ID_MAX + 1, "%s", j->id);
-    uint64_t key = c->state == C_HOT ? c->bytes : c->est_bytes;
-    if (key + czk__part_floor(e, c) > e->budget) {
+    /* A key that leaves the host once placed on the devices (keys.c) need fit only beside
+     * nothing: its partitions' witnesses come after it has gone. */
+    uint64_t key = c->state == C_HOT ? c->bytes : c->est_bytes, floor = czk__part_floor(e, c);
+    const int apart = c->state != C_HOT && czk__key_leaves_host(e, c);
+    if (apart && (key > e->budget || floor > e->budget)) {
+        czk__job_finish(e, j, CZK_JOB_FAILED,
+                        "circuit %s needs %" PRIu64 " bytes for its key while it loads and %" PRIu64
+                        " for one partition once the devices hold the key, more than the whole "
+                        "host budget of %" PRIu64 " bytes",
+                        c->id, key, floor, e->budget);
+        goto out;
+    }
+    if (!apart && key + floor > e->budget) {
         czk__job_finish(e, j, CZK_JOB_FAILED,
                         "circuit %s needs %" PRIu64 " bytes (key %" PRIu64
                         " + one partition %" PRIu64 "), more than the whole host budget of %" PRIu64
                         " bytes",
-                        c->id, key + czk__part_floor(e, c), key, czk__part_floor(e, c), e->budget);
+                        c->id, key + floor, key, floor, e->budget);
         goto out;
     }
     j->proof = czk_calloc(j->n_parts, CZK_PROOF_BYTES);

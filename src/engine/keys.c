@@ -158,10 +158,22 @@ static int load_unlocked(czk_engine *e, circuit *c, czk_err *err) {
     return CZK_OK;
 }
 
-/* With e->mu held: makes c HOT, waiting for a load in progress. Returns CZK_OK, CZK_ENOMEM
- * (the key cannot fit now even after evicting idle keys) or the loader's error. */
+int czk__key_leaves_host(const czk_engine *e, const circuit *c) {
+    if (!c->device_rows || c->kind->drop == NULL || c->kind->restore == NULL)
+        return 0;
+    for (unsigned i = 0; i < e->n_devs; i++)
+        if (e->devs[i].dev->ops->attach != NULL && !e->devs[i].down)
+            return 1;
+    return 0;
+}
+
+static void place_on_devices(czk_engine *e, circuit *c);
+
+/* With e->mu held: makes c HOT, waiting for a load (or its placement) in progress. Returns
+ * CZK_OK, CZK_ENOMEM (the key cannot fit now even after evicting idle keys) or the loader's
+ * error. */
 int czk__ensure_loaded(czk_engine *e, circuit *c, int prio, uint64_t *load_ms, czk_err *err) {
-    while (c->state == C_LOADING)
+    while (c->state == C_LOADING || c->placing)
         pthread_cond_wait(&e->synth_cv, &e->mu);
     if (c->state == C_HOT)
         return CZK_OK;
@@ -177,10 +189,52 @@ int czk__ensure_loaded(czk_engine *e, circuit *c, int prio, uint64_t *load_ms, c
     int rc = load_unlocked(e, c, err);
     if (load_ms != NULL)
         *load_ms = CZK__MS(czk_time_ns() - t0);
-    if (rc == CZK_OK)
+    if (rc == CZK_OK) {
         czk__elog(e, CZK_LOG_INFO, "load circuit=%s kind=%s bytes=%" PRIu64 " ms=%" PRIu64, c->id,
                   c->kind->name, c->bytes, CZK__MS(czk_time_ns() - t0));
+        place_on_devices(e, c);
+    }
     return rc;
+}
+
+/*
+ * With e->mu held (released while attaching), right after c's load: a circuit whose rows only
+ * devices hold, whose kind can drop and restore its host copy, is attached to every device
+ * that proves it now, and the host copy dropped once each holds it whole, before any of its
+ * partitions reserves a witness (they wait on `placing`). Otherwise the key (a 32 GiB PoRep's
+ * 46 GiB) shared the host budget with the witnesses until the first proof, and a budget that
+ * holds either but not both (64 GiB) refused every job. A device that cannot hold it whole
+ * leaves the copy on the host, where synthesis finds that key and witness do not fit, and
+ * says so.
+ */
+static void place_on_devices(czk_engine *e, circuit *c) {
+    uint64_t devs = 0;
+    if (!czk__key_leaves_host(e, c))
+        return;
+    for (unsigned i = 0; i < e->n_devs; i++) {
+        const edevice *d = &e->devs[i];
+        if (d->dev->ops->attach != NULL && !d->down &&
+            (d->lane_of < 0 || czk__lane_fits(d, c->dev_bytes)))
+            devs |= 1ull << i;
+    }
+    c->placing = 1;
+    c->refs++; /* kept loaded while e->mu is released */
+    pthread_mutex_unlock(&e->mu);
+    for (unsigned i = 0; i < e->n_devs; i++) {
+        if (!((devs >> i) & 1))
+            continue;
+        edevice *d = &e->devs[i];
+        czk__gate_lock(&d->gate, CZK_PRIORITY_CRITICAL);
+        czk__key_attach(e, i, c);
+        czk__gate_unlock(&d->gate);
+    }
+    pthread_mutex_lock(&e->mu);
+    c->refs--;
+    c->placing = 0;
+    czk__key_drop_host(e, c);
+    if (c->refs == 0 && c->evict_pending && c->state == C_HOT)
+        czk__unload_circuit(e, c);
+    pthread_cond_broadcast(&e->synth_cv);
 }
 
 /*

@@ -262,7 +262,7 @@ void *czk__synth_main(void *arg) {
         }
         job *j = p->job;
         circuit *c = j->c;
-        if (c->state != C_HOT) {
+        if (c->state != C_HOT || c->placing) {
             czk_err err = {0};
             uint64_t t0 = czk_time_ns();
             int rc = czk__ensure_loaded(e, c, evict_prio(e, j), NULL, &err);

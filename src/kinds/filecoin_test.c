@@ -416,18 +416,25 @@ static int wait_line(czk_etest_logcap *cap, const char *a, const char *b) {
 }
 
 /* An engine on one stand-in GPU that holds keys whole (failing as fail_mode from its second
- * proof on), logging into *cap, with WindowPoSt 2 KiB registered (flags) and its keys made
- * in dir; NULL (said on stderr) when a step fails. */
-static czk_engine *fake_gpu_engine(czk_test_ctx *t, const char *dir, int fail_mode, unsigned flags,
-                                   czk_etest_fake_stats *st, czk_etest_logcap *cap) {
+ * proof on; taking repeated circuits when takes_rep), logging into *cap, with WindowPoSt 2 KiB
+ * registered (flags) and its keys made in dir, its host budget `budget` (0: the tests'
+ * default); NULL (said on stderr) when a step fails. */
+static czk_engine *fake_gpu_engine_ex(czk_test_ctx *t, const char *dir, int fail_mode,
+                                      unsigned flags, int takes_rep, uint64_t budget,
+                                      czk_etest_fake_stats *st, czk_etest_logcap *cap) {
     if (!make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng))
         return NULL;
     struct czk_device *dev = czk_etest_fake_open(0, fail_mode, 1, 0, st);
     if (dev == NULL)
         return NULL;
     czk_etest_fake_mode(dev, 0, 1);
+    czk_etest_fake_takes_rep(dev, takes_rep);
     czk_engine_config cfg = czk_etest_config();
     cfg.workers_per_device = 1;
+    if (budget > 0) { /* the host's part: the pinned staging (unused here) is set apart */
+        cfg.pinned_budget_bytes = 1u << 20;
+        cfg.host_budget_bytes = budget + cfg.pinned_budget_bytes;
+    }
     czk_engine *e = NULL;
     czk_etest_setup setup = {.cap = cap, .devs = &dev, .n_devs = 1};
     if (czk_etest_engine(&e, &cfg, "unused8", 8, &setup) != CZK_OK)
@@ -441,6 +448,11 @@ static czk_engine *fake_gpu_engine(czk_test_ctx *t, const char *dir, int fail_mo
         return NULL;
     }
     return e;
+}
+
+static czk_engine *fake_gpu_engine(czk_test_ctx *t, const char *dir, int fail_mode, unsigned flags,
+                                   czk_etest_fake_stats *st, czk_etest_logcap *cap) {
+    return fake_gpu_engine_ex(t, dir, fail_mode, flags, 0, 0, st, cap);
 }
 
 /*
@@ -500,6 +512,60 @@ static void rows_fit_no_device(czk_test_ctx *t, const char *dir) {
 
 CZK_TEST(filecoin_post_rows_fit_no_device) {
     CZK_TEST_WITH_TMPDIR(rows_fit_no_device);
+}
+
+/*
+ * A circuit whose rows only devices hold is placed on them as it loads, and the host copy of
+ * its key dropped, before any partition reserves a witness (keys.c, place_on_devices): within
+ * a host budget that holds the key or a partition but not both (the estimate plus 256 KiB, a
+ * witness being larger), a job completes on a stand-in GPU that expands the repeated form,
+ * and the drop comes before the partition's proof. Without the placement the job was refused
+ * at submit ("key + one partition"). On a stand-in that cannot hold the rows the copy stays,
+ * and the job fails naming the figures instead of waiting forever.
+ */
+static void rep_placed_at_load(czk_test_ctx *t, const char *dir) {
+    czk_etest_fake_stats st;
+    czk_etest_logcap cap;
+    uint64_t est = 0;
+    czk_engine *e =
+        fake_gpu_engine_ex(t, dir, CZK_ETEST_FAIL_NEVER, CZK_KINDS_POST_REPEATED, 1, 0, &st, &cap);
+    CHECK(e != NULL);
+    czk_engine_status es;
+    if (e != NULL && czk_engine_get_status(e, &es) == CZK_OK) {
+        for (size_t i = 0; i < es.n_circuits; i++)
+            if (strcmp(es.circuits[i].circuit_id, "window-post-2KiB") == 0)
+                est = es.circuits[i].size_bytes;
+        czk_engine_status_clear(&es);
+    }
+    czk_engine_destroy(e);
+    czk_etest_cap_free(&cap);
+    CHECK(est > 0);
+    for (int takes = 1; takes >= 0; takes--) {
+        e = fake_gpu_engine_ex(t, dir, CZK_ETEST_FAIL_NEVER, CZK_KINDS_POST_REPEATED, takes,
+                               est + (256u << 10), &st, &cap);
+        CHECK(e != NULL);
+        if (e == NULL)
+            return;
+        char why[640];
+        const int got = window_job(t, e, "placed", why, sizeof why);
+        czk_engine_destroy(e);
+        const int dropped = czk_etest_cap_has(&cap, "key host copy dropped", NULL);
+        czk_etest_cap_free(&cap);
+        if (takes) {
+            CHECKF(got == CZK_JOB_COMPLETED, "%s", why);
+            CHECK(dropped);
+            CHECK_EQ_INT(st.proofs, 1);
+        } else {
+            CHECKF(got == CZK_JOB_FAILED && strstr(why, "besides the key") != NULL, "%d: %s", got,
+                   why);
+            CHECK(!dropped);
+            CHECK_EQ_INT(st.proofs, 0);
+        }
+    }
+}
+
+CZK_TEST(filecoin_post_rep_placed_at_load) {
+    CZK_TEST_WITH_TMPDIR(rep_placed_at_load);
 }
 
 CZK_TEST(filecoin_post_device_only) {
