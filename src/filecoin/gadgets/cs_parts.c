@@ -145,6 +145,20 @@ static int count_part0(record_job *j, void *scratch, czk_err *err) {
     return rc;
 }
 
+/* The global part recorded into a RECORD system of its own (*gcs, destroyed by the caller
+ * whatever the result), what it hands the parts into globals, its counts into *gs. */
+static int record_global_part(const czk_cs_parts *def, void *globals, czk_cs **gcs,
+                              czk_cs_stats *gs, czk_err *err) {
+    int rc = czk_cs_create(gcs, CZK_CS_RECORD, 0, err);
+    if (rc != CZK_OK)
+        return rc;
+    if ((rc = def->global(*gcs, def->arg, globals)) != CZK_OK)
+        return czk_err_set(err, rc, "%s: recording the global part: %s", def->what,
+                           czk_cs_error(*gcs)->msg);
+    czk_cs_get_stats(*gcs, gs);
+    return CZK_OK;
+}
+
 int czk_cs_record_parts(czk_r1cs *out, czk_cs_stats *stats, const czk_cs_parts *def, czk_pool *pool,
                         czk_err *err) {
     memset(out, 0, sizeof *out);
@@ -159,15 +173,9 @@ int czk_cs_record_parts(czk_r1cs *out, czk_cs_stats *stats, const czk_cs_parts *
         rc = czk_err_set(err, CZK_ENOMEM, "%s: out of memory", def->what);
         goto out;
     }
-    if ((rc = czk_cs_create(&gcs, CZK_CS_RECORD, 0, err)) != CZK_OK)
-        goto out;
-    if ((rc = def->global(gcs, def->arg, globals)) != CZK_OK) {
-        czk_err_set(err, rc, "%s: recording the global part: %s", def->what,
-                    czk_cs_error(gcs)->msg);
-        goto out;
-    }
     czk_cs_stats gs;
-    czk_cs_get_stats(gcs, &gs);
+    if ((rc = record_global_part(def, globals, &gcs, &gs, err)) != CZK_OK)
+        goto out;
     *j = (record_job){.def = def,
                       .globals = globals,
                       .out = out,
@@ -357,15 +365,9 @@ int czk_cs_record_parts_rep(czk_r1cs_rep *out, czk_cs_stats *stats, const czk_cs
         rc = czk_err_set(err, CZK_EINVAL, "%s: a repeated form needs a part", def->what);
         goto out;
     }
-    if ((rc = czk_cs_create(&gcs, CZK_CS_RECORD, 0, err)) != CZK_OK)
-        goto out;
-    if ((rc = def->global(gcs, def->arg, globals)) != CZK_OK) {
-        czk_err_set(err, rc, "%s: recording the global part: %s", def->what,
-                    czk_cs_error(gcs)->msg);
-        goto out;
-    }
     czk_cs_stats gs;
-    czk_cs_get_stats(gcs, &gs);
+    if ((rc = record_global_part(def, globals, &gcs, &gs, err)) != CZK_OK)
+        goto out;
     j->def = def;
     j->globals = globals;
     j->g_in = gs.n_inputs;
