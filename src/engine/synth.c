@@ -15,11 +15,6 @@
 #include "util/memclear.h"
 #include "util/timer.h"
 
-/* The pool of j's synthesis loops: HIGH and CRITICAL jobs have their own. */
-static czk_pool *synth_pool(const czk_engine *e, const job *j) {
-    return j->prio >= CZK_PRIORITY_HIGH ? e->urgent_pool : e->pool;
-}
-
 /* The device whose staging memory holds p's witness (workers of any device may pick p, but
  * staging comes from one: spread by index over the devices in service; never a priority lane,
  * which keeps none: its GPU's main device stages for it, in memory both can read). */
@@ -64,7 +59,7 @@ static int stage_pack(czk_engine *e, part *p) {
     if (d == NULL || n == 0 || __atomic_load_n(&c->no_pack, __ATOMIC_RELAXED))
         return 0;
     int rc = czk_witness_pack_build(&p->wp, &p->wp_mem, p->w, n, n * sizeof(czk_fr) / 4,
-                                    czk__dev_alloc, czk__dev_free, d, synth_pool(e, p->job));
+                                    czk__dev_alloc, czk__dev_free, d, czk__job_pool(e, p->job));
     if (rc == CZK_EUNSUPPORTED)
         __atomic_store_n(&c->no_pack, 1, __ATOMIC_RELAXED);
     if (rc != CZK_OK)
@@ -135,7 +130,7 @@ static int synthesize(czk_engine *e, part *p, czk_err *err) {
         p->w = czk_malloc(bytes);
     if (p->w == NULL)
         return czk_err_set(err, CZK_ENOMEM, "partition %u witness (%zu bytes)", p->idx, bytes);
-    return c->kind->synthesize(c->kstate, j->kjob, p->idx, &c->cs, p->w, synth_pool(e, j), err);
+    return c->kind->synthesize(c->kstate, j->kjob, p->idx, &c->cs, p->w, czk__job_pool(e, j), err);
 }
 
 static int any_loading(czk_engine *e);

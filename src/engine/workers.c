@@ -152,7 +152,7 @@ void *czk__worker_main(void *arg) {
                 else
                     rc = dev->ops->prove(dev, key, &c->pk, &c->cs, p->w,
                                          p->wp_dev != NULL ? &p->wp : NULL, &r, &s, &p->proof,
-                                         &p->tm, e->pool, &err);
+                                         &p->tm, czk__job_pool(e, p->job), &err);
                 t2 = czk_time_ns();
                 if (!on_fallback && e->gpu) {
                     dev->ops->info(dev, &info);
