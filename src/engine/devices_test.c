@@ -160,6 +160,7 @@ static int fake_prove(czk_device *d, czk_device_key *key, const czk_groth16_pk *
         return czk_err_set(err, CZK_EINTERNAL, "fake:%u: asked to prove with another key",
                            f->index);
     }
+    __atomic_store_n(&f->st->pool, (const void *)pool, __ATOMIC_RELAXED);
     struct timespec ts = {(time_t)(f->delay_ms / 1000), (long)(f->delay_ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
     int done = __atomic_load_n(&f->st->proofs, __ATOMIC_RELAXED);
@@ -591,7 +592,9 @@ CZK_TEST(engine_devices_select) {
 
 /* A priority lane (a second device on one GPU, as czk__devices_open opens beside each large
  * GPU): a CRITICAL job proves there while the main device is in a long kernel region of a
- * NORMAL job, instead of after it; the NORMAL job's partitions never go to the lane. */
+ * NORMAL job, instead of after it; the NORMAL job's partitions never go to the lane; and the
+ * CRITICAL proof's host steps get a pool of their own, not the one the NORMAL job's loops
+ * hold (one loop runs on a pool at a time). */
 CZK_TEST(engine_priority_lane_beside_long_proofs) {
     czk_etest_fake_stats st[2];
     czk_etest_logcap cap;
@@ -633,6 +636,7 @@ CZK_TEST(engine_priority_lane_beside_long_proofs) {
     CHECK(!c2_on_lane);
     CHECK_EQ_INT(st[1].proofs, 1);
     CHECK_EQ_INT(st[0].proofs, 2);
+    CHECK(st[0].pool != NULL && st[1].pool != NULL && st[0].pool != st[1].pool);
     /* The main device's region had at least 3.8 s left when "win" arrived; "win" alone takes
      * 50 ms here and some 1.3 s under TSan. */
     CHECKF(win_ms < 3000, "win took %llu ms", (unsigned long long)win_ms);

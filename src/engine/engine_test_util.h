@@ -80,6 +80,7 @@ typedef struct czk_etest_fake_stats {
     int faults; /* attempts answered with a fault */
     int attaches, detaches;
     int foreign_keys; /* proofs asked with a key that is not this device's */
+    const void *pool; /* the pool the latest proof was given for its host steps */
 } czk_etest_fake_stats;
 
 enum {
