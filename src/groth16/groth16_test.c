@@ -1678,11 +1678,13 @@ CZK_TEST(g16_setup_rep_equals_expanded) {
 
 /* The same with a head (czk_synth_rep_headed: the copies read its inputs and aux in A, B and
  * C): the head's rows and the shared variables' sums, copy by copy on the pool's ways, give
- * the expanded system's key; its proof with the generator's witness verifies. */
+ * the expanded system's key; its proof with the generator's witness verifies. Three copies
+ * (one with a head is prover_test's and the GPU's case; here it only doubled the time under
+ * the sanitizers). */
 CZK_TEST(g16_setup_rep_headed_equals_expanded) {
     czk_pool *pool = NULL;
     CHECK_EQ_INT(czk_pool_create(&pool, 3), CZK_OK);
-    for (size_t copies = 1; copies <= 3; copies += 2) {
+    for (size_t copies = 3; copies <= 3; copies++) {
         czk_r1cs_rep rep;
         czk_fr *w = NULL;
         size_t n = 0;

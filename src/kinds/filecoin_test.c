@@ -417,12 +417,13 @@ static int wait_line(czk_etest_logcap *cap, const char *a, const char *b) {
 
 /* An engine on one stand-in GPU that holds keys whole (failing as fail_mode from its second
  * proof on; taking repeated circuits when takes_rep), logging into *cap, with WindowPoSt 2 KiB
- * registered (flags) and its keys made in dir, its host budget `budget` (0: the tests'
- * default); NULL (said on stderr) when a step fails. */
+ * registered (flags) and its keys in dir (made there unless `keep`: an earlier call made
+ * them), its host budget `budget` (0: the tests' default); NULL (said on stderr) when a step
+ * fails. */
 static czk_engine *fake_gpu_engine_ex(czk_test_ctx *t, const char *dir, int fail_mode,
-                                      unsigned flags, int takes_rep, uint64_t budget,
+                                      unsigned flags, int takes_rep, int keep, uint64_t budget,
                                       czk_etest_fake_stats *st, czk_etest_logcap *cap) {
-    if (!make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng))
+    if (!keep && !make_keys(dir, CZK_VANILLA_POST_WINDOW, &t->rng))
         return NULL;
     struct czk_device *dev = czk_etest_fake_open(0, fail_mode, 1, 0, st);
     if (dev == NULL)
@@ -452,7 +453,7 @@ static czk_engine *fake_gpu_engine_ex(czk_test_ctx *t, const char *dir, int fail
 
 static czk_engine *fake_gpu_engine(czk_test_ctx *t, const char *dir, int fail_mode, unsigned flags,
                                    czk_etest_fake_stats *st, czk_etest_logcap *cap) {
-    return fake_gpu_engine_ex(t, dir, fail_mode, flags, 0, 0, st, cap);
+    return fake_gpu_engine_ex(t, dir, fail_mode, flags, 0, 0, 0, st, cap);
 }
 
 /*
@@ -527,8 +528,8 @@ static void rep_placed_at_load(czk_test_ctx *t, const char *dir) {
     czk_etest_fake_stats st;
     czk_etest_logcap cap;
     uint64_t est = 0;
-    czk_engine *e =
-        fake_gpu_engine_ex(t, dir, CZK_ETEST_FAIL_NEVER, CZK_KINDS_POST_REPEATED, 1, 0, &st, &cap);
+    czk_engine *e = fake_gpu_engine_ex(t, dir, CZK_ETEST_FAIL_NEVER, CZK_KINDS_POST_REPEATED, 1, 0,
+                                       0, &st, &cap);
     CHECK(e != NULL);
     czk_engine_status es;
     if (e != NULL && czk_engine_get_status(e, &es) == CZK_OK) {
@@ -541,7 +542,7 @@ static void rep_placed_at_load(czk_test_ctx *t, const char *dir) {
     czk_etest_cap_free(&cap);
     CHECK(est > 0);
     for (int takes = 1; takes >= 0; takes--) {
-        e = fake_gpu_engine_ex(t, dir, CZK_ETEST_FAIL_NEVER, CZK_KINDS_POST_REPEATED, takes,
+        e = fake_gpu_engine_ex(t, dir, CZK_ETEST_FAIL_NEVER, CZK_KINDS_POST_REPEATED, takes, 1,
                                est + (256u << 10), &st, &cap);
         CHECK(e != NULL);
         if (e == NULL)
