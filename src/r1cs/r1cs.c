@@ -79,6 +79,25 @@ uint64_t czk_r1cs_nnz(const czk_r1cs_matrix *m, size_t n_rows) {
     return m->row_ptr[n_rows];
 }
 
+int czk_r1cs_same(const czk_r1cs *x, const czk_r1cs *y) {
+    if (x->n_constraints != y->n_constraints || x->n_vars != y->n_vars ||
+        x->n_public != y->n_public)
+        return 0;
+    const czk_r1cs_matrix *mx[3] = {&x->a, &x->b, &x->c}, *my[3] = {&y->a, &y->b, &y->c};
+    for (int m = 0; m < 3; m++) {
+        if ((mx[m]->row_ptr == NULL) != (my[m]->row_ptr == NULL))
+            return 0;
+        if (mx[m]->row_ptr == NULL)
+            continue;
+        const size_t n = (size_t)mx[m]->row_ptr[x->n_constraints];
+        if (memcmp(mx[m]->row_ptr, my[m]->row_ptr, (x->n_constraints + 1) * sizeof(uint64_t)) ||
+            (n > 0 && (memcmp(mx[m]->cols, my[m]->cols, n * sizeof(uint32_t)) ||
+                       memcmp(mx[m]->vals, my[m]->vals, n * sizeof(czk_fr)))))
+            return 0;
+    }
+    return 1;
+}
+
 size_t czk_r1cs_bytes(const czk_r1cs *cs) {
     if (cs == NULL)
         return 0;

@@ -74,6 +74,10 @@ uint64_t czk_r1cs_nnz(const czk_r1cs_matrix *m, size_t n_rows);
  */
 size_t czk_r1cs_bytes(const czk_r1cs *cs);
 
+/* 1 when x and y are the same system entry for entry (sizes, and every stored matrix's row
+ * pointers, columns and coefficients; a matrix stored in one only differs), else 0. */
+int czk_r1cs_same(const czk_r1cs *x, const czk_r1cs *y);
+
 /*
  * Checks every invariant listed at the top of this file. Returns CZK_OK, or CZK_EINVAL with
  * a message naming the matrix, the row and the fault (the lowest faulty row of the first

@@ -295,22 +295,6 @@ static void rep_body(void *arg, size_t begin, size_t end, unsigned worker) {
         j->rc[k] = record_at_part0(j, k);
 }
 
-/* Whether two recordings are the same rows, entry for entry. */
-static int same_rows(const czk_r1cs *x, const czk_r1cs *y) {
-    if (x->n_constraints != y->n_constraints || x->n_vars != y->n_vars ||
-        x->n_public != y->n_public)
-        return 0;
-    const czk_r1cs_matrix *mx[3] = {&x->a, &x->b, &x->c}, *my[3] = {&y->a, &y->b, &y->c};
-    for (int m = 0; m < 3; m++) {
-        const uint64_t n = mx[m]->row_ptr[x->n_constraints];
-        if (memcmp(mx[m]->row_ptr, my[m]->row_ptr, (x->n_constraints + 1) * sizeof(uint64_t)) ||
-            (n > 0 && (memcmp(mx[m]->cols, my[m]->cols, n * sizeof(uint32_t)) ||
-                       memcmp(mx[m]->vals, my[m]->vals, n * sizeof(czk_fr)))))
-            return 0;
-    }
-    return 1;
-}
-
 /* Popcount of bits [lo, hi) of a bitmap. */
 static uint64_t popcount_range(const uint64_t *w, uint64_t lo, uint64_t hi) {
     uint64_t c = 0;
@@ -387,7 +371,7 @@ int czk_cs_record_parts_rep(czk_r1cs_rep *out, czk_cs_stats *stats, const czk_cs
             goto out;
         }
     for (size_t k = 1; k < n; k++)
-        if (!same_rows(&j->sys[0], &j->sys[k])) {
+        if (!czk_r1cs_same(&j->sys[0], &j->sys[k])) {
             rc = czk_err_set(err, CZK_EINVAL,
                              "%s: part %u's rows are not part 0's: the circuit has no repeated "
                              "form",

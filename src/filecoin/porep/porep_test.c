@@ -74,22 +74,6 @@ CZK_TEST(porep_counts_digest_2k) {
     CHECK_MEM(dr, d, 32);
 }
 
-/* Whether two systems hold the same rows, entry for entry. */
-static int same_rows(const czk_r1cs *x, const czk_r1cs *y) {
-    if (x->n_constraints != y->n_constraints || x->n_vars != y->n_vars ||
-        x->n_public != y->n_public)
-        return 0;
-    const czk_r1cs_matrix *mx[3] = {&x->a, &x->b, &x->c}, *my[3] = {&y->a, &y->b, &y->c};
-    for (int m = 0; m < 3; m++) {
-        const size_t rows = x->n_constraints + 1, nnz = (size_t)mx[m]->row_ptr[x->n_constraints];
-        if (memcmp(mx[m]->row_ptr, my[m]->row_ptr, rows * sizeof(uint64_t)) != 0 ||
-            memcmp(mx[m]->cols, my[m]->cols, nnz * sizeof(uint32_t)) != 0 ||
-            memcmp(mx[m]->vals, my[m]->vals, nnz * sizeof(czk_fr)) != 0)
-            return 0;
-    }
-    return 1;
-}
-
 /* The challenges recorded over a pool (czk_porep_record), and inline, give the rows and counts
  * that one system recording the whole partition in order gives (the reference here is
  * czk_porep_synthesize into a plain RECORD system). */
@@ -112,7 +96,7 @@ CZK_TEST(porep_record_parallel) {
         memset(&par_st, 0xa5, sizeof par_st);
         CHECKF(czk_porep_record(&par, &par_st, &shape, use_pool ? pool : NULL, &e) == CZK_OK, "%s",
                e.msg);
-        CHECKF(same_rows(&ref, &par), "pool %d: the rows differ", use_pool);
+        CHECKF(czk_r1cs_same(&ref, &par), "pool %d: the rows differ", use_pool);
         CHECKF(memcmp(&ref_st, &par_st, sizeof ref_st) == 0,
                "pool %d: counts differ (rows %llu/%llu, a density %llu/%llu, b inputs %llu/%llu, "
                "b aux %llu/%llu)",
@@ -133,7 +117,7 @@ CZK_TEST(porep_record_parallel) {
         CHECK_EQ_INT(rep.copies, shape.challenges);
         CHECK(rep.head.n_constraints > 0 && rep.head.n_public == 3);
         CHECK_EQ_INT(czk_r1cs_rep_expand(&rep, &par, pool, &e), CZK_OK);
-        CHECKF(same_rows(&ref, &par), "rep, pool %d: the rows differ", use_pool);
+        CHECKF(czk_r1cs_same(&ref, &par), "rep, pool %d: the rows differ", use_pool);
         CHECKF(memcmp(&ref_st, &par_st, sizeof ref_st) == 0, "rep, pool %d: counts differ",
                use_pool);
         czk_r1cs_clear(&par);
