@@ -295,11 +295,15 @@ static void rep_body(void *arg, size_t begin, size_t end, unsigned worker) {
         j->rc[k] = record_at_part0(j, k);
 }
 
-/* Popcount of bits [lo, hi) of a bitmap. */
+/* Popcount of bits [lo, hi) of a bitmap, a word at a time (a 32 GiB partition has 130 M). */
 static uint64_t popcount_range(const uint64_t *w, uint64_t lo, uint64_t hi) {
     uint64_t c = 0;
-    for (uint64_t v = lo; v < hi; v++)
-        c += (w[v / 64] >> (v % 64)) & 1;
+    for (uint64_t v = lo; v < hi;) {
+        const uint64_t k = v / 64, off = v % 64, end = hi - v < 64 - off ? off + (hi - v) : 64;
+        const uint64_t mask = (end == 64 ? ~0ULL : (1ULL << end) - 1) & ~((1ULL << off) - 1);
+        c += (uint64_t)__builtin_popcountll(w[k] & mask);
+        v += end - off;
+    }
     return c;
 }
 
