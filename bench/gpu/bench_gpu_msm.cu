@@ -157,8 +157,6 @@ bool g_profile;
 /* ---- --roofline: the cost model ------------------------------------------------------------ */
 
 bool g_roofline;
-/* --lanes: each row again with the chains, 32 and 64 lanes (the accumulation's experiment). */
-bool g_lanes;
 
 /* The products and squarings of each operation in its coordinate field, as cost_count_kernel
  * counted them (ec/xyzz.cuh: madd 8 + 2, add 12 + 2, dbl 6 + 3; msm.cuh affine_finish: 2 + 1). */
@@ -649,30 +647,6 @@ int msm_row(czk_gpu *gpu, const void *dp, const void *ds, unsigned lg, int kind)
             pf.n_one, pf.c, pf.groups);
     if (g_roofline)
         roofline_add<T>(gpu, lg, kind, &opts, &pf, arena);
-    if (g_lanes) {
-        static const unsigned ks[3] = {1, 32, 64};
-        for (int v = 0; v < 3; v++) {
-            double a = 0;
-            int same_v = 1;
-            memset(&pf, 0, sizeof(pf));
-            opts.profile = &pf;
-            opts.acc_lanes = ks[v];
-            opts.acc_lanes_lg = 16;
-            rc = time_arena<T>(gpu, dp, ds, n, &opts, &a, &first, &same_v, &err);
-            if (rc != CZK_OK) {
-                fail("msm lanes timing", rc, &err);
-                return rc;
-            }
-            say("      accumulation %-8s arena %10.2f ms, acc %8.2f ms, equal %s\n",
-                ks[v] == 1    ? "chains"
-                : ks[v] == 32 ? "lanes32"
-                              : "lanes64",
-                a, pf.acc_ms, same_v ? "yes" : "NO");
-            if (!same_v)
-                check(0, "%s 2^%u %s lanes %u: equals the public call", T::name(), lg,
-                      fill_name(kind), ks[v]);
-        }
-    }
     return CZK_OK;
 }
 
@@ -848,8 +822,6 @@ int main(int argc, char **argv) {
             sweep = true;
         } else if (strcmp(argv[i], "--roofline") == 0) {
             g_roofline = true;
-        } else if (strcmp(argv[i], "--lanes") == 0) {
-            g_lanes = true;
         } else {
             fprintf(stderr, "usage: bench_gpu_msm [--min-lg N] [--max-lg N] [--big] [--profile] "
                             "[--sweep] [--roofline] [--seed N] [--threads N] [--log FILE]\n");

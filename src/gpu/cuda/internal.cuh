@@ -206,12 +206,6 @@ typedef struct czk__gpu_msm_opts {
      * (msm_acc_launch); 0: the prover's, several waves of the device. The tests cut MSMs far
      * below 2^27 into pieces with it. */
     unsigned piece_blocks;
-    /* The bucket accumulation: 0 the prover's choice; 1 chains of mixed XYZZ additions alone;
-     * 32 or 64: that many affine lanes a thread sharing one inversion (msm/msm_lanes.cuh). */
-    unsigned acc_lanes;
-    /* The lanes run on window groups of 2^acc_lanes_lg sort entries or more, 10..32 (0: the
-     * prover's bound): the tests take them down to small sizes. */
-    unsigned acc_lanes_lg;
 } czk__gpu_msm_opts;
 
 /*

@@ -152,8 +152,6 @@ void msm_plan_make(msm_plan *p, size_t n, unsigned c, size_t xs, unsigned L0, si
     p->c = c;
     p->n = n;
     p->piece = 0;
-    p->lanes = 0;
-    p->lanes_min = SIZE_MAX;
     p->nwin = (256 + c - 1) / c;
     gw = n > 0 ? (entries != 0 ? entries : msm_group_entries(n)) / n : p->nwin;
     gw = gw < 1 ? 1 : gw > p->nwin ? p->nwin : gw;
@@ -281,13 +279,6 @@ int msm_opts_check(const czk__gpu_msm_opts *opts, czk_err *err) {
     if (opts->ones_levels_lg != 0 && (opts->ones_levels_lg < 10 || opts->ones_levels_lg > 32))
         return czk_err_set(err, CZK_EINVAL, "MSM ones' levels from 2^%u: outside [10, 32]",
                            opts->ones_levels_lg);
-    if (opts->acc_lanes != 0 && opts->acc_lanes != 1 && opts->acc_lanes != 32 &&
-        opts->acc_lanes != 64)
-        return czk_err_set(err, CZK_EINVAL, "MSM accumulation lanes %u: not 0, 1, 32 or 64",
-                           opts->acc_lanes);
-    if (opts->acc_lanes_lg != 0 && (opts->acc_lanes_lg < 10 || opts->acc_lanes_lg > 32))
-        return czk_err_set(err, CZK_EINVAL, "MSM lanes from 2^%u entries: outside [10, 32]",
-                           opts->acc_lanes_lg);
     return CZK_OK;
 }
 

@@ -40,7 +40,6 @@
 #include "gpu/backend.h"
 #include "gpu/cuda/internal.cuh"
 #include "gpu/cuda/msm/msm.cuh"
-#include "gpu/cuda/msm/msm_lanes.cuh"
 #include "util/status.h"
 
 /* Sorted entries per thread in the first accumulation level (msm_l0 picks between the two
@@ -96,17 +95,6 @@ static_assert(MSM_LG_SEGMENT >= 1 && MSM_LG_SEGMENT_UP >= 2 &&
  */
 #define MSM_TREE_MIN_LG 21
 
-/*
- * The affine lanes of the accumulation (msm_lanes.cuh): MSM_LANES a thread by default (0: the
- * chains alone), on window groups of at least 2^MSM_LANES_MIN_LG sort entries, lanes of
- * MSM_LANE_LEN entries (twice that for G2, whose state is twice as large: the lanes' state must
- * fit in the half of the pairs' double buffer that the sort leaves free, 8 bytes an entry).
- */
-#define MSM_LANES 0
-#define MSM_LANES_MIN_LG 26
-#define MSM_LANE_LEN 64
-#define MSM_LANES_BLOCK 128
-
 /* Room for one group's kernels in msm_kernels' list (czk__gpu_msm_local_bytes checks it). */
 #define MSM_KERNELS 16
 
@@ -155,8 +143,6 @@ struct msm_plan {
     size_t bytes_pairs, bytes_buckets, bytes_pkeys, bytes_pvals, bytes_segments;
     size_t bytes_sort; /* CUB's sort storage (msm_plan_sort) */
     size_t piece;      /* accumulation blocks a piece (msm_acc_launch; 0: the default) */
-    unsigned lanes;    /* affine lanes a thread of the accumulation (msm_lanes.cuh); 0: chains */
-    size_t lanes_min;  /* the fewest sort entries of a group that the lanes take */
 };
 
 /* Fills p for n points (see msm_plan); L0 = 0: msm_l0's, else the given one. */
@@ -249,13 +235,6 @@ inline int msm_plan_others(msm_plan *pr, const msm_plan *pw, const msm_layout *l
         fits = msm_plan_fits(pr, l);
     }
     pr->piece = opts != NULL ? opts->piece_blocks : 0;
-    pr->lanes = opts != NULL && opts->acc_lanes != 0 ? (opts->acc_lanes == 1 ? 0 : opts->acc_lanes)
-                                                     : MSM_LANES;
-    {
-        const unsigned lg =
-            opts != NULL && opts->acc_lanes_lg != 0 ? opts->acc_lanes_lg : MSM_LANES_MIN_LG;
-        pr->lanes_min = lg >= 32 ? SIZE_MAX : (size_t)1 << lg;
-    }
     if (!fits)
         rc = czk_err_set(err, CZK_EINVAL, "MSM of %zu others does not fit its scratch", m);
 out:
@@ -368,121 +347,6 @@ out:
     return rc;
 }
 
-/* Bytes of the lanes' state for `lanes` lanes with field elements of fs bytes. */
-inline size_t msm_lanes_bytes(size_t lanes, size_t fs) {
-    return 7 * align_up(lanes * fs) + 2 * align_up(lanes * sizeof(uint32_t));
-}
-
-/* The lanes' arrays for T threads of K lanes, laid from base (aligned to MSM_ALIGN). */
-template <class F> czk_cuda::msm_lanes<F> msm_lanes_at(char *base, size_t T, unsigned K) {
-    czk_cuda::msm_lanes<F> ln;
-    const size_t n = (size_t)K * T;
-    F **fa[7] = {&ln.ax, &ln.ay, &ln.pre, &ln.fx, &ln.fy, &ln.sx, &ln.sy};
-    uint32_t **ua[2] = {&ln.cur, &ln.flag};
-    for (int k = 0; k < 7; k++) {
-        *fa[k] = (F *)base;
-        base += align_up(n * sizeof(F));
-    }
-    for (int k = 0; k < 2; k++) {
-        *ua[k] = (uint32_t *)base;
-        base += align_up(n * sizeof(uint32_t));
-    }
-    ln.T = T;
-    return ln;
-}
-
-/* Entries of one lane for group GR's affine points A. */
-template <class A> constexpr unsigned msm_lane_len() {
-    return sizeof(A) == 96 ? MSM_LANE_LEN : 2 * MSM_LANE_LEN;
-}
-
-/*
- * Whether group plan q accumulates with lanes (msm_lanes.cuh) and, if so, the lanes' threads a
- * launch (*T) and the blocks a piece (*piece, 0: one launch): q asks for them, the group is
- * large enough, and their state fits in the `room` free bytes.
- */
-template <class A>
-bool msm_lanes_pick(const czk_gpu *g, const msm_plan *q, size_t room, size_t *T, size_t *piece) {
-    typedef decltype(A::x) F;
-    if (q->lanes == 0 || q->m0 < q->lanes_min)
-        return false;
-    const size_t per = (size_t)q->lanes * msm_lane_len<A>();
-    const size_t threads = div_up(q->m0, per), grid = div_up(threads, MSM_LANES_BLOCK);
-    size_t pc = q->piece > 0 ? q->piece : (size_t)MSM_ACC_PIECE_WAVES * (size_t)g->sm_count;
-    if (!czk__gpu_gives_way(g) || grid <= 2 * pc) {
-        *T = threads;
-        *piece = 0;
-        return msm_lanes_bytes((size_t)q->lanes * threads, sizeof(F)) <= room;
-    }
-    *T = pc * MSM_LANES_BLOCK;
-    *piece = pc;
-    return 2 * msm_lanes_bytes((size_t)q->lanes * *T, sizeof(F)) <= room;
-}
-
-/* The K-lane accumulation kernel of group A, X (K = 32 or 64). */
-template <class A, class X>
-int msm_lanes_kernel_launch(unsigned K, size_t grid, cudaStream_t s, X *buckets, uint32_t *pk,
-                            X *pv, const uint32_t *keys, const uint32_t *vals, const A *pts,
-                            size_t m, uint32_t empty, size_t t0,
-                            const czk_cuda::msm_lanes<decltype(A::x)> &ln, czk_err *err) {
-    int rc = CZK_OK;
-    constexpr size_t smem = czk_cuda::msm_lanes_smem<A>(MSM_LANES_BLOCK);
-    if (K == 32) {
-        auto kern = czk_cuda::msm_acc_lanes_kernel<A, X, 32>;
-        CZK_CUDA_TRY(err, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)smem));
-        kern<<<(unsigned)grid, MSM_LANES_BLOCK, smem, s>>>(buckets, pk, pv, keys, vals, pts, m,
-                                                           msm_lane_len<A>(), empty, t0, ln);
-    } else {
-        auto kern = czk_cuda::msm_acc_lanes_kernel<A, X, 64>;
-        CZK_CUDA_TRY(err, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)smem));
-        kern<<<(unsigned)grid, MSM_LANES_BLOCK, smem, s>>>(buckets, pk, pv, keys, vals, pts, m,
-                                                           msm_lane_len<A>(), empty, t0, ln);
-    }
-    CZK_CUDA_TRY(err, cudaGetLastError());
-out:
-    return rc;
-}
-
-/*
- * Step 3 with lanes over the group plan q (msm_lanes_pick said yes, giving T and piece), their
- * state in [room_base, ...): one launch, or pieces alternating between g's two streams with a
- * yield point after each (as msm_acc_launch), each stream's pieces on their own state.
- */
-template <class A, class X>
-int msm_lanes_launch(czk_gpu *g, const msm_plan *q, X *buckets, uint32_t *pk, X *pv,
-                     const uint32_t *keys, const uint32_t *vals, const A *pts, uint32_t empty,
-                     char *room_base, size_t T, size_t piece, czk_err *err) {
-    typedef decltype(A::x) F;
-    int rc = CZK_OK;
-    const size_t per = (size_t)q->lanes * msm_lane_len<A>();
-    const size_t threads = div_up(q->m0, per), grid = div_up(threads, MSM_LANES_BLOCK);
-    if (piece == 0) {
-        const czk_cuda::msm_lanes<F> ln = msm_lanes_at<F>(room_base, T, q->lanes);
-        return msm_lanes_kernel_launch<A, X>(q->lanes, grid, g->stream, buckets, pk, pv, keys, vals,
-                                             pts, q->m0, empty, 0, ln, err);
-    }
-    CZK_TRY(czk__gpu_fork(g, err));
-    for (size_t b0 = 0, i = 0; b0 < grid; b0 += piece, i++) {
-        cudaStream_t s = i % 2 == 0 ? g->stream : g->aux;
-        const size_t nb = grid - b0 < piece ? grid - b0 : piece;
-        const size_t t0 = b0 * MSM_LANES_BLOCK;
-        const size_t tn = threads - t0 < T ? threads - t0 : T;
-        czk_cuda::msm_lanes<F> ln = msm_lanes_at<F>(
-            room_base + (i % 2) * msm_lanes_bytes((size_t)q->lanes * T, sizeof(F)), T, q->lanes);
-        ln.T = tn;
-        CZK_TRY((msm_lanes_kernel_launch<A, X>(q->lanes, nb, s, buckets, pk, pv, keys, vals, pts,
-                                               q->m0, empty, t0, ln, err)));
-        CZK_TRY(czk__gpu_yield_on(g, s, err));
-    }
-    CZK_TRY(czk__gpu_join(g, err));
-out:
-    if (rc != CZK_OK && g->aux != NULL)
-        (void)cudaStreamSynchronize(g->aux);
-    return rc;
-}
-
 /*
  * Pippenger over the m = p->n points listed in idx (steps 1-5 of msm.cuh); the W window sums
  * are copied to win (host) on the stream, not waited for.
@@ -538,26 +402,7 @@ int msm_pippenger(czk_gpu *g, typename GR::xyzz *win, const msm_plan *p, const m
         if (w0 == 0)
             CZK_TRY(msm_mark(g, ev, EV_SORT, err));
         CZK_TRY(czk__gpu_yield(g, err));
-        {
-            /* The half of the double buffer the sort did not leave its result in is free
-             * until the next group's digits: the lanes' state goes there. */
-            char *room = (char *)(sk == keys ? keys2 : keys);
-            char *room_base = (char *)align_up((size_t)room);
-            const size_t room_all = 2 * p->m0 * sizeof(uint32_t);
-            const size_t skip = (size_t)(room_base - room);
-            const size_t room_bytes = room_all > skip ? room_all - skip : 0;
-            size_t T = 0, piece = 0;
-            if (msm_lanes_pick<typename GR::A>(g, &q, room_bytes, &T, &piece)) {
-                q.L0 = q.lanes * msm_lane_len<typename GR::A>();
-                q.m1 = 2 * div_up(q.m0, q.L0);
-                q.m2 = 2 * div_up(q.m1, MSM_L1);
-                CZK_TRY((msm_lanes_launch<typename GR::A, X>(g, &q, gb, pk, pv, sk, sv, d_pts,
-                                                             empty, room_base, T, piece, err)));
-            } else {
-                CZK_TRY((msm_acc_launch<typename GR::A, X>(g, &q, gb, pk, pv, sk, sv, d_pts, empty,
-                                                           err)));
-            }
-        }
+        CZK_TRY((msm_acc_launch<typename GR::A, X>(g, &q, gb, pk, pv, sk, sv, d_pts, empty, err)));
         CZK_TRY(msm_reduce_partials<X>(g, &q, gb, pk, pv, pk2, pv2, empty, err));
         CZK_TRY(czk__gpu_yield(g, err));
     }
@@ -822,8 +667,6 @@ template <class GR> size_t msm_kernels(const void *(&fns)[MSM_KERNELS]) {
         k++;
     };
     put((const void *)czk_cuda::msm_acc_points_kernel<A, X, acc_block, 1>);
-    put((const void *)czk_cuda::msm_acc_lanes_kernel<A, X, 32>);
-    put((const void *)czk_cuda::msm_acc_lanes_kernel<A, X, 64>);
     put((const void *)czk_cuda::msm_acc_partials_kernel<X>);
     put((const void *)czk_cuda::msm_window_segments_kernel<X>);
     put((const void *)czk_cuda::msm_window_reduce_kernel<X>);

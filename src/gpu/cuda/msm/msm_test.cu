@@ -361,60 +361,6 @@ void lane_pieces(czk_gpu *gpu, czk_pool *pool, czk_rng *rng, unsigned lg,
     czk_free(s);
 }
 
-/*
- * The affine lanes of the accumulation (msm_lanes.cuh), forced from 2^10 sort entries, K lanes:
- * group T at 2^10 .. 2^maxlg with uniform, 0/1-heavy and PoRep-mix scalars against the CPU
- * (many threads' and lanes' boundaries cut the buckets' runs), and one point taken n times
- * with one scalar (every window's entries in one bucket: a run over many lanes and threads
- * that starts with a doubling) against n·s·P.
- */
-template <class T>
-void test_msm_lanes(czk_gpu *gpu, czk_pool *pool, czk_rng *rng, unsigned K, unsigned maxlg) {
-    const size_t nmax = (size_t)1 << maxlg;
-    typename T::aff *p = (typename T::aff *)czk_malloc(nmax * sizeof(*p));
-    czk_fr *s = (czk_fr *)czk_malloc(nmax * sizeof(*s));
-    czk__gpu_msm_opts opts;
-    memset(&opts, 0, sizeof(opts));
-    opts.acc_lanes = K;
-    opts.acc_lanes_lg = 10;
-    if (p == NULL || s == NULL || T::make(pool, p, nmax, rng) != CZK_OK) {
-        fail("host allocation", CZK_ENOMEM, NULL);
-        goto out;
-    }
-    say("\n== MSM %s with %u affine lanes a thread ==\n", T::name(), K);
-    for (unsigned lg = 10; lg <= maxlg; lg += 4) {
-        const size_t n = (size_t)1 << lg;
-        for (int kind = 0; kind < 3; kind++) {
-            typename T::jac a, b;
-            fill_fr(pool, s, n, czk_rng_u64(rng), kind);
-            if (gpu_msm_t<T>(gpu, &a, p, s, n, &opts) == CZK_OK &&
-                cpu_msm_t<T>(&b, p, s, n, pool) == CZK_OK)
-                check(T::equal(&a, &b), "%s 2^%-2u %-9s with %u lanes equals the CPU", T::name(),
-                      lg, fill_name(kind), K);
-        }
-    }
-    {
-        const size_t n = 5000;
-        typename T::jac a, b;
-        czk_fr k;
-        czk_fr_random(&s[0], rng);
-        for (size_t i = 1; i < n; i++) {
-            p[i] = p[0];
-            s[i] = s[0];
-        }
-        czk_fr_set_u64(&k, n);
-        czk_fr_mul(&k, &k, &s[0]);
-        if (gpu_msm_t<T>(gpu, &a, p, s, n, &opts) == CZK_OK) {
-            T::mul(&b, &p[0], &k);
-            check(T::equal(&a, &b), "%s one point %zu times, one scalar, with %u lanes", T::name(),
-                  n, K);
-        }
-    }
-out:
-    czk_free(p);
-    czk_free(s);
-}
-
 void test_msm_lane(czk_gpu *gpu, czk_pool *pool, czk_rng *rng) {
     czk_gpu *lane = NULL;
     czk_err err = {};
@@ -491,19 +437,5 @@ void czk_gpu_test::check_msm(const test_env *e) {
     test_msm_split<tg1>(e->gpu, e->pool, e->rng, &levels_none);
     test_msm_split<tg2>(e->gpu, e->pool, e->rng, &levels_none);
     test_msm_g2(e->gpu, e->pool, e->rng, e->max_msm_lg);
-    {
-        /* The affine lanes, forced: the split checks, then sizes and one point n times. */
-        czk__gpu_msm_opts lanes;
-        memset(&lanes, 0, sizeof(lanes));
-        lanes.acc_lanes = 32;
-        lanes.acc_lanes_lg = 10;
-        say("\n(the split checks with 32 affine lanes a thread from 2^10 entries)\n");
-        test_msm_split<tg1>(e->gpu, e->pool, e->rng, &lanes);
-        test_msm_split<tg2>(e->gpu, e->pool, e->rng, &lanes);
-        const unsigned top = e->max_msm_lg < 18 ? e->max_msm_lg : 18;
-        test_msm_lanes<tg1>(e->gpu, e->pool, e->rng, 32, top < 10 ? 10 : top);
-        test_msm_lanes<tg1>(e->gpu, e->pool, e->rng, 64, top < 10 ? 10 : top);
-        test_msm_lanes<tg2>(e->gpu, e->pool, e->rng, 32, top < 14 ? 10 : 14);
-    }
     test_msm_lane(e->gpu, e->pool, e->rng);
 }
