@@ -545,50 +545,38 @@ struct coef32 {
     uint4 lo, hi;
 };
 
-/* The copies' row pointers from a part's first row on (rp), copies along y and rows along
- * x: rp[s·R + j] = nnz0 + s·nnz + brp[j], and rp[copies·R] = nnz0 + copies·nnz (nnz0: the
- * entries before the part). */
-__global__ void rep_rows_kernel(uint64_t *rp, const uint64_t *brp, uint64_t R, uint64_t nnz,
-                                uint64_t copies, uint64_t nnz0) {
+/* A part's row pointers from its first row on (rp): rp[j] = nnz0 + brp[j] for j <= R (nnz0:
+ * the entries before the part). */
+__global__ void part_rows_kernel(uint64_t *rp, const uint64_t *brp, uint64_t R, uint64_t nnz0) {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t s = blockIdx.y; s < copies; s += gridDim.y)
-        for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < R; j += stride)
-            rp[s * R + j] = nnz0 + s * nnz + brp[j];
-    if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
-        rp[copies * R] = nnz0 + copies * nnz;
+    for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j <= R; j += stride)
+        rp[j] = nnz0 + brp[j];
 }
 
-/* The copies' entries from a part's first entry on: entry s·nnz + t is the part's entry t,
- * its column mapped into copy s, its coefficient (a code or a value) the same. */
+/* A part's entries from its first entry on: its columns mapped by m (as copy 0), its
+ * coefficients (codes or values) as they are. */
 template <class V>
-__global__ void rep_entries_kernel(uint32_t *cols, V *vals, const uint32_t *bcols, const V *bvals,
-                                   uint64_t nnz, uint64_t copies, czk_r1cs_rep_map m) {
+__global__ void part_entries_kernel(uint32_t *cols, V *vals, const uint32_t *bcols, const V *bvals,
+                                    uint64_t nnz, czk_r1cs_rep_map m) {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t s = blockIdx.y; s < copies; s += gridDim.y)
-        for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < nnz; t += stride) {
-            cols[s * nnz + t] = rep_col(m, s, bcols[t]);
-            vals[s * nnz + t] = bvals[t];
-        }
+    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < nnz; t += stride) {
+        cols[t] = rep_col(m, 0, bcols[t]);
+        vals[t] = bvals[t];
+    }
 }
 
-inline uint64_t min_u64(uint64_t a, uint64_t b) {
-    return a < b ? a : b;
+/* A grid for `per` items: up to 4,096 blocks of 256. */
+unsigned part_grid(uint64_t per) {
+    const uint64_t x = (per + 255) / 256;
+    return (unsigned)(x < 1 ? 1 : x > 4096 ? 4096 : x);
 }
 
-/* A grid for `per` items a copy: up to 4,096 blocks of 256 along x, the copies along y (at
- * most 65,535 of them at once). */
-dim3 rep_grid(uint64_t per, uint64_t copies) {
-    const uint64_t x = max_sz(1, min_u64((per + 255) / 256, 4096));
-    return dim3((unsigned)x, (unsigned)min_u64(copies, 65535));
-}
-
-/* One part of a repeated system in c's matrix i (its arrays allocated): `copies` copies of
- * m's R rows, from row row0 and entry nnz0 on, columns mapped by map, coefficients ci's
- * codes (c's matrix coded) or m's values. The part's arrays go up, kernels write every copy
- * straight into the resident arrays, and the part's arrays go. */
+/* One part of a repeated system (the head or the block) in c's matrix i (its arrays
+ * allocated): m's R rows from row row0 and entry nnz0 on, columns mapped by map, coefficients
+ * ci's codes (c's matrix coded) or m's values. The part's arrays go up, kernels write them
+ * into the resident arrays, and the part's arrays go. */
 int rep_part(czk_gpu *g, resident_circuit *c, int i, const czk_r1cs_matrix *m, const uint16_t *ci,
-             uint64_t R, uint64_t copies, uint64_t row0, uint64_t nnz0, const czk_r1cs_rep_map &map,
-             czk_err *err) {
+             uint64_t R, uint64_t row0, uint64_t nnz0, const czk_r1cs_rep_map &map, czk_err *err) {
     int rc = CZK_OK;
     const bool coded = c->ci[i] != NULL;
     const uint64_t nnz = m->row_ptr[R];
@@ -596,21 +584,21 @@ int rep_part(czk_gpu *g, resident_circuit *c, int i, const czk_r1cs_matrix *m, c
                  b_vals = nnz * (coded ? sizeof(uint16_t) : sizeof(czk_fr));
     void *d_rp = NULL, *d_cols = NULL, *d_vals = NULL;
     CZK_TRY(upload(g, &d_rp, m->row_ptr, b_rows, err));
-    rep_rows_kernel<<<rep_grid(R, copies), 256, 0, g->stream>>>(
-        c->row_ptr[i] + row0, (const uint64_t *)d_rp, R, nnz, copies, nnz0);
+    part_rows_kernel<<<part_grid(R + 1), 256, 0, g->stream>>>(c->row_ptr[i] + row0,
+                                                              (const uint64_t *)d_rp, R, nnz0);
     CZK_CUDA_TRY(err, cudaGetLastError());
     if (nnz > 0) {
-        const dim3 grid = rep_grid(nnz, copies);
+        const unsigned grid = part_grid(nnz);
         CZK_TRY(upload(g, &d_cols, m->cols, b_cols, err));
         CZK_TRY(upload(g, &d_vals, coded ? (const void *)ci : (const void *)m->vals, b_vals, err));
         if (coded)
-            rep_entries_kernel<uint16_t><<<grid, 256, 0, g->stream>>>(
+            part_entries_kernel<uint16_t><<<grid, 256, 0, g->stream>>>(
                 c->cols[i] + nnz0, c->ci[i] + nnz0, (const uint32_t *)d_cols,
-                (const uint16_t *)d_vals, nnz, copies, map);
+                (const uint16_t *)d_vals, nnz, map);
         else
-            rep_entries_kernel<coef32><<<grid, 256, 0, g->stream>>>(
+            part_entries_kernel<coef32><<<grid, 256, 0, g->stream>>>(
                 c->cols[i] + nnz0, (coef32 *)c->vals[i] + nnz0, (const uint32_t *)d_cols,
-                (const coef32 *)d_vals, nnz, copies, map);
+                (const coef32 *)d_vals, nnz, map);
         CZK_CUDA_TRY(err, cudaGetLastError());
     }
     CZK_CUDA_TRY(err, cudaStreamSynchronize(g->stream));
@@ -645,9 +633,9 @@ int rep_place(czk_gpu *g, resident_circuit *c, int i, const circuit_src &src, co
     }
     /* The head's last row pointer is the block's first: both parts write h_nnz there. */
     if (H > 0)
-        CZK_TRY(rep_part(g, c, i, src.head(i), ci, H, 1, 0, 0, czk_r1cs_rep_map_of(rep, 1), err));
+        CZK_TRY(rep_part(g, c, i, src.head(i), ci, H, 0, 0, czk_r1cs_rep_map_of(rep, 1), err));
     CZK_TRY(rep_part(g, c, i, matrix_at(&rep->block, i), ci != NULL ? ci + h_nnz : NULL,
-                     rep->block.n_constraints, 1, H, h_nnz, REP_MAP_SAME, err));
+                     rep->block.n_constraints, H, h_nnz, REP_MAP_SAME, err));
 out:
     return rc;
 }
