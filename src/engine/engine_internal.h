@@ -393,8 +393,6 @@ int czk__devices_make_lane(czk_engine *e, unsigned main, unsigned lane);
  * worker `index` (workers are numbered device by device). */
 unsigned czk__device_workers(const czk_engine *e, unsigned di);
 unsigned czk__worker_device(const czk_engine *e, unsigned index);
-/* Whether a circuit whose key and rows take dev_bytes fits lane d: half of the lane for them,
- * half for a partition's arena and tables. */
 /* The pool of j's loops, synthesis and a proof's host steps alike: HIGH and CRITICAL jobs have
  * their own. One loop runs on a pool at a time, so an urgent proof's host steps on the shared
  * pool waited behind a C2 partition's synthesis loop (0.3-1.2 s): the kernel region of a
@@ -403,6 +401,8 @@ static inline czk_pool *czk__job_pool(const czk_engine *e, const job *j) {
     return j->prio >= CZK_PRIORITY_HIGH ? e->urgent_pool : e->pool;
 }
 
+/* Whether a circuit whose key and rows take dev_bytes fits lane d: half of the lane for them,
+ * half for a partition's arena and tables. */
 static inline int czk__lane_fits(const edevice *d, uint64_t dev_bytes) {
     return dev_bytes > 0 && dev_bytes <= d->info.mem_budget / 2;
 }

@@ -1684,7 +1684,8 @@ CZK_TEST(g16_setup_rep_equals_expanded) {
 CZK_TEST(g16_setup_rep_headed_equals_expanded) {
     czk_pool *pool = NULL;
     CHECK_EQ_INT(czk_pool_create(&pool, 3), CZK_OK);
-    for (size_t copies = 3; copies <= 3; copies++) {
+    {
+        const size_t copies = 3;
         czk_r1cs_rep rep;
         czk_fr *w = NULL;
         size_t n = 0;

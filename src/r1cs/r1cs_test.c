@@ -88,27 +88,6 @@ out:
     return rc;
 }
 
-static int matrices_equal(const czk_r1cs *x, const czk_r1cs *y) {
-    if (x->n_constraints != y->n_constraints || x->n_vars != y->n_vars ||
-        x->n_public != y->n_public)
-        return 0;
-    const czk_r1cs_matrix *mx[3] = {&x->a, &x->b, &x->c}, *my[3] = {&y->a, &y->b, &y->c};
-    for (int m = 0; m < 3; m++) {
-        if ((mx[m]->row_ptr == NULL) != (my[m]->row_ptr == NULL))
-            return 0;
-        if (mx[m]->row_ptr == NULL)
-            continue;
-        size_t n = x->n_constraints;
-        if (memcmp(mx[m]->row_ptr, my[m]->row_ptr, (n + 1) * 8) != 0)
-            return 0;
-        uint64_t nnz = mx[m]->row_ptr[n];
-        if (nnz > 0 && (memcmp(mx[m]->cols, my[m]->cols, nnz * 4) != 0 ||
-                        memcmp(mx[m]->vals, my[m]->vals, nnz * 32) != 0))
-            return 0;
-    }
-    return 1;
-}
-
 /* A per-test path in TMPDIR (or /tmp), unique per process. */
 static void tmp_path(char *out, size_t n, const char *tag) {
     const char *dir = getenv("TMPDIR");
@@ -194,6 +173,48 @@ CZK_TEST(r1cs_builder_merges_and_rejects) {
 }
 
 /* ---- SpMV ---- */
+
+/* czk_r1cs_same (the comparison the other tests and the repeated-form recordings rely on):
+ * a system equals itself and a copy built from the same seed, and any single change differs:
+ * a coefficient, a column, a row pointer, a size, C dropped. */
+CZK_TEST(r1cs_same_finds_differences) {
+    czk_r1cs x, y;
+    czk_rng r1, r2;
+    czk_rng_seed(&r1, t->seed);
+    czk_rng_seed(&r2, t->seed);
+    CHECK_EQ_INT(random_system(&x, &r1, 2, 40, 60, 4, 1), CZK_OK);
+    CHECK_EQ_INT(random_system(&y, &r2, 2, 40, 60, 4, 1), CZK_OK);
+    CHECK(czk_r1cs_same(&x, &x));
+    CHECK(czk_r1cs_same(&x, &y));
+    CHECK(x.b.row_ptr[x.n_constraints] > 1 && x.c.row_ptr[x.n_constraints] > 0);
+    if (x.b.row_ptr[x.n_constraints] <= 1 || x.c.row_ptr[x.n_constraints] == 0) {
+        czk_r1cs_clear(&x);
+        czk_r1cs_clear(&y);
+        return;
+    }
+    czk_fr v = y.b.vals[1];
+    czk_fr_add(&y.b.vals[1], &v, &CZK_FR_ONE);
+    CHECK(!czk_r1cs_same(&x, &y));
+    y.b.vals[1] = v;
+    const uint32_t c = y.c.cols[0];
+    y.c.cols[0] = c + 1;
+    CHECK(!czk_r1cs_same(&x, &y));
+    y.c.cols[0] = c;
+    y.a.row_ptr[1]++;
+    CHECK(!czk_r1cs_same(&x, &y));
+    y.a.row_ptr[1]--;
+    y.n_public++;
+    CHECK(!czk_r1cs_same(&x, &y));
+    y.n_public--;
+    CHECK(czk_r1cs_same(&x, &y));
+    czk_free(y.c.row_ptr);
+    czk_free(y.c.cols);
+    czk_free(y.c.vals);
+    memset(&y.c, 0, sizeof(y.c));
+    CHECK(!czk_r1cs_same(&x, &y) && !czk_r1cs_same(&y, &x));
+    czk_r1cs_clear(&x);
+    czk_r1cs_clear(&y);
+}
 
 CZK_TEST(r1cs_spmv_matches_naive) {
     long iters = czk_test_iters(t, 200);
@@ -513,7 +534,7 @@ CZK_TEST(r1cs_file_round_trip) {
         CHECKF(czk_r1cs_load_ex(&back, path, 0, variant % 2 ? pool : NULL, &err) == CZK_OK,
                "variant %d: load: %s", variant, err.msg);
         CHECK(back.mapping != NULL);
-        CHECKF(matrices_equal(&cs, &back), "variant %d: loaded matrices differ", variant);
+        CHECKF(czk_r1cs_same(&cs, &back), "variant %d: loaded matrices differ", variant);
         CHECK_EQ_INT(czk_r1cs_bytes(&cs), czk_r1cs_bytes(&back));
         if (w != NULL) {
             size_t bad = 0;
@@ -531,7 +552,7 @@ CZK_TEST(r1cs_file_round_trip) {
         CHECKF(czk_r1cs_save(&back, path, &err) == CZK_OK, "re-save: %s", err.msg);
         czk_r1cs again;
         CHECK_EQ_INT(czk_r1cs_load(&again, path, &err), CZK_OK);
-        CHECK(matrices_equal(&again, &cs));
+        CHECK(czk_r1cs_same(&again, &cs));
         czk_r1cs_clear(&again);
         czk_r1cs_clear(&back);
         CHECK(back.mapping == NULL);
@@ -875,7 +896,7 @@ CZK_TEST(r1cs_synth_porep_shape) {
         czk_r1cs cs2;
         czk_fr *w2 = NULL;
         CHECK_EQ_INT(czk_synth_porep_shaped(&cs2, &w2, k, t->seed, NULL, &err), CZK_OK);
-        CHECK(matrices_equal(&cs, &cs2));
+        CHECK(czk_r1cs_same(&cs, &cs2));
         CHECK(memcmp(w, w2, cs.n_vars * sizeof(czk_fr)) == 0);
         czk_free(w2);
         czk_r1cs_clear(&cs2);

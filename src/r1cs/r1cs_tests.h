@@ -1,4 +1,5 @@
 CZK_TEST_ENTRY(r1cs_builder_merges_and_rejects, 10)
+CZK_TEST_ENTRY(r1cs_same_finds_differences, 10)
 CZK_TEST_ENTRY(r1cs_spmv_matches_naive, 30)
 CZK_TEST_ENTRY(r1cs_spmv_long_rows, 10)
 CZK_TEST_ENTRY(r1cs_spmv_threads_agree, 30)
