@@ -338,8 +338,11 @@ def test_sigterm():
     n = 12
     accepted = []
     for i in range(n):
-        r = d.stub.SubmitProof(submit_req(f"drain-{i}", circuit="syn12" if i % 3 == 0 else "syn8",
-                                          parts=2, seed=i), timeout=30)
+        # Enough work that the drain outlasts the late submit below: on an idle machine two
+        # partitions of syn8 each were done 0.2 s after SIGTERM, and the late submit met the
+        # servers stopping (CANCELLED) instead of stopped intake.
+        r = d.stub.SubmitProof(submit_req(f"drain-{i}", circuit="syn12", parts=4, seed=i),
+                               timeout=30)
         accepted.append(r.job_id)
     answers = {}
 
@@ -363,7 +366,9 @@ def test_sigterm():
         t.start()
     time.sleep(0.3)
     d.proc.send_signal(signal.SIGTERM)
-    time.sleep(0.2)
+    end = time.monotonic() + 10
+    while "intake stopped" not in d.log_text() and time.monotonic() < end:
+        time.sleep(0.01)
     got = code_of(d.stub.SubmitProof, submit_req("late-1"), timeout=10)
     check(got in (grpc.StatusCode.UNAVAILABLE,), f"a submit after SIGTERM: UNAVAILABLE ({got.name})")
     for t in threads:
